@@ -1,0 +1,3 @@
+module github.com/soni-dev/soni
+
+go 1.26

@@ -1,0 +1,309 @@
+// Package ir defines the compiled form of a soni project: an immutable graph
+// of nodes per flow, with resolved successor edges and the source position
+// of every node. A Program is produced by package compiler, encoded as
+// canonical JSON, and executed by package vm, which never needs the YAML.
+//
+// Successor edges are node indexes within the flow; [End] means the flow
+// ends there. Expressions and templates are kept as source text with their
+// positions; the VM compiles them once when it loads the program.
+package ir
+
+import "github.com/soni-dev/soni/diag"
+
+// Version is the IR version. It changes whenever the encoding changes in a
+// way an older decoder could misread.
+const Version = 1
+
+// End is the successor index that ends the flow (the __end__ target).
+const End = -1
+
+// EndStep is the reserved step id that ends a flow.
+const EndStep = "__end__"
+
+// Kind is the type of a node.
+type Kind string
+
+// The node kinds, one per step type.
+const (
+	KindSay     Kind = "say"
+	KindCollect Kind = "collect"
+	KindSet     Kind = "set"
+	KindBranch  Kind = "branch"
+	KindWhile   Kind = "while"
+	KindAction  Kind = "action"
+	KindLink    Kind = "link"
+	KindCall    Kind = "call"
+	KindConfirm Kind = "confirm"
+)
+
+// Kinds lists every node kind.
+var Kinds = []Kind{KindSay, KindCollect, KindSet, KindBranch, KindWhile, KindAction, KindLink, KindCall, KindConfirm}
+
+// WaitsForUser reports whether nodes of this kind may raise need_input.
+func (k Kind) WaitsForUser() bool { return k == KindCollect || k == KindConfirm }
+
+// Program is a compiled project. It is immutable once built and safe to
+// share between goroutines.
+type Program struct {
+	IRVersion int      `json:"ir_version"`
+	Settings  Settings `json:"settings"`
+	// Slots are the conversation slots, sorted by name.
+	Slots []*Slot `json:"slots"`
+	// Actions are the declared actions, sorted by name.
+	Actions []*Action `json:"actions"`
+	// Flows are sorted by name.
+	Flows []*Flow `json:"flows"`
+}
+
+// Settings are the project settings with defaults applied.
+type Settings struct {
+	IdleMessage        string `json:"idle_message"`
+	FallbackMessage    string `json:"fallback_message"`
+	CancelMessage      string `json:"cancel_message"`
+	ActionErrorMessage string `json:"action_error_message"`
+	MaxStepsPerTurn    int    `json:"max_steps_per_turn"`
+	MaxStackDepth      int    `json:"max_stack_depth"`
+	HistorySize        int    `json:"history_size"`
+	// Extra holds the compatibility settings (rephrase_responses, llm, ...),
+	// kept as given.
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// DefaultSettings returns the settings used when a project sets none.
+func DefaultSettings() Settings {
+	return Settings{
+		IdleMessage:        "How can I help?",
+		FallbackMessage:    "Sorry, I didn't understand that.",
+		CancelMessage:      "Okay, I've cancelled that.",
+		ActionErrorMessage: "Sorry, something went wrong while trying to {action}.",
+		MaxStepsPerTurn:    1000,
+		MaxStackDepth:      32,
+		HistorySize:        20,
+	}
+}
+
+// SlotType is the type of a slot's value.
+type SlotType string
+
+// The slot types. Aliases (string, float, bool) are resolved by the compiler.
+const (
+	TypeText        SlotType = "text"
+	TypeInteger     SlotType = "integer"
+	TypeNumber      SlotType = "number"
+	TypeBoolean     SlotType = "boolean"
+	TypeCategorical SlotType = "categorical"
+	TypeDate        SlotType = "date"
+	TypeAny         SlotType = "any"
+)
+
+// Slot is a typed variable of the conversation or of a flow.
+type Slot struct {
+	Name        string   `json:"name"`
+	Type        SlotType `json:"type"`
+	Description string   `json:"description,omitempty"`
+	// Values are the categorical values with their synonyms.
+	Values         []Value   `json:"values,omitempty"`
+	Min            *float64  `json:"min,omitempty"`
+	Max            *float64  `json:"max,omitempty"`
+	Pattern        string    `json:"pattern,omitempty"`
+	Validation     *Expr     `json:"validation,omitempty"`
+	InvalidMessage *Template `json:"invalid_message,omitempty"`
+	// Initial is the value at conversation start (conversation slots only).
+	Initial any      `json:"initial,omitempty"`
+	Pos     diag.Pos `json:"pos"`
+}
+
+// Value is one categorical value and its synonyms.
+type Value struct {
+	Value    string   `json:"value"`
+	Synonyms []string `json:"synonyms,omitempty"`
+}
+
+// Action is a declared action.
+type Action struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Inputs are the slots sent to the action. Required inputs must be set.
+	Inputs   []string `json:"inputs,omitempty"`
+	Required []string `json:"required,omitempty"`
+	Outputs  []string `json:"outputs,omitempty"`
+	Run      *Run     `json:"run,omitempty"`
+	Pos      diag.Pos `json:"pos"`
+}
+
+// Run says how an action runs outside Go: a command or an HTTP endpoint.
+type Run struct {
+	Exec []string `json:"exec,omitempty"`
+	// Env lists the environment variables passed to an exec command.
+	Env  []string `json:"env,omitempty"`
+	HTTP *HTTP    `json:"http,omitempty"`
+	// Timeout is a Go duration string; empty means the default.
+	Timeout string `json:"timeout,omitempty"`
+	// Dir is the project directory that exec commands run in.
+	Dir string `json:"dir,omitempty"`
+}
+
+// HTTP is an HTTP action endpoint.
+type HTTP struct {
+	URL     string            `json:"url"`
+	Timeout string            `json:"timeout,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Retry   *Retry            `json:"retry,omitempty"`
+}
+
+// Retry is an HTTP retry policy.
+type Retry struct {
+	Attempts int    `json:"attempts"`
+	Backoff  string `json:"backoff,omitempty"`
+}
+
+// Flow is a compiled flow: its nodes in step order, with node 0 the entry.
+type Flow struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Triggers    []string `json:"triggers,omitempty"`
+	// Slots are the flow slots, declared or implicit, sorted by name.
+	Slots []*Slot  `json:"slots,omitempty"`
+	Nodes []*Node  `json:"nodes"`
+	Pos   diag.Pos `json:"pos"`
+}
+
+// Node is one step of a flow. Which fields are set depends on Kind.
+type Node struct {
+	ID   string   `json:"id"`
+	Kind Kind     `json:"kind"`
+	Pos  diag.Pos `json:"pos"`
+	// Next is the successor after the node has run normally.
+	Next int `json:"next"`
+
+	// say, collect, confirm
+	Message *Template `json:"message,omitempty"`
+	// collect, confirm, branch on a slot
+	Slot string `json:"slot,omitempty"`
+	// collect
+	Validator    *Validator `json:"validator,omitempty"`
+	ErrorMessage *Template  `json:"error_message,omitempty"`
+	Force        bool       `json:"force,omitempty"`
+	MaxAttempts  int        `json:"max_attempts,omitempty"`
+	// OnInvalid is where a collect goes after MaxAttempts invalid answers; End cancels.
+	OnInvalid *int `json:"on_invalid,omitempty"`
+	// set
+	Assign []Assign `json:"assign,omitempty"`
+	// set (optional) and while
+	Condition *Expr `json:"condition,omitempty"`
+	// branch
+	Evaluate *Expr `json:"evaluate,omitempty"`
+	Cases    []Case `json:"cases,omitempty"`
+	// while: the first body node, and where to go when the condition is false.
+	Body *int `json:"body,omitempty"`
+	Exit *int `json:"exit,omitempty"`
+	// action
+	Action     string    `json:"action,omitempty"`
+	MapOutputs []Mapping `json:"map_outputs,omitempty"`
+	OnError    *int      `json:"on_error,omitempty"`
+	// link, call
+	Target string `json:"target,omitempty"`
+	// confirm
+	OnConfirm *int `json:"on_confirm,omitempty"`
+	OnDeny    *int `json:"on_deny,omitempty"`
+}
+
+// Template is a message template as written, with its position.
+type Template struct {
+	Src string   `json:"src"`
+	Pos diag.Pos `json:"pos"`
+}
+
+// Expr is an expression as written, with its position.
+type Expr struct {
+	Src string   `json:"src"`
+	Pos diag.Pos `json:"pos"`
+}
+
+// Validator is a collect step's validator: a built-in name or an expression.
+type Validator struct {
+	Builtin string `json:"builtin,omitempty"`
+	Expr    *Expr  `json:"expr,omitempty"`
+}
+
+// AssignKind says how a set value is computed.
+type AssignKind string
+
+// The kinds of set values.
+const (
+	AssignLiteral  AssignKind = "literal"
+	AssignTemplate AssignKind = "template"
+	AssignExpr     AssignKind = "expr"
+	AssignClear    AssignKind = "clear"
+)
+
+// Assign is one slot assignment of a set step.
+type Assign struct {
+	Slot     string     `json:"slot"`
+	Kind     AssignKind `json:"kind"`
+	Value    any        `json:"value,omitempty"`
+	Template *Template  `json:"template,omitempty"`
+	Expr     *Expr      `json:"expr,omitempty"`
+}
+
+// Case is one branch case: a pattern and the node it jumps to.
+type Case struct {
+	Pattern string `json:"pattern"`
+	Target  int    `json:"target"`
+}
+
+// Mapping maps an action output to a slot.
+type Mapping struct {
+	Output string `json:"output"`
+	Slot   string `json:"slot"`
+}
+
+// Flow returns the flow with the given name, or nil.
+func (p *Program) Flow(name string) *Flow {
+	for _, f := range p.Flows {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Action returns the declared action with the given name, or nil.
+func (p *Program) Action(name string) *Action {
+	for _, a := range p.Actions {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Slot returns the conversation slot with the given name, or nil.
+func (p *Program) Slot(name string) *Slot {
+	for _, s := range p.Slots {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Slot returns the flow slot with the given name, or nil.
+func (f *Flow) Slot(name string) *Slot {
+	for _, s := range f.Slots {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Index returns the index of the node with the given step id, or -1.
+func (f *Flow) Index(id string) int {
+	for i, n := range f.Nodes {
+		if n.ID == id {
+			return i
+		}
+	}
+	return -1
+}

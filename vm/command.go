@@ -1,0 +1,38 @@
+package vm
+
+// CommandKind names a command.
+type CommandKind string
+
+// The commands of language.md §8.
+const (
+	CmdStartFlow   CommandKind = "start_flow"
+	CmdSetSlot     CommandKind = "set_slot"
+	CmdCorrectSlot CommandKind = "correct_slot"
+	CmdCancelFlow  CommandKind = "cancel_flow"
+	CmdAffirm      CommandKind = "affirm"
+	CmdDeny        CommandKind = "deny"
+	// CmdFallback says the message was not understood. The VM says the
+	// fallback message and asks the pending question again, or says the
+	// idle message when nothing is pending.
+	CmdFallback CommandKind = "fallback"
+)
+
+// Command is one instruction for the VM, produced by the understanding
+// layer or given directly (tests, / commands in chat).
+type Command struct {
+	Kind CommandKind `json:"kind"`
+	// Flow is the flow to start (start_flow).
+	Flow string `json:"flow,omitempty"`
+	// Slot and Value are the slot to set or correct and its raw value;
+	// the VM converts and validates it against the slot's type.
+	Slot  string `json:"slot,omitempty"`
+	Value any    `json:"value,omitempty"`
+	// Slots are the slots to fill when a flow starts, in order.
+	Slots []SlotValue `json:"slots,omitempty"`
+}
+
+// SlotValue is a slot name with a raw value.
+type SlotValue struct {
+	Slot  string `json:"slot"`
+	Value any    `json:"value"`
+}

@@ -192,7 +192,7 @@ type Node struct {
 	// set (optional) and while
 	Condition *Expr `json:"condition,omitempty"`
 	// branch
-	Evaluate *Expr `json:"evaluate,omitempty"`
+	Evaluate *Expr  `json:"evaluate,omitempty"`
 	Cases    []Case `json:"cases,omitempty"`
 	// while: the first body node, and where to go when the condition is false.
 	Body *int `json:"body,omitempty"`

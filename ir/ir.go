@@ -307,3 +307,17 @@ func (f *Flow) Index(id string) int {
 	}
 	return -1
 }
+
+// ResolveSlot returns the definition of a slot as seen from a flow: a
+// conversation slot of that name if one is declared (a name declared at the
+// top level always means the conversation slot), else the flow's own slot,
+// else nil.
+func (p *Program) ResolveSlot(flow, name string) *Slot {
+	if s := p.Slot(name); s != nil {
+		return s
+	}
+	if f := p.Flow(flow); f != nil {
+		return f.Slot(name)
+	}
+	return nil
+}

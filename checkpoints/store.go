@@ -1,0 +1,208 @@
+// Package checkpoints persists the checkpoint of each conversation session.
+//
+// A store keeps opaque bytes per session id. It knows one thing about their
+// format: the bytes are a JSON object with a top-level integer field
+// "revision", at least 1, that counts the saves of the session. Saving is a
+// compare-and-swap on that revision, so that two processes resuming the same
+// session cannot both win: the loser gets a [*ConflictError] and nothing is
+// lost.
+//
+// [MemoryStore] keeps checkpoints in memory (tests, embedding). [FileStore]
+// keeps one JSON file per session in a directory, written atomically
+// (temporary file, fsync, rename, directory fsync) under an advisory file lock.
+package checkpoints
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Store persists checkpoint bytes per session id. Implementations are safe
+// for concurrent use. Every method validates the id with [ValidateID] first
+// and returns an [*InvalidIDError] for a bad one, and returns ctx.Err() when
+// the context is done before the work starts.
+type Store interface {
+	// Load returns the stored bytes of the session and their revision. An
+	// unknown session is an error that matches [ErrNotFound] (revision 0).
+	Load(ctx context.Context, id string) ([]byte, uint64, error)
+	// Save stores data if and only if the stored revision of the session
+	// equals expected (0: the session must not exist yet). data must be a
+	// JSON object whose "revision" field is expected+1, otherwise the error
+	// matches [ErrInvalidData]. When the stored revision differs, Save
+	// returns a [*ConflictError] and stores nothing.
+	Save(ctx context.Context, id string, expected uint64, data []byte) error
+	// Delete removes the session. Deleting a missing session is not an error.
+	Delete(ctx context.Context, id string) error
+	// List returns the ids of the stored sessions, sorted.
+	List(ctx context.Context) ([]string, error)
+}
+
+// MaxIDLength is the longest session id, in bytes.
+const MaxIDLength = 128
+
+// ErrNotFound means that the session has no checkpoint.
+var ErrNotFound = errors.New("checkpoint not found")
+
+// ErrConflict means that a compare-and-swap save lost: the stored revision
+// was not the expected one. Errors returned by Save wrap it through
+// [*ConflictError].
+var ErrConflict = errors.New("checkpoint conflict")
+
+// ErrCorrupt means that a stored checkpoint cannot be parsed. Errors returned
+// by the stores wrap it through [*CorruptError].
+var ErrCorrupt = errors.New("checkpoint corrupt")
+
+// ErrInvalidData means that the bytes given to Save are not a JSON object
+// with the right "revision" field. It is a caller bug; nothing is stored.
+var ErrInvalidData = errors.New("invalid checkpoint data")
+
+// ErrTooLarge means that a checkpoint exceeds the store's size limit.
+var ErrTooLarge = errors.New("checkpoint too large")
+
+// ConflictError reports a lost compare-and-swap: Save expected the session
+// at revision Expected but found it at Actual (0: it does not exist).
+// errors.Is(err, ErrConflict) holds for it.
+type ConflictError struct {
+	Session          string
+	Expected, Actual uint64
+}
+
+// Error describes the conflict, naming the session and both revisions.
+func (e *ConflictError) Error() string {
+	var found string
+	switch {
+	case e.Actual == 0:
+		found = "it does not exist"
+	case e.Expected == 0:
+		found = fmt.Sprintf("it already exists at revision %d", e.Actual)
+	default:
+		found = fmt.Sprintf("it is at revision %d", e.Actual)
+	}
+	return fmt.Sprintf("%v: session %q was expected at revision %d but %s (saved by another process or turn?); reload it and try again",
+		ErrConflict, e.Session, e.Expected, found)
+}
+
+// Is reports whether target is [ErrConflict].
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// CorruptError reports a stored checkpoint that cannot be parsed. Path names
+// the file (or the session, for stores without files) and Err the reason.
+// The stores never overwrite a corrupt checkpoint. errors.Is(err, ErrCorrupt)
+// holds for it.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+// Error names the file and the reason and suggests --reset.
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("checkpoint %q is corrupt: %v; it was left untouched: inspect or remove it, or start the session afresh with --reset",
+		e.Path, e.Err)
+}
+
+// Unwrap returns the reason.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Is reports whether target is [ErrCorrupt].
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// InvalidIDError reports a session id that breaks the rule of [ValidateID].
+type InvalidIDError struct {
+	ID string
+}
+
+// Error names the id, what is wrong with it, and the rule.
+func (e *InvalidIDError) Error() string {
+	return fmt.Sprintf("invalid session id %q: %s; a session id is 1 to %d characters from A-Z, a-z, 0-9, '.', '_' and '-', and is not \".\" or \"..\"",
+		e.ID, idProblem(e.ID), MaxIDLength)
+}
+
+// ValidateID checks a session id: 1 to 128 characters from [A-Za-z0-9._-],
+// other than "." and "..". Such an id is a plain file name and never a path,
+// so no store reads or writes outside its place. The error is an
+// [*InvalidIDError].
+func ValidateID(id string) error {
+	if idProblem(id) != "" {
+		return &InvalidIDError{ID: id}
+	}
+	return nil
+}
+
+// idProblem returns what is wrong with id, or "" if it is valid.
+func idProblem(id string) string {
+	switch {
+	case id == "":
+		return "it is empty"
+	case id == "." || id == "..":
+		return "it is a path, not a name"
+	case len(id) > MaxIDLength:
+		return fmt.Sprintf("it is %d bytes long", len(id))
+	}
+	for i := 0; i < len(id); i++ {
+		if !isIDByte(id[i]) {
+			// Name the whole character, not just its first byte.
+			r := []rune(id[i:])[0]
+			return fmt.Sprintf("it contains %q", r)
+		}
+	}
+	return ""
+}
+
+func isIDByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '.' || c == '_' || c == '-'
+}
+
+// Revision returns the top-level "revision" field of checkpoint bytes. The
+// bytes must be one JSON object and the field an integer literal of at
+// least 1 that fits in 64 bits.
+func Revision(data []byte) (uint64, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return 0, errors.New("it is empty, not a JSON object")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return 0, fmt.Errorf("it is a JSON %s, not an object", typeErr.Value)
+		}
+		return 0, fmt.Errorf("it is not valid JSON: %w", err)
+	}
+	if top == nil {
+		return 0, errors.New("it is JSON null, not an object")
+	}
+	raw, ok := top["revision"]
+	if !ok {
+		return 0, errors.New(`it has no top-level "revision" field`)
+	}
+	n, err := strconv.ParseUint(string(raw), 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf(`its "revision" is %q, not an integer of at least 1`, clip(string(raw), 40))
+	}
+	return n, nil
+}
+
+// checkData validates the bytes given to Save for the expected revision.
+func checkData(id string, expected uint64, data []byte) error {
+	rev, err := Revision(data)
+	if err != nil {
+		return fmt.Errorf("%w for session %q: %v", ErrInvalidData, id, err)
+	}
+	if expected == ^uint64(0) || rev != expected+1 {
+		return fmt.Errorf("%w for session %q: its revision is %d but saving over revision %d must write revision %d",
+			ErrInvalidData, id, rev, expected, expected+1)
+	}
+	return nil
+}
+
+// clip shortens s to at most n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

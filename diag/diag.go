@@ -7,6 +7,7 @@ package diag
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -205,4 +206,35 @@ func (e ListError) Error() string {
 		}
 	}
 	return "no errors"
+}
+
+// MarshalText renders the position as file:line:col, the compact form used
+// in compiled programs and checkpoints.
+func (p Pos) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText parses file:line:col, file:line or file.
+func (p *Pos) UnmarshalText(b []byte) error {
+	s := string(b)
+	*p = Pos{}
+	nums := make([]int, 0, 2)
+	for len(nums) < 2 {
+		i := strings.LastIndexByte(s, ':')
+		if i < 0 {
+			break
+		}
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil || n < 0 {
+			break
+		}
+		nums = append(nums, n)
+		s = s[:i]
+	}
+	p.File = s
+	switch len(nums) {
+	case 1:
+		p.Line = nums[0]
+	case 2:
+		p.Line, p.Col = nums[1], nums[0]
+	}
+	return nil
 }

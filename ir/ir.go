@@ -139,8 +139,6 @@ type Run struct {
 	HTTP *HTTP    `json:"http,omitempty"`
 	// Timeout is a Go duration string; empty means the default.
 	Timeout string `json:"timeout,omitempty"`
-	// Dir is the project directory that exec commands run in.
-	Dir string `json:"dir,omitempty"`
 }
 
 // HTTP is an HTTP action endpoint.

@@ -1,0 +1,331 @@
+package compiler
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	exprast "github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/exprcompat"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+)
+
+// checker holds what the semantic checks share: the project, the
+// diagnostics, and every expression and template of the project, analysed
+// once.
+type checker struct {
+	p      *Project
+	ds     *diag.List
+	exprs  []*exprUse
+	tmpls  []*tmplUse
+	envs   map[*Flow]map[string]any
+	called map[string]bool
+}
+
+// exprUse is one expression in the project and what analysing it found.
+type exprUse struct {
+	Src  Str
+	Flow *Flow
+	Step *Step
+	// Value is the slot whose value `value` stands for (validations).
+	Value *Slot
+	Bool  bool
+	// Refs are the visible slots the expression reads, in order.
+	Refs []string
+	// Unknown are names that are no visible slot.
+	Unknown []nameRef
+	// Err is a syntax or type error.
+	Err *file.Error
+}
+
+type nameRef struct {
+	Name      string
+	Line, Col int
+}
+
+// tmplUse is one template in the project.
+type tmplUse struct {
+	Src     Str
+	Flow    *Flow
+	Step    *Step
+	T       *tmpl.Template
+	Err     *tmpl.Error
+	Refs    []string
+	Unknown []tmpl.Part
+}
+
+// check is one semantic check.
+type check struct {
+	name string
+	run  func(c *checker)
+}
+
+// checks lists every semantic check; each lives in its own file.
+var checks []check
+
+func register(name string, run func(c *checker)) { checks = append(checks, check{name, run}) }
+
+func newChecker(p *Project, ds *diag.List) *checker {
+	c := &checker{p: p, ds: ds, envs: map[*Flow]map[string]any{}}
+	c.collect()
+	return c
+}
+
+func (c *checker) run() {
+	for _, ch := range checks {
+		ch.run(c)
+	}
+}
+
+// collect gathers every expression and template of the project.
+func (c *checker) collect() {
+	for _, s := range c.p.Slots {
+		c.slotUses(s, nil)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
+			c.slotUses(s, f)
+		}
+		for _, s := range f.Steps {
+			c.tmpl(s.Message, f, s)
+			c.tmpl(s.ErrorMessage, f, s)
+			if s.Condition.Set {
+				c.expr(&exprUse{Src: s.Condition, Flow: f, Step: s, Bool: true})
+			}
+			if s.Evaluate.Set {
+				c.expr(&exprUse{Src: s.Evaluate, Flow: f, Step: s, Bool: true})
+			}
+			if s.Validator.Set && !isBuiltinValidator(s.Validator.V) {
+				c.expr(&exprUse{Src: s.Validator, Flow: f, Step: s, Bool: true, Value: c.p.Visible(f, s.Slot.V)})
+			}
+			for _, a := range s.Assign {
+				switch a.Kind {
+				case ir.AssignExpr:
+					c.expr(&exprUse{Src: a.Src, Flow: f, Step: s})
+				case ir.AssignTemplate:
+					c.tmpl(a.Src, f, s)
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) slotUses(s *Slot, f *Flow) {
+	c.tmpl(s.Invalid, f, nil)
+	if s.Validation.Set {
+		c.expr(&exprUse{Src: s.Validation, Flow: f, Bool: true, Value: s})
+	}
+}
+
+// builtinValidators are the validator names of language.md §6.
+var builtinValidators = []string{"not_empty", "positive", "email"}
+
+func isBuiltinValidator(name string) bool {
+	for _, b := range builtinValidators {
+		if name == b {
+			return true
+		}
+	}
+	return false
+}
+
+// tmpl parses and records a template.
+func (c *checker) tmpl(s Str, f *Flow, st *Step) {
+	if !s.Set {
+		return
+	}
+	u := &tmplUse{Src: s, Flow: f, Step: st}
+	t, err := tmpl.Parse(s.V)
+	if err != nil {
+		var te *tmpl.Error
+		if errors.As(err, &te) {
+			u.Err = te
+		}
+	} else {
+		u.T = t
+		for _, part := range t.Parts {
+			if part.Slot == "" {
+				continue
+			}
+			if c.visible(f, part.Slot) {
+				u.Refs = append(u.Refs, part.Slot)
+			} else {
+				u.Unknown = append(u.Unknown, part)
+			}
+		}
+	}
+	c.tmpls = append(c.tmpls, u)
+}
+
+// visible reports whether a flow (nil: conversation scope) sees a slot.
+func (c *checker) visible(f *Flow, name string) bool {
+	if f == nil {
+		return c.p.slots[name] != nil
+	}
+	return c.p.Visible(f, name) != nil
+}
+
+// env builds the expr environment of a flow: every visible slot as a
+// variable holding a zero value of its type, and the slots map.
+func (c *checker) env(f *Flow) map[string]any {
+	if e, ok := c.envs[f]; ok {
+		return e
+	}
+	e := map[string]any{}
+	for _, s := range c.p.Slots {
+		e[s.Name.V] = zeroOf(s.Resolved)
+	}
+	if f != nil {
+		for _, s := range f.Slots {
+			if _, ok := e[s.Name.V]; !ok {
+				e[s.Name.V] = zeroOf(s.Resolved)
+			}
+		}
+	}
+	e["slots"] = map[string]any{}
+	c.envs[f] = e
+	return e
+}
+
+func zeroOf(t ir.SlotType) any {
+	switch t {
+	case ir.TypeInteger:
+		return 0
+	case ir.TypeNumber:
+		return 0.0
+	case ir.TypeBoolean:
+		return false
+	case ir.TypeAny:
+		return nil
+	}
+	return ""
+}
+
+// expr parses an expression, records the slots it reads and names it does
+// not know, and type-checks it against the slot types.
+func (c *checker) expr(u *exprUse) {
+	c.exprs = append(c.exprs, u)
+	src := exprcompat.Rewrite(u.Src.V)
+	tree, err := parser.Parse(src)
+	if err != nil {
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			u.Err = fe
+		} else {
+			u.Err = &file.Error{Message: err.Error(), Line: 1}
+		}
+		return
+	}
+	runes := []rune(src)
+	v := &refVisitor{c: c, u: u, runes: runes, seen: map[string]bool{}, locals: map[string]bool{}}
+	exprast.Walk(&tree.Node, v)
+	if len(u.Unknown) > 0 {
+		return
+	}
+	env := c.env(u.Flow)
+	if u.Value != nil {
+		e := make(map[string]any, len(env)+1)
+		for k, val := range env {
+			e[k] = val
+		}
+		e["value"] = zeroOf(u.Value.Resolved)
+		env = e
+	}
+	opts := []expr.Option{expr.Env(env)}
+	if u.Bool {
+		opts = append(opts, expr.AsBool())
+	}
+	if _, err := expr.Compile(src, opts...); err != nil {
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			u.Err = fe
+		} else {
+			u.Err = &file.Error{Message: err.Error(), Line: 1}
+		}
+	}
+}
+
+type refVisitor struct {
+	c      *checker
+	u      *exprUse
+	runes  []rune
+	seen   map[string]bool
+	locals map[string]bool
+}
+
+func (v *refVisitor) Visit(n *exprast.Node) {
+	switch x := (*n).(type) {
+	case *exprast.VariableDeclaratorNode:
+		v.locals[x.Name] = true
+	case *exprast.MemberNode:
+		if id, ok := x.Node.(*exprast.IdentifierNode); ok && id.Value == "slots" {
+			if prop, ok := x.Property.(*exprast.StringNode); ok {
+				v.ref(prop.Value, prop.Location().From)
+			}
+		}
+	case *exprast.IdentifierNode:
+		switch x.Value {
+		case "slots", "value":
+			if x.Value == "value" && v.u.Value == nil {
+				v.ref(x.Value, x.Location().From)
+			}
+			return
+		}
+		if v.locals[x.Value] {
+			return
+		}
+		v.ref(x.Value, x.Location().From)
+	}
+}
+
+func (v *refVisitor) ref(name string, from int) {
+	if v.c.visible(v.u.Flow, name) {
+		if !v.seen[name] {
+			v.seen[name] = true
+			v.u.Refs = append(v.u.Refs, name)
+		}
+		return
+	}
+	line, col := 1, 0
+	for i := 0; i < from && i < len(v.runes); i++ {
+		if v.runes[i] == '\n' {
+			line++
+			col = 0
+		} else {
+			col++
+		}
+	}
+	v.u.Unknown = append(v.u.Unknown, nameRef{Name: name, Line: line, Col: col})
+}
+
+// visibleNames lists the slot names a flow sees, for suggestions.
+func (c *checker) visibleNames(f *Flow) []string {
+	var out []string
+	for _, s := range c.p.Slots {
+		out = append(out, s.Name.V)
+	}
+	if f != nil {
+		for _, s := range f.Slots {
+			if c.p.slots[s.Name.V] == nil {
+				out = append(out, s.Name.V)
+			}
+		}
+	}
+	return out
+}
+
+// stepDesc names a step for messages: step "x" of flow "f".
+func stepDesc(s *Step) string {
+	var b strings.Builder
+	b.WriteString("step ")
+	b.WriteString(quote(s.ID.V))
+	b.WriteString(" of flow ")
+	b.WriteString(quote(s.Flow.Name.V))
+	return b.String()
+}
+
+func quote(s string) string { return `"` + s + `"` }

@@ -1,0 +1,123 @@
+// Package compiler turns a soni project (YAML flow files) into a checked,
+// immutable ir.Program, or into the list of every problem found.
+//
+// The phases run in one direction: parse each file with positions, validate
+// it against the JSON Schema (package schema), decode it into a typed model
+// that keeps every position, run the semantic checks of language.md §10
+// (one per file, named check_*.go), and lower the model to IR. Every phase
+// reports all it finds; a project with errors is not lowered.
+package compiler
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// Result is what compiling a project gives: the program when there are no
+// errors, every diagnostic sorted by position, and the source files read.
+type Result struct {
+	Program *ir.Program
+	Diags   diag.List
+	Project *Project
+	Files   []*File
+}
+
+// Source returns a file's bytes, for renderers that print source lines.
+func (r *Result) Source(name string) []byte {
+	for _, f := range r.Files {
+		if f.Path == name {
+			return f.Src
+		}
+	}
+	return nil
+}
+
+// Compile compiles the project at path: one YAML file, or a directory.
+func Compile(path string, opts Options) *Result {
+	opts = opts.withDefaults()
+	files, ds := ProjectFiles(path)
+	var inputs []input
+	for _, name := range files {
+		src, d := readFile(name, opts)
+		if d != nil {
+			ds = append(ds, *d)
+			continue
+		}
+		inputs = append(inputs, input{name: filepath.ToSlash(name), src: src})
+	}
+	dir := path
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	r := compileInputs(inputs, opts, ds, len(files) > 0)
+	if r.Project != nil {
+		r.Project.Dir = dir
+	}
+	return r
+}
+
+// CompileSource compiles one file given as bytes; name is used in positions.
+func CompileSource(name string, src []byte, opts Options) *Result {
+	return compileInputs([]input{{name: name, src: src}}, opts.withDefaults(), nil, true)
+}
+
+type input struct {
+	name string
+	src  []byte
+}
+
+func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Result {
+	r := &Result{}
+	proj := &Project{}
+	r.Project = proj
+	for _, in := range inputs {
+		f := &File{Path: in.name, Src: in.src}
+		r.Files = append(r.Files, f)
+		p := parseFile(in.name, in.src, opts, &ds)
+		if p == nil {
+			continue
+		}
+		if isTestFile(p.value) {
+			continue
+		}
+		proj.Files = append(proj.Files, f)
+		schemaCheck(p, &ds)
+		d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &ds, proj: proj}
+		d.decodeFile()
+	}
+	if len(proj.Flows) == 0 && !ds.HasErrors() {
+		pos := diag.Pos{}
+		if len(inputs) > 0 {
+			pos = diag.Pos{File: inputs[0].name, Line: 1, Col: 1}
+		}
+		if found {
+			ds.Add(pos, diag.CodeNoFlows, "flows", "the project defines no flows: add a top-level %q mapping", "flows")
+		} else {
+			ds.Add(pos, diag.CodeNoFlows, "flows", "the project has no *.yaml or *.yml files")
+		}
+	}
+	proj.resolve()
+	c := newChecker(proj, &ds)
+	c.run()
+	ds.Sort()
+	r.Diags = ds
+	if !ds.HasErrors() {
+		r.Program = lower(proj)
+	}
+	return r
+}
+
+// isTestFile reports whether a document is a conversation test file.
+func isTestFile(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = m["test_cases"]
+	return ok
+}
+

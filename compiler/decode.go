@@ -1,0 +1,613 @@
+package compiler
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// decoder turns one file's YAML tree into the typed model. It is lenient:
+// values of the wrong shape are skipped, because the schema pass has
+// already reported them with a better message.
+type decoder struct {
+	p     *parsed
+	file  string
+	lines [][]byte
+	ds    *diag.List
+	proj  *Project
+}
+
+type entry struct {
+	key   Str
+	value ast.Node
+}
+
+// unwrap follows anchors, tags and aliases to the node that holds the value.
+func (d *decoder) unwrap(n ast.Node) ast.Node {
+	for i := 0; i < 64 && n != nil; i++ {
+		switch x := n.(type) {
+		case *ast.AnchorNode:
+			n = x.Value
+		case *ast.TagNode:
+			n = x.Value
+		case *ast.AliasNode:
+			if x.Value == nil {
+				return nil
+			}
+			n = d.p.anchors[x.Value.GetToken().Value]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+func (d *decoder) pos(n ast.Node) diag.Pos { return nodePos(d.file, n) }
+
+// entries lists a mapping's entries in order, expanding merge keys and
+// reporting duplicate keys with both positions. It returns nil for a node
+// that is not a mapping.
+func (d *decoder) entries(n ast.Node, path string) []entry {
+	m, ok := d.unwrap(n).(*ast.MappingNode)
+	if !ok {
+		return nil
+	}
+	out := make([]entry, 0, len(m.Values))
+	seen := make(map[string]diag.Pos, len(m.Values))
+	var merged []entry
+	for _, mv := range m.Values {
+		if _, isMerge := mv.Key.(*ast.MergeKeyNode); isMerge {
+			v := d.unwrap(mv.Value)
+			if seq, ok := v.(*ast.SequenceNode); ok {
+				for _, item := range seq.Values {
+					merged = append(merged, d.entries(item, path)...)
+				}
+			} else {
+				merged = append(merged, d.entries(v, path)...)
+			}
+			continue
+		}
+		k := d.scalarStr(mv.Key, "")
+		k.Path = join(path, k.V)
+		if prev, dup := seen[k.V]; dup {
+			d.ds.Add(k.Pos, diag.CodeDuplicateKey, k.Path, "key %q is already defined at %d:%d", k.V, prev.Line, prev.Col)
+			continue
+		}
+		seen[k.V] = k.Pos
+		out = append(out, entry{key: k, value: mv.Value})
+	}
+	for _, e := range merged {
+		if _, dup := seen[e.key.V]; !dup {
+			seen[e.key.V] = e.key.Pos
+			e.key.Path = join(path, e.key.V)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// items returns a sequence's items, or nil.
+func (d *decoder) items(n ast.Node) []ast.Node {
+	if s, ok := d.unwrap(n).(*ast.SequenceNode); ok {
+		return s.Values
+	}
+	return nil
+}
+
+// itemPos returns the position of a sequence item's '-' when there is one.
+func (d *decoder) itemPos(seq ast.Node, i int, item ast.Node) diag.Pos {
+	if s, ok := d.unwrap(seq).(*ast.SequenceNode); ok && i < len(s.Entries) && s.Entries[i] != nil && s.Entries[i].Start != nil && s.Entries[i].Start.Position != nil {
+		p := s.Entries[i].Start.Position
+		return diag.Pos{File: d.file, Line: p.Line, Col: p.Column}
+	}
+	return d.pos(item)
+}
+
+// scalar returns a scalar node's value as Go data: string, int64, uint64,
+// float64, bool or nil. ok is false for collections.
+func (d *decoder) scalar(n ast.Node) (any, bool) {
+	switch x := d.unwrap(n).(type) {
+	case nil, *ast.NullNode:
+		return nil, true
+	case *ast.StringNode:
+		return x.Value, true
+	case *ast.LiteralNode:
+		return x.Value.Value, true
+	case *ast.IntegerNode:
+		switch v := x.Value.(type) {
+		case int64:
+			return v, true
+		case uint64:
+			return v, true
+		}
+		return x.Value, true
+	case *ast.FloatNode:
+		return x.Value, true
+	case *ast.BoolNode:
+		return x.Value, true
+	case *ast.InfinityNode:
+		return x.Value, true
+	case *ast.NanNode:
+		return x.GetToken().Value, true
+	}
+	return nil, false
+}
+
+// scalarStr returns a scalar as a positioned string; numbers and booleans
+// are written as in the source. Set is false for collections and nulls.
+func (d *decoder) scalarStr(n ast.Node, path string) Str {
+	s := Str{Path: path, Pos: d.pos(n)}
+	u := d.unwrap(n)
+	switch x := u.(type) {
+	case *ast.StringNode:
+		s.V, s.Set = x.Value, true
+		tk := x.GetToken()
+		if tk != nil && tk.Position != nil {
+			switch tk.Type {
+			case token.DoubleQuoteType, token.SingleQuoteType:
+				s.Pos.Col++
+				if !strings.ContainsAny(tk.Origin, "\\\n") && !strings.Contains(tk.Value, "'") {
+					s.Mode = ModeInline
+				}
+			default:
+				if !strings.Contains(strings.TrimSpace(tk.Origin), "\n") {
+					s.Mode = ModeInline
+				}
+			}
+			if u != n {
+				// Through an alias: positions are those of the anchor's value.
+				s.Pos = d.pos(x)
+				if tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType {
+					s.Pos.Col++
+				}
+			}
+		}
+	case *ast.LiteralNode:
+		s.V, s.Set = x.Value.Value, true
+		if x.Start != nil && x.Start.Position != nil && x.Start.Value != "" && x.Start.Value[0] == '|' {
+			line := x.Start.Position.Line + 1
+			if line-1 < len(d.lines) {
+				l := d.lines[line-1]
+				ind := 0
+				for ind < len(l) && l[ind] == ' ' {
+					ind++
+				}
+				s.Pos = diag.Pos{File: d.file, Line: line, Col: ind + 1}
+				s.Mode = ModeBlock
+			}
+		}
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		s.V, s.Set = x.GetToken().Value, true
+		s.Mode = ModeInline
+	}
+	return s
+}
+
+// boolean returns a scalar bool.
+func (d *decoder) boolean(n ast.Node) bool {
+	v, _ := d.scalar(n)
+	b, _ := v.(bool)
+	return b
+}
+
+// number returns a scalar number.
+func (d *decoder) number(n ast.Node) (float64, bool) {
+	v, _ := d.scalar(n)
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// strList reads a list of strings; a single string counts as a list of one.
+func (d *decoder) strList(n ast.Node, path string) []Str {
+	items := d.items(n)
+	if items == nil {
+		if s := d.scalarStr(n, path); s.Set {
+			return []Str{s}
+		}
+		return nil
+	}
+	out := make([]Str, 0, len(items))
+	for i, it := range items {
+		if s := d.scalarStr(it, index(path, i)); s.Set {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// decodeFile adds one file's definitions to the project.
+func (d *decoder) decodeFile() {
+	for _, e := range d.entries(d.p.body, "") {
+		switch e.key.V {
+		case "version":
+			v := d.scalarStr(e.value, "version")
+			if v.V != "1.0" && v.V != "1" {
+				if v.V == "" {
+					v.V = "null"
+				}
+				d.ds.Add(v.Pos, diag.CodeVersion, "version", "unsupported version %q: this soni supports version \"1.0\"", v.V)
+			}
+		case "settings":
+			for _, s := range d.entries(e.value, "settings") {
+				v, _ := d.scalar(s.value)
+				if _, ok := d.scalar(s.value); !ok {
+					v = d.generic(s.value)
+				}
+				d.proj.Settings = append(d.proj.Settings, &Setting{Key: s.key, Value: v, Pos: s.key.Pos})
+			}
+		case "slots":
+			for _, s := range d.entries(e.value, "slots") {
+				slot := d.slot(s.value, s.key, s.key.Path)
+				d.proj.Slots = append(d.proj.Slots, slot)
+			}
+		case "actions":
+			for _, a := range d.entries(e.value, "actions") {
+				d.proj.Actions = append(d.proj.Actions, d.action(a))
+			}
+		case "flows":
+			for _, f := range d.entries(e.value, "flows") {
+				d.proj.Flows = append(d.proj.Flows, d.flow(f))
+			}
+		}
+	}
+}
+
+// generic converts any node to Go data (for compatibility settings).
+func (d *decoder) generic(n ast.Node) any {
+	if v, ok := d.scalar(n); ok {
+		return v
+	}
+	if items := d.items(n); items != nil {
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[i] = d.generic(it)
+		}
+		return out
+	}
+	m := map[string]any{}
+	for _, e := range d.entries(n, "") {
+		m[e.key.V] = d.generic(e.value)
+	}
+	return m
+}
+
+var typeAliases = map[string]ir.SlotType{
+	"text": ir.TypeText, "string": ir.TypeText, "str": ir.TypeText,
+	"integer": ir.TypeInteger, "int": ir.TypeInteger,
+	"number": ir.TypeNumber, "float": ir.TypeNumber,
+	"boolean": ir.TypeBoolean, "bool": ir.TypeBoolean,
+	"categorical": ir.TypeCategorical,
+	"date":        ir.TypeDate,
+	"any":         ir.TypeAny,
+}
+
+// slot decodes a slot definition mapping.
+func (d *decoder) slot(n ast.Node, name Str, path string) *Slot {
+	s := &Slot{Name: name, Pos: name.Pos, Path: path, Resolved: ir.TypeText}
+	for _, e := range d.entries(n, path) {
+		switch e.key.V {
+		case "name":
+			if s.Name.V == "" {
+				s.Name = d.scalarStr(e.value, e.key.Path)
+			}
+		case "type":
+			s.Type = d.scalarStr(e.value, e.key.Path)
+		case "description":
+			s.Description = d.scalarStr(e.value, e.key.Path)
+		case "values":
+			s.ValuesSet = true
+			if items := d.items(e.value); items != nil {
+				for i, it := range items {
+					if v := d.scalarStr(it, index(e.key.Path, i)); v.Set {
+						s.Values = append(s.Values, ir.Value{Value: v.V})
+					}
+				}
+			} else {
+				for _, ve := range d.entries(e.value, e.key.Path) {
+					val := ir.Value{Value: ve.key.V}
+					for _, syn := range d.strList(ve.value, ve.key.Path) {
+						val.Synonyms = append(val.Synonyms, syn.V)
+					}
+					s.Values = append(s.Values, val)
+				}
+			}
+		case "min":
+			if f, ok := d.number(e.value); ok {
+				s.Min = &f
+			}
+		case "max":
+			if f, ok := d.number(e.value); ok {
+				s.Max = &f
+			}
+		case "pattern":
+			s.Pattern = d.scalarStr(e.value, e.key.Path)
+		case "validation":
+			s.Validation = d.scalarStr(e.value, e.key.Path)
+		case "invalid_message":
+			s.Invalid = d.scalarStr(e.value, e.key.Path)
+		case "initial":
+			s.Initial = d.generic(e.value)
+			s.HasInitial = true
+			s.InitialPos = d.pos(e.value)
+		}
+	}
+	if s.Type.Set {
+		if t, ok := typeAliases[strings.ToLower(s.Type.V)]; ok {
+			s.Resolved = t
+		}
+	} else if s.ValuesSet {
+		s.Resolved = ir.TypeCategorical
+	}
+	return s
+}
+
+// action decodes an action declaration.
+func (d *decoder) action(e entry) *Action {
+	a := &Action{Name: e.key, Pos: e.key.Pos, Path: e.key.Path}
+	for _, f := range d.entries(e.value, e.key.Path) {
+		switch f.key.V {
+		case "description":
+			a.Description = d.scalarStr(f.value, f.key.Path)
+		case "inputs":
+			for i, it := range d.items(f.value) {
+				p := index(f.key.Path, i)
+				if s := d.scalarStr(it, p); s.Set {
+					a.Inputs = append(a.Inputs, s)
+					continue
+				}
+				var name Str
+				req := false
+				for _, g := range d.entries(it, p) {
+					switch g.key.V {
+					case "name":
+						name = d.scalarStr(g.value, g.key.Path)
+					case "required":
+						req = d.boolean(g.value)
+					}
+				}
+				if name.Set {
+					a.Inputs = append(a.Inputs, name)
+					if req {
+						a.Required = append(a.Required, name)
+					}
+				}
+			}
+		case "required":
+			a.Required = append(a.Required, d.strList(f.value, f.key.Path)...)
+		case "outputs":
+			a.Outputs = d.strList(f.value, f.key.Path)
+		case "run":
+			a.Run = d.run(f.value, f.key.Path)
+		}
+	}
+	return a
+}
+
+// run decodes an action's run block.
+func (d *decoder) run(n ast.Node, path string) *ir.Run {
+	r := &ir.Run{}
+	for _, e := range d.entries(n, path) {
+		switch e.key.V {
+		case "exec":
+			if s := d.scalarStr(e.value, e.key.Path); s.Set {
+				r.Exec = strings.Fields(s.V)
+			} else {
+				for _, s := range d.strList(e.value, e.key.Path) {
+					r.Exec = append(r.Exec, s.V)
+				}
+			}
+		case "env":
+			for _, s := range d.strList(e.value, e.key.Path) {
+				r.Env = append(r.Env, s.V)
+			}
+		case "timeout":
+			r.Timeout = d.scalarStr(e.value, e.key.Path).V
+		case "http":
+			h := &ir.HTTP{}
+			for _, g := range d.entries(e.value, e.key.Path) {
+				switch g.key.V {
+				case "url":
+					h.URL = d.scalarStr(g.value, g.key.Path).V
+				case "timeout":
+					h.Timeout = d.scalarStr(g.value, g.key.Path).V
+				case "headers":
+					h.Headers = map[string]string{}
+					for _, hh := range d.entries(g.value, g.key.Path) {
+						h.Headers[hh.key.V] = d.scalarStr(hh.value, hh.key.Path).V
+					}
+				case "retry":
+					rt := &ir.Retry{}
+					for _, rr := range d.entries(g.value, g.key.Path) {
+						switch rr.key.V {
+						case "attempts":
+							f, _ := d.number(rr.value)
+							rt.Attempts = int(f)
+						case "backoff":
+							rt.Backoff = d.scalarStr(rr.value, rr.key.Path).V
+						}
+					}
+					h.Retry = rt
+				}
+			}
+			r.HTTP = h
+		}
+	}
+	return r
+}
+
+// flow decodes a flow definition.
+func (d *decoder) flow(e entry) *Flow {
+	f := &Flow{Name: e.key, Pos: e.key.Pos, Path: e.key.Path, steps: map[string]*Step{}, slots: map[string]*Slot{}}
+	var inline []*Step
+	for _, g := range d.entries(e.value, e.key.Path) {
+		switch g.key.V {
+		case "description":
+			f.Description = d.scalarStr(g.value, g.key.Path)
+		case "trigger":
+			for _, t := range d.entries(g.value, g.key.Path) {
+				if t.key.V == "intents" {
+					f.Triggers = append(f.Triggers, d.strList(t.value, t.key.Path)...)
+				}
+			}
+		case "slots":
+			for i, it := range d.items(g.value) {
+				p := index(g.key.Path, i)
+				s := d.slot(it, Str{Pos: d.itemPos(g.value, i, it), Path: p}, p)
+				if s.Name.Set {
+					s.Pos = s.Name.Pos
+				}
+				s.Flow = f
+				f.Slots = append(f.Slots, s)
+			}
+		case "steps":
+			for i, it := range d.items(g.value) {
+				st := d.step(f, it, d.itemPos(g.value, i, it), index(g.key.Path, i), &inline)
+				f.Steps = append(f.Steps, st)
+			}
+		}
+	}
+	f.Main = len(f.Steps)
+	f.Steps = append(f.Steps, inline...)
+	for i, s := range f.Steps {
+		s.Index = i
+	}
+	return f
+}
+
+// step decodes one step; inline while-body steps are appended to inline.
+func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[]*Step) *Step {
+	s := &Step{Flow: f, Pos: pos, Path: path}
+	str := func(e entry) Str { return d.scalarStr(e.value, e.key.Path) }
+	for _, e := range d.entries(n, path) {
+		switch e.key.V {
+		case "step":
+			s.ID = str(e)
+		case "type":
+			s.Type = str(e)
+		case "jump_to":
+			s.JumpTo = str(e)
+		case "message":
+			s.Message = str(e)
+		case "rephrase":
+			s.Rephrase = d.boolean(e.value)
+		case "slot":
+			s.Slot = str(e)
+		case "validator":
+			s.Validator = str(e)
+		case "validation_error_message":
+			s.ErrorMessage = str(e)
+		case "force":
+			s.Force = d.boolean(e.value)
+		case "max_attempts":
+			if f, ok := d.number(e.value); ok {
+				s.MaxAttempts = int(f)
+			}
+		case "on_invalid":
+			s.OnInvalid = str(e)
+		case "slots":
+			for _, a := range d.entries(e.value, e.key.Path) {
+				s.Assign = append(s.Assign, d.assign(a))
+			}
+		case "condition":
+			s.Condition = str(e)
+		case "evaluate":
+			s.Evaluate = str(e)
+		case "cases":
+			for _, c := range d.entries(e.value, e.key.Path) {
+				s.Cases = append(s.Cases, &Case{Pattern: c.key, Target: d.scalarStr(c.value, c.key.Path)})
+			}
+		case "do":
+			for i, it := range d.items(e.value) {
+				p := index(e.key.Path, i)
+				if ref := d.scalarStr(it, p); ref.Set {
+					s.Do = append(s.Do, &DoEntry{Ref: ref})
+					continue
+				}
+				if _, ok := d.unwrap(it).(*ast.MappingNode); ok {
+					body := d.step(f, it, d.itemPos(e.value, i, it), p, inline)
+					body.Inline = true
+					*inline = append(*inline, body)
+					s.Do = append(s.Do, &DoEntry{Ref: body.ID, Step: body})
+				}
+			}
+		case "exit_to":
+			s.ExitTo = str(e)
+		case "call":
+			s.Call = str(e)
+		case "map_outputs":
+			for _, m := range d.entries(e.value, e.key.Path) {
+				s.MapOutputs = append(s.MapOutputs, &Mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
+			}
+		case "on_error":
+			s.OnError = str(e)
+		case "target":
+			s.Target = str(e)
+		case "on_confirm":
+			s.OnConfirm = str(e)
+		case "on_deny":
+			s.OnDeny = str(e)
+		}
+	}
+	return s
+}
+
+// assign decodes one entry of a set step's slots.
+func (d *decoder) assign(e entry) *Assign {
+	a := &Assign{Slot: e.key, Pos: d.pos(e.value)}
+	if ents := d.entries(e.value, e.key.Path); ents != nil {
+		for _, x := range ents {
+			if x.key.V == "expr" {
+				a.Kind = ir.AssignExpr
+				a.Src = d.scalarStr(x.value, x.key.Path)
+				a.Pos = a.Src.Pos
+			}
+		}
+		if a.Kind == "" {
+			a.Kind = ir.AssignLiteral
+			a.Value = d.generic(e.value)
+		}
+		return a
+	}
+	v, ok := d.scalar(e.value)
+	if !ok {
+		a.Kind = ir.AssignLiteral
+		a.Value = d.generic(e.value)
+		return a
+	}
+	switch x := v.(type) {
+	case nil:
+		a.Kind = ir.AssignClear
+	case string:
+		if strings.ContainsAny(x, "{}") {
+			a.Kind = ir.AssignTemplate
+			a.Src = d.scalarStr(e.value, e.key.Path)
+		} else {
+			a.Kind = ir.AssignLiteral
+			a.Value = x
+		}
+	default:
+		a.Kind = ir.AssignLiteral
+		a.Value = v
+	}
+	return a
+}

@@ -1,0 +1,440 @@
+package compiler
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/soni-dev/soni/diag"
+)
+
+// Options are the compiler's limits. Zero values mean the defaults.
+type Options struct {
+	// MaxFileSize is the largest file read, in bytes (default 10 MiB).
+	MaxFileSize int64
+	// MaxAliasExpansion is how many nodes aliases may expand to in one file (default 100,000).
+	MaxAliasExpansion int
+	// MaxDepth is the deepest nesting allowed in a file (default 100).
+	MaxDepth int
+}
+
+// The default limits.
+const (
+	DefaultMaxFileSize       = 10 << 20
+	DefaultMaxAliasExpansion = 100_000
+	DefaultMaxDepth          = 100
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	if o.MaxAliasExpansion <= 0 {
+		o.MaxAliasExpansion = DefaultMaxAliasExpansion
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	return o
+}
+
+// parsed is one file after parsing: its source and YAML body.
+type parsed struct {
+	file *File
+	body ast.Node
+	// value is the body as a generic value, for the schema.
+	value   any
+	anchors map[string]ast.Node
+}
+
+// ProjectFiles lists the files of a project: the file itself, or every
+// *.yaml and *.yml file below a directory in lexical path order, skipping
+// hidden directories. Problems reading the tree are returned as diagnostics.
+func ProjectFiles(path string) ([]string, diag.List) {
+	var ds diag.List
+	info, err := os.Stat(path)
+	if err != nil {
+		ds.Add(diag.Pos{File: filepath.ToSlash(path)}, diag.CodeFileRead, "", "cannot read %q: %s", path, errText(err))
+		return nil, ds
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			ds.Add(diag.Pos{File: filepath.ToSlash(p)}, diag.CodeFileRead, "", "cannot read %q: %s", p, errText(err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != path && strings.HasPrefix(name, ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		ds.Add(diag.Pos{File: filepath.ToSlash(path)}, diag.CodeFileRead, "", "cannot read %q: %s", path, errText(err))
+	}
+	sort.Strings(files)
+	return files, ds
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// readFile reads one file within the size limit. Only regular files are
+// read (a FIFO or device would block or never end).
+func readFile(path string, opts Options) ([]byte, *diag.Diagnostic) {
+	name := filepath.ToSlash(path)
+	fail := func(code, format string, args ...any) ([]byte, *diag.Diagnostic) {
+		d := diag.Diagnostic{Pos: diag.Pos{File: name, Line: 1, Col: 1}, Severity: diag.SeverityOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
+		return nil, &d
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
+	}
+	if !info.Mode().IsRegular() {
+		return fail(diag.CodeFileRead, "cannot read %q: not a regular file", name)
+	}
+	if info.Size() > opts.MaxFileSize {
+		return fail(diag.CodeFileLimit, "file %q is %s, over the %s size limit (raise it with --max-file-size)", name, size(info.Size()), size(opts.MaxFileSize))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, opts.MaxFileSize+1))
+	if err != nil {
+		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
+	}
+	if int64(len(b)) > opts.MaxFileSize {
+		return fail(diag.CodeFileLimit, "file %q is over the %s size limit (raise it with --max-file-size)", name, size(opts.MaxFileSize))
+	}
+	return b, nil
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// parseFile parses one file's bytes, guarding against inputs that would
+// make later phases misbehave: invalid UTF-8, tabs, deep nesting, several
+// documents and alias bombs. It returns nil when the file has nothing to
+// compile (empty, or an error was reported).
+func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
+	file := &File{Path: name, Src: src}
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(src) {
+		line, col := invalidUTF8At(src)
+		ds.Add(diag.Pos{File: name, Line: line, Col: col}, diag.CodeNotUTF8, "", "file %q is not UTF-8 text: invalid byte at line %d", name, line)
+		return nil
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		line, col := lineCol(src, i)
+		ds.Add(diag.Pos{File: name, Line: line, Col: col}, diag.CodeNotUTF8, "", "file %q contains a NUL byte: it looks like a binary file", name)
+		return nil
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		ds.Add(diag.Pos{File: name, Line: 1, Col: 1}, diag.CodeEmptyFile, "", "file %q is empty", name)
+		return nil
+	}
+	if line, col, depth := flowDepth(src, opts.MaxDepth); depth > opts.MaxDepth {
+		ds.Add(diag.Pos{File: name, Line: line, Col: col}, diag.CodeNestingLimit, "", "nesting is deeper than %d levels", opts.MaxDepth)
+		return nil
+	}
+	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		pos := diag.Pos{File: name, Line: 1, Col: 1}
+		msg := err.Error()
+		var yerr yaml.Error
+		if errors.As(err, &yerr) {
+			msg = yerr.GetMessage()
+			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
+				pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
+			}
+		}
+		if line, col, ok := tabIndent(src); ok {
+			ds.Add(diag.Pos{File: name, Line: line, Col: col}, diag.CodeYAMLSyntax, "", "tab used for indentation: YAML indents with spaces only")
+			return nil
+		}
+		ds.Add(pos, diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(msg))
+		return nil
+	}
+	var body ast.Node
+	for i, doc := range f.Docs {
+		b := doc.Body
+		if _, ok := b.(*ast.CommentGroupNode); ok {
+			b = nil
+		}
+		if b == nil {
+			continue
+		}
+		if body != nil {
+			pos := nodePos(name, b)
+			if doc.Start != nil && doc.Start.Position != nil {
+				pos = diag.Pos{File: name, Line: doc.Start.Position.Line, Col: doc.Start.Position.Column}
+			}
+			ds.Add(pos, diag.CodeMultiDoc, "", "file %q holds more than one YAML document (document %d starts here); put each in its own file", name, i+1)
+			return nil
+		}
+		body = b
+	}
+	if body == nil {
+		ds.Add(diag.Pos{File: name, Line: 1, Col: 1}, diag.CodeEmptyFile, "", "file %q is empty", name)
+		return nil
+	}
+	p := &parsed{file: file, body: body, anchors: map[string]ast.Node{}}
+	if !p.checkTree(opts, ds) {
+		return nil
+	}
+	if err := yaml.NodeToValue(body, &p.value); err != nil {
+		ds.Add(nodePos(name, body), diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(err.Error()))
+		return nil
+	}
+	return p
+}
+
+// checkTree walks the tree once: it records anchors, bounds the depth and
+// computes how many nodes aliases expand to, refusing alias bombs before
+// anything expands them.
+func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
+	sizes := map[string]int{}
+	total := 0
+	var walk func(n ast.Node, depth int) (int, bool)
+	walk = func(n ast.Node, depth int) (int, bool) {
+		if n == nil {
+			return 0, true
+		}
+		if depth > opts.MaxDepth {
+			ds.Add(nodePos(p.file.Path, n), diag.CodeNestingLimit, "", "nesting is deeper than %d levels", opts.MaxDepth)
+			return 0, false
+		}
+		size := 1
+		add := func(c ast.Node) bool {
+			s, ok := walk(c, depth+1)
+			size += s
+			return ok
+		}
+		switch x := n.(type) {
+		case *ast.MappingNode:
+			for _, v := range x.Values {
+				if !add(v.Key) || !add(v.Value) {
+					return 0, false
+				}
+			}
+		case *ast.MappingValueNode:
+			if !add(x.Key) || !add(x.Value) {
+				return 0, false
+			}
+		case *ast.SequenceNode:
+			for _, v := range x.Values {
+				if !add(v) {
+					return 0, false
+				}
+			}
+		case *ast.AnchorNode:
+			s, ok := walk(x.Value, depth+1)
+			if !ok {
+				return 0, false
+			}
+			if x.Name != nil {
+				name := x.Name.GetToken().Value
+				sizes[name] = s
+				p.anchors[name] = x.Value
+			}
+			size += s
+		case *ast.AliasNode:
+			name := ""
+			if x.Value != nil {
+				name = x.Value.GetToken().Value
+			}
+			s := sizes[name]
+			total += s
+			if total > opts.MaxAliasExpansion {
+				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", opts.MaxAliasExpansion, name)
+				return 0, false
+			}
+			size += s
+		case *ast.TagNode:
+			if !add(x.Value) {
+				return 0, false
+			}
+		case *ast.MappingKeyNode:
+			if !add(x.Value) {
+				return 0, false
+			}
+		}
+		if size > opts.MaxAliasExpansion*2 {
+			size = opts.MaxAliasExpansion * 2
+		}
+		return size, true
+	}
+	_, ok := walk(p.body, 0)
+	return ok
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	// goccy prefixes messages with [line:col]; the position is reported separately.
+	if strings.HasPrefix(s, "[") {
+		if i := strings.Index(s, "] "); i > 0 {
+			s = s[i+2:]
+		}
+	}
+	return s
+}
+
+func invalidUTF8At(src []byte) (int, int) {
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return lineCol(src, i)
+		}
+		i += n
+	}
+	return 1, 1
+}
+
+// lineCol converts a byte offset to a 1-based line and rune column.
+func lineCol(src []byte, off int) (int, int) {
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(src[start:off])
+}
+
+// tabIndent finds the first line whose indentation contains a tab.
+func tabIndent(src []byte) (int, int, bool) {
+	line := 1
+	for len(src) > 0 {
+		end := bytes.IndexByte(src, '\n')
+		l := src
+		if end >= 0 {
+			l = src[:end]
+		}
+		for i, c := range l {
+			if c == '\t' {
+				return line, i + 1, true
+			}
+			if c != ' ' && c != '-' {
+				break
+			}
+		}
+		if end < 0 {
+			break
+		}
+		src = src[end+1:]
+		line++
+	}
+	return 0, 0, false
+}
+
+// flowDepth measures the deepest nesting of flow collections ([ and {)
+// outside quoted strings and comments, stopping once it exceeds max, so that
+// an adversarial file never reaches the recursive parser.
+func flowDepth(src []byte, max int) (line, col, depth int) {
+	var quote byte
+	d := 0
+	comment := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '\n' {
+			comment = false
+			continue
+		}
+		if comment {
+			continue
+		}
+		if quote != 0 {
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '#':
+			if i == 0 || src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' {
+				comment = true
+			}
+		case '"', '\'':
+			if i == 0 || bytes.IndexByte([]byte(" \t\n[{,:-"), src[i-1]) >= 0 {
+				quote = c
+			}
+		case '[', '{':
+			d++
+			if d > max {
+				l, c := lineCol(src, i)
+				return l, c, d
+			}
+		case ']', '}':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return 0, 0, d
+}
+
+// nodePos returns the position of a node, with the adjustments the YAML
+// library needs: a mapping points at its first key, not its first ':'.
+func nodePos(file string, n ast.Node) diag.Pos {
+	switch x := n.(type) {
+	case nil:
+		return diag.Pos{File: file}
+	case *ast.MappingNode:
+		if len(x.Values) > 0 {
+			return nodePos(file, x.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return nodePos(file, x.Key)
+	case *ast.AnchorNode:
+		if tk := x.GetToken(); tk != nil && tk.Position != nil {
+			return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+		}
+	case *ast.LiteralNode:
+		if x.Start != nil && x.Start.Position != nil {
+			return diag.Pos{File: file, Line: x.Start.Position.Line, Col: x.Start.Position.Column}
+		}
+	}
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return diag.Pos{File: file}
+	}
+	return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+}

@@ -1,0 +1,223 @@
+package compiler
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+)
+
+// lower turns a checked project into IR. It runs only when the checks found
+// no errors, so every target resolves.
+func lower(p *Project) *ir.Program {
+	prog := &ir.Program{IRVersion: ir.Version, Settings: lowerSettings(p)}
+	for _, s := range p.Slots {
+		if p.slots[s.Name.V] == s {
+			prog.Slots = append(prog.Slots, lowerSlot(s))
+		}
+	}
+	sort.Slice(prog.Slots, func(i, j int) bool { return prog.Slots[i].Name < prog.Slots[j].Name })
+	for _, a := range p.Actions {
+		if p.actions[a.Name.V] != a {
+			continue
+		}
+		act := &ir.Action{Name: a.Name.V, Description: a.Description.V, Pos: a.Pos, Run: a.Run}
+		for _, s := range a.Inputs {
+			act.Inputs = append(act.Inputs, s.V)
+		}
+		for _, s := range a.Required {
+			act.Required = append(act.Required, s.V)
+		}
+		for _, s := range a.Outputs {
+			act.Outputs = append(act.Outputs, s.V)
+		}
+		prog.Actions = append(prog.Actions, act)
+	}
+	sort.Slice(prog.Actions, func(i, j int) bool { return prog.Actions[i].Name < prog.Actions[j].Name })
+	for _, f := range p.Flows {
+		if p.flows[f.Name.V] == f {
+			prog.Flows = append(prog.Flows, lowerFlow(p, f))
+		}
+	}
+	sort.Slice(prog.Flows, func(i, j int) bool { return prog.Flows[i].Name < prog.Flows[j].Name })
+	return prog
+}
+
+func lowerSettings(p *Project) ir.Settings {
+	s := ir.DefaultSettings()
+	for _, st := range p.Settings {
+		str, isStr := st.Value.(string)
+		n, isNum := toInt(st.Value)
+		switch st.Key.V {
+		case "idle_message":
+			if isStr {
+				s.IdleMessage = str
+			}
+		case "fallback_message":
+			if isStr {
+				s.FallbackMessage = str
+			}
+		case "cancel_message":
+			if isStr {
+				s.CancelMessage = str
+			}
+		case "action_error_message":
+			if isStr {
+				s.ActionErrorMessage = str
+			}
+		case "max_steps_per_turn":
+			if isNum {
+				s.MaxStepsPerTurn = n
+			}
+		case "max_stack_depth":
+			if isNum {
+				s.MaxStackDepth = n
+			}
+		case "history_size":
+			if isNum {
+				s.HistorySize = n
+			}
+		default:
+			if s.Extra == nil {
+				s.Extra = map[string]any{}
+			}
+			s.Extra[st.Key.V] = st.Value
+		}
+	}
+	return s
+}
+
+func toInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int64:
+		return int(x), true
+	case uint64:
+		return int(x), true
+	case float64:
+		return int(x), x == float64(int(x))
+	}
+	return 0, false
+}
+
+func lowerSlot(s *Slot) *ir.Slot {
+	out := &ir.Slot{
+		Name:        s.Name.V,
+		Type:        s.Resolved,
+		Description: s.Description.V,
+		Values:      s.Values,
+		Min:         s.Min,
+		Max:         s.Max,
+		Pattern:     s.Pattern.V,
+		Pos:         s.Pos,
+	}
+	if s.Validation.Set {
+		out.Validation = &ir.Expr{Src: s.Validation.V, Pos: s.Validation.Pos}
+	}
+	if s.Invalid.Set {
+		out.InvalidMessage = &ir.Template{Src: s.Invalid.V, Pos: s.Invalid.Pos}
+	}
+	if s.HasInitial && s.Flow == nil {
+		out.Initial = s.Initial
+	}
+	return out
+}
+
+func lowerFlow(p *Project, f *Flow) *ir.Flow {
+	out := &ir.Flow{Name: f.Name.V, Description: f.Description.V, Pos: f.Pos}
+	for _, t := range f.Triggers {
+		out.Triggers = append(out.Triggers, t.V)
+	}
+	for _, s := range f.Slots {
+		if f.slots[s.Name.V] == s && p.slots[s.Name.V] == nil {
+			out.Slots = append(out.Slots, lowerSlot(s))
+		}
+	}
+	sort.Slice(out.Slots, func(i, j int) bool { return out.Slots[i].Name < out.Slots[j].Name })
+	out.Nodes = make([]*ir.Node, len(f.Steps))
+	for i, s := range f.Steps {
+		out.Nodes[i] = lowerStep(f, s)
+	}
+	return out
+}
+
+func tmplOf(s Str) *ir.Template {
+	if !s.Set {
+		return nil
+	}
+	return &ir.Template{Src: s.V, Pos: s.Pos}
+}
+
+func exprOf(s Str) *ir.Expr {
+	if !s.Set {
+		return nil
+	}
+	return &ir.Expr{Src: s.V, Pos: s.Pos}
+}
+
+func ptr(i int) *int { return &i }
+
+func (f *Flow) optPtr(s Str) *int {
+	if i, ok := f.optTarget(s); ok {
+		return ptr(i)
+	}
+	return nil
+}
+
+func lowerStep(f *Flow, s *Step) *ir.Node {
+	n := &ir.Node{ID: s.ID.V, Kind: ir.Kind(s.Type.V), Pos: s.Pos, Next: f.next(s)}
+	switch n.Kind {
+	case ir.KindSay:
+		n.Message = tmplOf(s.Message)
+	case ir.KindCollect:
+		n.Message = tmplOf(s.Message)
+		n.Slot = s.Slot.V
+		if s.Validator.Set {
+			if isBuiltinValidator(s.Validator.V) {
+				n.Validator = &ir.Validator{Builtin: s.Validator.V}
+			} else {
+				n.Validator = &ir.Validator{Expr: exprOf(s.Validator)}
+			}
+		}
+		n.ErrorMessage = tmplOf(s.ErrorMessage)
+		n.Force = s.Force
+		n.MaxAttempts = s.MaxAttempts
+		n.OnInvalid = f.optPtr(s.OnInvalid)
+	case ir.KindSet:
+		n.Condition = exprOf(s.Condition)
+		for _, a := range s.Assign {
+			as := ir.Assign{Slot: a.Slot.V, Kind: a.Kind, Value: a.Value}
+			switch a.Kind {
+			case ir.AssignTemplate:
+				as.Template = tmplOf(a.Src)
+			case ir.AssignExpr:
+				as.Expr = exprOf(a.Src)
+			}
+			n.Assign = append(n.Assign, as)
+		}
+	case ir.KindBranch:
+		n.Slot = s.Slot.V
+		n.Evaluate = exprOf(s.Evaluate)
+		for _, c := range s.Cases {
+			n.Cases = append(n.Cases, ir.Case{Pattern: strings.TrimSpace(c.Pattern.V), Target: f.target(c.Target.V)})
+		}
+	case ir.KindWhile:
+		n.Condition = exprOf(s.Condition)
+		n.Body = ptr(f.whileBody(s))
+		n.Exit = ptr(f.whileExit(s))
+		n.Next = *n.Exit
+	case ir.KindAction:
+		n.Action = s.Call.V
+		for _, m := range s.MapOutputs {
+			n.MapOutputs = append(n.MapOutputs, ir.Mapping{Output: m.Output.V, Slot: m.Slot.V})
+		}
+		n.OnError = f.optPtr(s.OnError)
+	case ir.KindLink, ir.KindCall:
+		n.Target = s.Target.V
+	case ir.KindConfirm:
+		n.Slot = s.Slot.V
+		n.Message = tmplOf(s.Message)
+		n.OnConfirm = f.optPtr(s.OnConfirm)
+		n.OnDeny = f.optPtr(s.OnDeny)
+	}
+	return n
+}

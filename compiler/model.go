@@ -1,0 +1,215 @@
+package compiler
+
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// Mode says how columns inside a scalar map to columns in the file.
+type Mode uint8
+
+// The scalar modes.
+const (
+	// ModeApprox: only the scalar's own position is known.
+	ModeApprox Mode = iota
+	// ModeInline: a one-line scalar whose characters sit on the line from Pos on.
+	ModeInline
+	// ModeBlock: a literal block scalar; line n of the value is line Pos.Line+n-1, starting at Pos.Col.
+	ModeBlock
+)
+
+// Str is a positioned string from the source: a scalar, a key or a name.
+type Str struct {
+	V    string
+	Pos  diag.Pos
+	Path string
+	Mode Mode
+	// Set is true when the value was present in the source.
+	Set bool
+}
+
+// At returns the position of the rune at offset (line and column within the
+// value are 1-based line and 0-based column) when the mode allows it, else Pos.
+func (s Str) At(line, col int) diag.Pos {
+	switch s.Mode {
+	case ModeInline:
+		if line <= 1 {
+			return diag.Pos{File: s.Pos.File, Line: s.Pos.Line, Col: s.Pos.Col + col}
+		}
+	case ModeBlock:
+		if line < 1 {
+			line = 1
+		}
+		return diag.Pos{File: s.Pos.File, Line: s.Pos.Line + line - 1, Col: s.Pos.Col + col}
+	}
+	return s.Pos
+}
+
+// Project is a decoded project: every definition with its positions.
+type Project struct {
+	// Dir is the project directory: the directory given, or a one-file project's directory.
+	Dir      string
+	Files    []*File
+	Settings []*Setting
+	Slots    []*Slot
+	Actions  []*Action
+	Flows    []*Flow
+
+	slots   map[string]*Slot
+	actions map[string]*Action
+	flows   map[string]*Flow
+}
+
+// File is one source file of the project.
+type File struct {
+	Path string
+	Src  []byte
+}
+
+// Setting is one key of a settings mapping.
+type Setting struct {
+	Key   Str
+	Value any
+	Pos   diag.Pos
+}
+
+// Slot is a slot definition: a conversation slot (Flow is nil) or a flow slot.
+type Slot struct {
+	Name        Str
+	Type        Str
+	Resolved    ir.SlotType
+	Description Str
+	Values      []ir.Value
+	ValuesSet   bool
+	Min, Max    *float64
+	Pattern     Str
+	Validation  Str
+	Invalid     Str
+	Initial     any
+	HasInitial  bool
+	InitialPos  diag.Pos
+	Flow        *Flow
+	// Implicit is true for a flow slot created by use, not declared.
+	Implicit bool
+	Pos      diag.Pos
+	Path     string
+}
+
+// Action is an action declaration.
+type Action struct {
+	Name        Str
+	Description Str
+	Inputs      []Str
+	Required    []Str
+	Outputs     []Str
+	Run         *ir.Run
+	Pos         diag.Pos
+	Path        string
+}
+
+// Flow is a flow definition.
+type Flow struct {
+	Name        Str
+	Description Str
+	Triggers    []Str
+	Slots       []*Slot
+	// Steps are the top-level steps in list order, followed by inline
+	// while-body steps in the order they appear.
+	Steps []*Step
+	// Main is the number of top-level steps at the start of Steps.
+	Main  int
+	Pos   diag.Pos
+	Path  string
+	steps map[string]*Step
+	slots map[string]*Slot
+}
+
+// Step is one step of a flow, with every field it may have.
+type Step struct {
+	Flow  *Flow
+	Index int
+	ID    Str
+	Type  Str
+	Pos   diag.Pos
+	Path  string
+
+	JumpTo       Str
+	Message      Str
+	Rephrase     bool
+	Slot         Str
+	Validator    Str
+	ErrorMessage Str
+	Force        bool
+	MaxAttempts  int
+	OnInvalid    Str
+	Assign       []*Assign
+	Condition    Str
+	Evaluate     Str
+	Cases        []*Case
+	Do           []*DoEntry
+	ExitTo       Str
+	Call         Str
+	MapOutputs   []*Mapping
+	OnError      Str
+	Target       Str
+	OnConfirm    Str
+	OnDeny       Str
+
+	// Inline is true for a step written inside a while's do list.
+	Inline bool
+	// Loop is the while step whose body holds this step, if any.
+	Loop *Step
+}
+
+// Assign is one entry of a set step's slots mapping.
+type Assign struct {
+	Slot Str
+	Kind ir.AssignKind
+	// Value is the literal (AssignLiteral).
+	Value any
+	// Src is the template or expression source.
+	Src Str
+	Pos diag.Pos
+}
+
+// Case is one branch case.
+type Case struct {
+	Pattern Str
+	Target  Str
+}
+
+// DoEntry is one entry of a while's do list: a reference or an inline step.
+type DoEntry struct {
+	Ref  Str
+	Step *Step
+}
+
+// Mapping is one map_outputs entry.
+type Mapping struct {
+	Output Str
+	Slot   Str
+}
+
+// Flow returns the flow with the given name, or nil.
+func (p *Project) Flow(name string) *Flow { return p.flows[name] }
+
+// Action returns the action with the given name, or nil.
+func (p *Project) Action(name string) *Action { return p.actions[name] }
+
+// Slot returns the conversation slot with the given name, or nil.
+func (p *Project) Slot(name string) *Slot { return p.slots[name] }
+
+// Step returns the step with the given id, or nil.
+func (f *Flow) Step(id string) *Step { return f.steps[id] }
+
+// Visible returns the slot a flow sees by this name: the conversation slot
+// if one is declared, else the flow's own slot, else nil.
+func (p *Project) Visible(f *Flow, name string) *Slot {
+	if s := p.slots[name]; s != nil {
+		return s
+	}
+	if f != nil {
+		return f.slots[name]
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package compiler
+
+import (
+	"github.com/soni-dev/soni/ir"
+)
+
+// resolve builds the project's indexes (first definition wins; duplicates
+// are reported by their check), the per-flow step and slot indexes,
+// implicit flow slots, and while-body membership.
+func (p *Project) resolve() {
+	p.slots = make(map[string]*Slot, len(p.Slots))
+	for _, s := range p.Slots {
+		if _, dup := p.slots[s.Name.V]; !dup {
+			p.slots[s.Name.V] = s
+		}
+	}
+	p.actions = make(map[string]*Action, len(p.Actions))
+	for _, a := range p.Actions {
+		if _, dup := p.actions[a.Name.V]; !dup {
+			p.actions[a.Name.V] = a
+		}
+	}
+	p.flows = make(map[string]*Flow, len(p.Flows))
+	for _, f := range p.Flows {
+		if _, dup := p.flows[f.Name.V]; !dup {
+			p.flows[f.Name.V] = f
+		}
+	}
+	for _, f := range p.Flows {
+		f.resolve(p)
+	}
+}
+
+func (f *Flow) resolve(p *Project) {
+	for _, s := range f.Steps {
+		if s.ID.Set {
+			if _, dup := f.steps[s.ID.V]; !dup {
+				f.steps[s.ID.V] = s
+			}
+		}
+	}
+	for _, s := range f.Slots {
+		if _, dup := f.slots[s.Name.V]; !dup && s.Name.Set {
+			f.slots[s.Name.V] = s
+		}
+	}
+	implicit := func(name Str) {
+		if !name.Set || name.V == "" || p.Visible(f, name.V) != nil {
+			return
+		}
+		s := &Slot{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
+		f.slots[name.V] = s
+		f.Slots = append(f.Slots, s)
+	}
+	for _, s := range f.Steps {
+		switch s.Type.V {
+		case "collect":
+			implicit(s.Slot)
+		case "set":
+			for _, a := range s.Assign {
+				implicit(a.Slot)
+			}
+		case "action":
+			for _, m := range s.MapOutputs {
+				implicit(m.Slot)
+			}
+		}
+	}
+	for _, s := range f.Steps {
+		if s.Type.V != "while" {
+			continue
+		}
+		for _, e := range s.Do {
+			if e.Step == nil {
+				e.Step = f.steps[e.Ref.V]
+			}
+			if e.Step != nil && e.Step.Loop == nil && e.Step != s {
+				e.Step.Loop = s
+			}
+		}
+	}
+}
+
+// target resolves a jump target of a flow to a step index, ir.End for
+// __end__, or -2 when unknown.
+func (f *Flow) target(name string) int {
+	if name == ir.EndStep {
+		return ir.End
+	}
+	if s := f.steps[name]; s != nil {
+		return s.Index
+	}
+	return -2
+}
+
+// Unknown is the index returned for an unresolvable target.
+const unknownTarget = -2

@@ -2,43 +2,336 @@
 // action's output) to a slot's type, and checks a slot's static constraints
 // (min, max, pattern, categorical values). The understanding layer and the
 // VM share it, so a value means the same wherever it comes from.
+//
+// Conversion from text is forgiving: numbers, yes/no words, categorical
+// values and dates are found inside a longer message ("25 years", "yes
+// please", "business class please", "on March 5, 2027"). It is also strict:
+// a message with two different candidates is ambiguous and converts to
+// nothing. docs/understanding.md describes every accepted form.
 package values
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
 )
 
-// ErrNoValue means the raw value holds nothing of the slot's type.
+// ErrNoValue means the raw value holds nothing of the slot's type. Errors
+// returned by Convert wrap it when nothing was found.
 var ErrNoValue = errors.New("no value of the slot's type")
 
+// ErrAmbiguous means the raw value holds more than one different value of
+// the slot's type ("between 3 and 5" for a number).
+var ErrAmbiguous = errors.New("more than one value of the slot's type")
+
+// ErrInvalid means a value of the slot's type was found but breaks one of
+// the slot's constraints (min, max, pattern, a real calendar date, a whole
+// number for an integer slot).
+var ErrInvalid = errors.New("the value breaks a constraint of the slot")
+
+// Error is a conversion error. Msg is meant for the user; Err is one of
+// ErrNoValue, ErrAmbiguous or ErrInvalid, for errors.Is.
+type Error struct {
+	Msg string
+	Err error
+}
+
+// Error returns the user-facing message.
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the sentinel error: ErrNoValue, ErrAmbiguous or ErrInvalid.
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(sentinel error, format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// Now is the clock that relative dates (today, tomorrow, hoy, mañana) are
+// read against by Convert. Tests and embedders may replace it; a Converter
+// with its own clock avoids touching this variable.
+var Now = time.Now
+
+// Converter converts raw values with its own clock.
+type Converter struct {
+	// Now returns the current time; nil means the package variable Now.
+	// Relative dates use its calendar day in its location.
+	Now func() time.Time
+}
+
 // Convert converts a raw value to the slot's type and checks min, max,
-// pattern and categorical values. The result is int64 for integer slots,
-// float64 for number slots, bool, a canonical categorical value, an ISO
-// date string (YYYY-MM-DD), the trimmed text, or the value as given for any.
-// The error says why the value does not fit, naming the value with %q.
+// pattern and categorical values, reading relative dates against the
+// package clock Now. See Converter.Convert.
 func Convert(slot *ir.Slot, raw any) (any, error) {
+	return Converter{}.Convert(slot, raw)
+}
+
+// Convert converts a raw value to the slot's type and checks min, max,
+// pattern and categorical values. raw is a user's text or a typed value
+// (string, bool, any Go integer or float, json.Number, time.Time for
+// dates). The result is int64 for integer slots, float64 for number
+// slots, bool, a canonical categorical value, an ISO date string
+// (YYYY-MM-DD), the trimmed text (non-strings formatted as templates show
+// them), or for any slots the trimmed string or the value as given. A nil
+// slot converts like an any slot. The error is an *Error meant for the
+// user, naming the value with %q.
+func (c Converter) Convert(slot *ir.Slot, raw any) (any, error) {
 	if slot == nil {
-		return raw, nil
+		return convertAny(raw), nil
 	}
 	switch slot.Type {
 	case ir.TypeAny, "":
-		if s, ok := raw.(string); ok {
-			return trimSpace(s), nil
+		return convertAny(raw), nil
+	case ir.TypeInteger:
+		v, err := toInteger(raw)
+		if err != nil {
+			return nil, err
 		}
-		return raw, nil
+		if err := checkRange(slot, float64(v), v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case ir.TypeNumber:
+		v, err := toNumber(raw)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkRange(slot, v, v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case ir.TypeBoolean:
+		return toBoolean(raw)
+	case ir.TypeCategorical:
+		return toCategorical(slot, raw)
+	case ir.TypeDate:
+		now := Now
+		if c.Now != nil {
+			now = c.Now
+		}
+		return toDate(raw, now)
+	default:
+		// text, and any type the language does not know (treated as text).
+		return toText(slot, raw)
 	}
-	return nil, fmt.Errorf("cannot convert %q to %s", fmt.Sprint(raw), slot.Type)
 }
 
-func trimSpace(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r') {
-		s = s[1:]
+func convertAny(raw any) any {
+	if s, ok := raw.(string); ok {
+		return strings.TrimSpace(s)
 	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
+	return raw
+}
+
+func toText(slot *ir.Slot, raw any) (any, error) {
+	if raw == nil {
+		return nil, errorf(ErrNoValue, "no value was given")
+	}
+	s, ok := raw.(string)
+	if !ok {
+		s = tmpl.Format(raw)
+	}
+	s = strings.TrimSpace(s)
+	if slot.Pattern != "" {
+		re, err := compilePattern(slot.Pattern)
+		if err != nil {
+			return nil, errorf(ErrInvalid, "the pattern %q of slot %q is not a valid regular expression", slot.Pattern, slot.Name)
+		}
+		if !re.MatchString(s) {
+			return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
+		}
+	}
+	return s, nil
+}
+
+// patterns caches compiled full-match patterns by pattern source. Values
+// are *regexp.Regexp or error.
+var patterns sync.Map
+
+func compilePattern(p string) (*regexp.Regexp, error) {
+	if v, ok := patterns.Load(p); ok {
+		if re, ok := v.(*regexp.Regexp); ok {
+			return re, nil
+		}
+		return nil, v.(error)
+	}
+	re, err := regexp.Compile(`^(?:` + p + `)$`)
+	if err != nil {
+		patterns.Store(p, err)
+		return nil, err
+	}
+	v, _ := patterns.LoadOrStore(p, re)
+	if re, ok := v.(*regexp.Regexp); ok {
+		return re, nil
+	}
+	return nil, v.(error)
+}
+
+func checkRange(slot *ir.Slot, f float64, v any) error {
+	if slot.Min != nil && f < *slot.Min {
+		return errorf(ErrInvalid, "%s is below the minimum of %s", tmpl.Format(v), tmpl.Format(*slot.Min))
+	}
+	if slot.Max != nil && f > *slot.Max {
+		return errorf(ErrInvalid, "%s is above the maximum of %s", tmpl.Format(v), tmpl.Format(*slot.Max))
+	}
+	return nil
+}
+
+func toInteger(raw any) (int64, error) {
+	switch x := raw.(type) {
+	case int:
+		return int64(x), nil
+	case int8:
+		return int64(x), nil
+	case int16:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case int64:
+		return x, nil
+	case uint:
+		return uintToInt(uint64(x))
+	case uint8:
+		return int64(x), nil
+	case uint16:
+		return int64(x), nil
+	case uint32:
+		return int64(x), nil
+	case uint64:
+		return uintToInt(x)
+	case float32:
+		return floatToInt(float64(x))
+	case float64:
+		return floatToInt(x)
+	case json.Number:
+		n, err := parseNumberToken(string(x))
+		if err != nil {
+			return 0, errorf(ErrNoValue, "%q is not a number", quoted(string(x)))
+		}
+		return n.integer()
+	case string:
+		n, err := findNumber(x)
+		if err != nil {
+			return 0, err
+		}
+		return n.integer()
+	case nil:
+		return 0, errorf(ErrNoValue, "no value was given")
+	}
+	return 0, errorf(ErrNoValue, "%q is not a number", quoted(tmpl.Format(raw)))
+}
+
+func uintToInt(u uint64) (int64, error) {
+	if u > math.MaxInt64 {
+		return 0, errorf(ErrInvalid, "%d is too large", u)
+	}
+	return int64(u), nil
+}
+
+// float64(math.MaxInt64) rounds up to 2^63, which does not fit; anything
+// at or above it is too large.
+const twoTo63 = 9223372036854775808.0
+
+func floatToInt(f float64) (int64, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errorf(ErrNoValue, "%q is not a number", tmpl.Format(f))
+	}
+	if f != math.Trunc(f) {
+		return 0, errorf(ErrInvalid, "%s is not a whole number", tmpl.Format(f))
+	}
+	if f >= twoTo63 || f < -twoTo63 {
+		return 0, errorf(ErrInvalid, "%s is too large", tmpl.Format(f))
+	}
+	return int64(f), nil
+}
+
+func toNumber(raw any) (float64, error) {
+	var f float64
+	switch x := raw.(type) {
+	case int:
+		f = float64(x)
+	case int8:
+		f = float64(x)
+	case int16:
+		f = float64(x)
+	case int32:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case uint:
+		f = float64(x)
+	case uint8:
+		f = float64(x)
+	case uint16:
+		f = float64(x)
+	case uint32:
+		f = float64(x)
+	case uint64:
+		f = float64(x)
+	case float32:
+		f = float64(x)
+	case float64:
+		f = x
+	case json.Number:
+		n, err := parseNumberToken(string(x))
+		if err != nil {
+			return 0, errorf(ErrNoValue, "%q is not a number", quoted(string(x)))
+		}
+		f = n.f
+	case string:
+		n, err := findNumber(x)
+		if err != nil {
+			return 0, err
+		}
+		f = n.f
+	case nil:
+		return 0, errorf(ErrNoValue, "no value was given")
+	default:
+		return 0, errorf(ErrNoValue, "%q is not a number", quoted(tmpl.Format(raw)))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errorf(ErrNoValue, "%q is not a number", tmpl.Format(f))
+	}
+	return f, nil
+}
+
+func toBoolean(raw any) (any, error) {
+	switch x := raw.(type) {
+	case bool:
+		return x, nil
+	case string:
+		if yes, ok := YesNo(x); ok {
+			return yes, nil
+		}
+		return nil, errorf(ErrNoValue, "%q is not a yes or a no", quoted(strings.TrimSpace(x)))
+	case nil:
+		return nil, errorf(ErrNoValue, "no value was given")
+	}
+	return nil, errorf(ErrNoValue, "%q is not a yes or a no", quoted(tmpl.Format(raw)))
+}
+
+// maxQuote is how many runes of a raw value an error message quotes.
+const maxQuote = 60
+
+// quoted shortens a value for an error message: a long message is cut
+// after maxQuote runes and marked with "...".
+func quoted(s string) string {
+	if len(s) <= maxQuote {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == maxQuote {
+			return s[:i] + "..."
+		}
+		n++
 	}
 	return s
 }

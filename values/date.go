@@ -1,0 +1,258 @@
+package values
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/soni-dev/soni/tmpl"
+)
+
+// months maps normalized English and Spanish month names (and the English
+// abbreviations that are not also common words) to month numbers.
+var months = map[string]time.Month{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+	"oct": 10, "nov": 11, "dec": 12,
+	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6,
+	"julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10,
+	"noviembre": 11, "diciembre": 12,
+}
+
+// relative maps normalized relative-day phrases to a day offset. Longer
+// phrases are tried first so "pasado mañana" is not read as "mañana".
+var relative = []struct {
+	words  []string
+	offset int
+}{
+	{[]string{"day", "after", "tomorrow"}, 2},
+	{[]string{"pasado", "manana"}, 2},
+	{[]string{"today"}, 0},
+	{[]string{"hoy"}, 0},
+	{[]string{"tomorrow"}, 1},
+	{[]string{"manana"}, 1},
+	{[]string{"yesterday"}, -1},
+	{[]string{"ayer"}, -1},
+}
+
+var (
+	reISO = regexp.MustCompile(`(?:^|[^0-9])([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:$|[^0-9])`)
+	reDMY = regexp.MustCompile(`(?:^|[^0-9])([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4})(?:$|[^0-9])`)
+)
+
+// dateFinder collects the dates found in a text.
+type dateFinder struct {
+	found   []string
+	invalid string
+}
+
+func (d *dateFinder) add(y int, m time.Month, day int, written string) {
+	if !validDate(y, m, day) {
+		if d.invalid == "" {
+			d.invalid = written
+		}
+		return
+	}
+	iso := fmt.Sprintf("%04d-%02d-%02d", y, int(m), day)
+	for _, f := range d.found {
+		if f == iso {
+			return
+		}
+	}
+	d.found = append(d.found, iso)
+}
+
+func validDate(y int, m time.Month, day int) bool {
+	if y < 1 || y > 9999 || m < 1 || m > 12 || day < 1 || day > 31 {
+		return false
+	}
+	t := time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
+	return t.Year() == y && t.Month() == m && t.Day() == day
+}
+
+// toDate finds the one date in raw and returns it as YYYY-MM-DD. It
+// accepts YYYY-MM-DD (also with / or .), DD/MM/YYYY (also with - or .;
+// read as MM/DD/YYYY only when that is the one valid reading), a day and
+// an English or Spanish month name with an optional year ("March 5,
+// 2027", "5 March 2027", "5th of March", "5 de marzo de 2027"; without a
+// year, the next such day from today), and today, tomorrow, the day after
+// tomorrow, yesterday, hoy, mañana, pasado mañana, ayer.
+func toDate(raw any, now func() time.Time) (any, error) {
+	var s string
+	switch x := raw.(type) {
+	case nil:
+		return nil, errorf(ErrNoValue, "no value was given")
+	case string:
+		s = x
+	case time.Time:
+		return x.Format("2006-01-02"), nil
+	default:
+		s = tmpl.Format(raw)
+	}
+	s = strings.TrimSpace(s)
+	var d dateFinder
+	for _, m := range reISO.FindAllStringSubmatchIndex(s, -1) {
+		y, _ := strconv.Atoi(s[m[2]:m[3]])
+		mo, _ := strconv.Atoi(s[m[4]:m[5]])
+		day, _ := strconv.Atoi(s[m[6]:m[7]])
+		d.add(y, time.Month(mo), day, s[m[2]:m[7]])
+	}
+	for _, m := range reDMY.FindAllStringSubmatchIndex(s, -1) {
+		a, _ := strconv.Atoi(s[m[2]:m[3]])
+		b, _ := strconv.Atoi(s[m[4]:m[5]])
+		y, _ := strconv.Atoi(s[m[6]:m[7]])
+		if !validDate(y, time.Month(b), a) && validDate(y, time.Month(a), b) {
+			a, b = b, a
+		}
+		d.add(y, time.Month(b), a, s[m[2]:m[7]])
+	}
+	words := strings.Fields(Normalize(s))
+	var today time.Time
+	todaySet := false
+	getToday := func() time.Time {
+		if !todaySet {
+			t := now()
+			today = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+			todaySet = true
+		}
+		return today
+	}
+	for i := 0; i < len(words); i++ {
+		if n := matchRelative(words[i:]); n > 0 {
+			off := 0
+			for _, r := range relative {
+				if len(r.words) == n && hasWords(words[i:], r.words) {
+					off = r.offset
+					break
+				}
+			}
+			t := getToday().AddDate(0, 0, off)
+			d.add(t.Year(), t.Month(), t.Day(), "")
+			i += n - 1
+			continue
+		}
+		m, ok := months[words[i]]
+		if !ok {
+			continue
+		}
+		day, year := 0, 0
+		written := words[i]
+		// The day before the month: "5 march", "5th of march", "5 de marzo".
+		if i >= 1 {
+			if dd, ok := dayNumber(words[i-1]); ok {
+				day = dd
+				written = words[i-1] + " " + written
+			} else if i >= 2 && (words[i-1] == "of" || words[i-1] == "de") {
+				if dd, ok := dayNumber(words[i-2]); ok {
+					day = dd
+					written = words[i-2] + " " + words[i-1] + " " + written
+				}
+			}
+		}
+		j := i + 1
+		// Or after it: "march 5", "march 5th".
+		if day == 0 && j < len(words) {
+			if dd, ok := dayNumber(words[j]); ok {
+				day = dd
+				written += " " + words[j]
+				j++
+			}
+		}
+		if day == 0 {
+			continue
+		}
+		// An optional year: "2027", "of 2027", "de 2027".
+		if j < len(words) && (words[j] == "de" || words[j] == "of") && j+1 < len(words) && isYear(words[j+1]) {
+			j++
+		}
+		if j < len(words) && isYear(words[j]) {
+			year, _ = strconv.Atoi(words[j])
+			written += " " + words[j]
+		}
+		if year == 0 {
+			year = nextYear(getToday(), m, day)
+		}
+		d.add(year, m, day, written)
+	}
+	switch {
+	case len(d.found) == 1:
+		return d.found[0], nil
+	case len(d.found) > 1:
+		return nil, errorf(ErrAmbiguous, "%q contains more than one date", quoted(s))
+	case d.invalid != "":
+		return nil, errorf(ErrInvalid, "%q is not a valid date", quoted(d.invalid))
+	}
+	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
+}
+
+// matchRelative returns how many words of a relative-day phrase start
+// words, or 0.
+func matchRelative(words []string) int {
+	for _, r := range relative {
+		if hasWords(words, r.words) {
+			return len(r.words)
+		}
+	}
+	return 0
+}
+
+func hasWords(words, prefix []string) bool {
+	if len(words) < len(prefix) {
+		return false
+	}
+	for i, w := range prefix {
+		if words[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",
+// "3rd".
+func dayNumber(w string) (int, bool) {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasSuffix(w, suf) {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if len(w) < 1 || len(w) > 2 || !isDigit(w[0]) || !isDigit(w[len(w)-1]) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w)
+	if err != nil || n < 1 || n > 31 {
+		return 0, false
+	}
+	return n, true
+}
+
+func isYear(w string) bool {
+	if len(w) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if !isDigit(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextYear returns the year of the next month/day on or after today. A
+// day that exists in no year within eight (31 April) keeps today's year,
+// so the date is reported as invalid.
+func nextYear(today time.Time, m time.Month, day int) int {
+	for y := today.Year(); y < today.Year()+8; y++ {
+		if !validDate(y, m, day) {
+			continue
+		}
+		if !time.Date(y, m, day, 0, 0, 0, 0, time.UTC).Before(today) {
+			return y
+		}
+	}
+	return today.Year()
+}

@@ -1,0 +1,208 @@
+package values
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// fold maps lower-case accented Latin letters to their plain form. It is
+// deliberately small and hand-written: it covers the Latin-1 and Latin
+// Extended-A letters used by English, Spanish, Portuguese, French, German
+// and Italian.
+var fold = map[rune]string{}
+
+func init() {
+	pairs := []struct{ from, to string }{
+		{"àáâãäåāăą", "a"},
+		{"çćĉċč", "c"},
+		{"ďđ", "d"},
+		{"èéêëēĕėęě", "e"},
+		{"ĝğġģ", "g"},
+		{"ĥħ", "h"},
+		{"ìíîïĩīĭįı", "i"},
+		{"ĵ", "j"},
+		{"ķ", "k"},
+		{"ĺļľŀł", "l"},
+		{"ñńņňŉ", "n"},
+		{"òóôõöøōŏő", "o"},
+		{"ŕŗř", "r"},
+		{"śŝşš", "s"},
+		{"ţťŧ", "t"},
+		{"ùúûüũūŭůűų", "u"},
+		{"ŵ", "w"},
+		{"ýÿŷ", "y"},
+		{"źżž", "z"},
+		{"ß", "ss"},
+		{"æ", "ae"},
+		{"œ", "oe"},
+		{"þ", "th"},
+		{"ð", "d"},
+	}
+	for _, p := range pairs {
+		for _, r := range p.from {
+			fold[r] = p.to
+		}
+	}
+}
+
+// Normalize prepares a text for matching: it lower-cases it, strips the
+// accents of Latin letters (á → a, ñ → n, ü → u), drops apostrophes
+// ("don't" → "dont"), turns every other punctuation mark or symbol into a
+// space and collapses runs of spaces into one, with none at either end.
+// Letters of other scripts and digits are kept as they are.
+func Normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	emit := func(str string, r rune) {
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		if str != "" {
+			b.WriteString(str)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+				if space && b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				space = false
+				b.WriteByte(c)
+			case c >= 'A' && c <= 'Z':
+				if space && b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				space = false
+				b.WriteByte(c + 'a' - 'A')
+			case c == '\'' || c == '`':
+				// dropped: "don't" → "dont"
+			default:
+				space = true
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		r = unicode.ToLower(r)
+		if rep, ok := fold[r]; ok {
+			emit(rep, 0)
+			continue
+		}
+		switch {
+		case r == '\u2019' || r == '\u2018' || r == '\u00b4':
+			// typographic apostrophes and the acute accent used as one
+		case unicode.Is(unicode.Mn, r):
+			// a combining mark (a decomposed accent): dropped
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			emit("", r)
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// The yes and no words. Each entry is a normalized word or phrase.
+var (
+	yesWords = []string{
+		"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "true",
+		"confirm", "confirmed", "correct", "right", "affirmative", "absolutely",
+		"definitely", "of course", "sure thing", "go ahead", "do it", "please do",
+		"si", "claro", "vale", "dale", "correcto", "exacto", "afirmativo",
+		"confirmo", "confirmar", "de acuerdo", "por supuesto", "perfecto",
+	}
+	noWords = []string{
+		"no", "nope", "nah", "false", "cancel", "incorrect", "wrong",
+		"negative", "not really", "no way", "dont", "do not",
+		"cancelar", "cancela", "negativo", "incorrecto", "para nada",
+		"de ninguna manera",
+	}
+	// soloWords answer only as the whole message: "y" and "n" are too
+	// short to be recognised at the start of a longer one ("y luego..." is
+	// Spanish for "and then...").
+	soloYes = []string{"y", "k"}
+	soloNo  = []string{"n"}
+	// fillers may come before the yes or no word: "well, yes".
+	fillers = map[string]bool{
+		"well": true, "oh": true, "um": true, "uh": true, "hmm": true,
+		"ah": true, "pues": true, "eh": true, "mm": true,
+	}
+)
+
+var yesNoPhrases = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range yesWords {
+		m[w] = true
+	}
+	for _, w := range noWords {
+		m[w] = false
+	}
+	return m
+}()
+
+// YesNo reads a yes or a no in a message. The message is normalized; the
+// answer is the whole message if it is a yes or no word or phrase, or else
+// its first word or two-word phrase (after fillers such as "well"), so
+// "yes please", "no thanks" and "sí, claro" are understood. ok is false
+// when the message is neither.
+func YesNo(s string) (yes bool, ok bool) {
+	return yesNoNormalized(Normalize(s))
+}
+
+func yesNoNormalized(n string) (yes bool, ok bool) {
+	if n == "" {
+		return false, false
+	}
+	for _, w := range soloYes {
+		if n == w {
+			return true, true
+		}
+	}
+	for _, w := range soloNo {
+		if n == w {
+			return false, true
+		}
+	}
+	if v, found := yesNoPhrases[n]; found {
+		return v, true
+	}
+	rest := n
+	for {
+		w, tail := firstWord(rest)
+		if !fillers[w] || tail == "" {
+			break
+		}
+		rest = tail
+	}
+	if v, found := yesNoPhrases[rest]; found {
+		return v, true
+	}
+	w1, tail := firstWord(rest)
+	if tail != "" {
+		w2, _ := firstWord(tail)
+		if v, found := yesNoPhrases[w1+" "+w2]; found {
+			return v, true
+		}
+	}
+	if v, found := yesNoPhrases[w1]; found {
+		return v, true
+	}
+	return false, false
+}
+
+// firstWord splits a normalized text at its first space.
+func firstWord(n string) (word, rest string) {
+	if i := strings.IndexByte(n, ' '); i >= 0 {
+		return n[:i], n[i+1:]
+	}
+	return n, ""
+}

@@ -1,0 +1,220 @@
+package values
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// number is a number read from text.
+type number struct {
+	// text is the number as written, sign included.
+	text string
+	// f is its value; i is its value as an integer when whole is true and
+	// the number was written without a fraction, so large integers keep
+	// every digit.
+	f     float64
+	i     int64
+	exact bool
+}
+
+// integer returns the number as an int64, or why it is not one.
+func (n number) integer() (int64, error) {
+	if n.exact {
+		return n.i, nil
+	}
+	return floatToInt(n.f)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isAlnum(c byte) bool {
+	return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+// findNumber finds the one number in a text: "25 years" is 25, "$15" is
+// 15, "1,200.50" is 1200.5, "1.200,50" is 1200.5. The same number written
+// twice counts once; two different numbers are ambiguous.
+func findNumber(s string) (number, error) {
+	var found number
+	count := 0
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		start := i
+		// A decimal point right before the digits: ".5".
+		if start > 0 && s[start-1] == '.' && (start < 2 || !isAlnum(s[start-2])) {
+			start--
+		}
+		// A minus sign that is not a hyphen inside a word or a range ("3-5").
+		if start > 0 && s[start-1] == '-' && (start < 2 || !isAlnum(s[start-2])) {
+			start--
+		}
+		end := i
+		for end < len(s) {
+			if isDigit(s[end]) {
+				end++
+				continue
+			}
+			if (s[end] == ',' || s[end] == '.') && end+1 < len(s) && isDigit(s[end+1]) {
+				end++
+				continue
+			}
+			break
+		}
+		i = end
+		tok := s[start:end]
+		n, err := parseNumberToken(tok)
+		if err != nil {
+			return number{}, errorf(ErrNoValue, "%q is not a number", quoted(strings.TrimSpace(s)))
+		}
+		if count == 0 {
+			found = n
+			count = 1
+			continue
+		}
+		if n.f != found.f || (n.exact && found.exact && n.i != found.i) {
+			return number{}, errorf(ErrAmbiguous, "%q contains more than one number", quoted(strings.TrimSpace(s)))
+		}
+	}
+	if count == 0 {
+		return number{}, errorf(ErrNoValue, "%q is not a number", quoted(strings.TrimSpace(s)))
+	}
+	return found, nil
+}
+
+// errBadNumber is returned by parseNumberToken; callers replace it with a
+// user-facing message.
+var errBadNumber = &Error{Msg: "not a number", Err: ErrNoValue}
+
+// parseNumberToken reads one number token: an optional sign, digits and
+// the separators ',' and '.'. With both separators the last one is the
+// decimal point and the other groups thousands ("1,200.50", "1.200,50").
+// A single comma followed by exactly three digits groups thousands
+// ("1,200"); otherwise a single comma is a decimal comma ("2,5"). A single
+// dot is always a decimal point ("1.200" is 1.2). Repeated separators of
+// one kind group thousands ("1,200,000", "1.200.000"). Thousands groups
+// must have three digits. Exponents ("1e5") are accepted only when the
+// whole token is a plain Go float, as in a json.Number.
+func parseNumberToken(tok string) (number, error) {
+	tok = strings.TrimSpace(tok)
+	neg := false
+	body := tok
+	if strings.HasPrefix(body, "-") || strings.HasPrefix(body, "+") {
+		neg = body[0] == '-'
+		body = body[1:]
+	}
+	if body == "" {
+		return number{}, errBadNumber
+	}
+	if strings.ContainsAny(body, "eE") {
+		f, err := strconv.ParseFloat(tok, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return number{}, errBadNumber
+		}
+		return number{text: tok, f: f}, nil
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if !isDigit(c) && c != ',' && c != '.' {
+			return number{}, errBadNumber
+		}
+	}
+	commas := strings.Count(body, ",")
+	dots := strings.Count(body, ".")
+	var intPart, frac string
+	switch {
+	case commas == 0 && dots == 0:
+		intPart = body
+	case commas > 0 && dots > 0:
+		dec := byte('.')
+		if strings.LastIndexByte(body, ',') > strings.LastIndexByte(body, '.') {
+			dec = ','
+		}
+		k := strings.LastIndexByte(body, dec)
+		if strings.Count(body, string(dec)) != 1 {
+			return number{}, errBadNumber
+		}
+		var ok bool
+		if intPart, ok = ungroup(body[:k], otherSep(dec)); !ok {
+			return number{}, errBadNumber
+		}
+		frac = body[k+1:]
+	case commas == 1:
+		k := strings.IndexByte(body, ',')
+		before, after := body[:k], body[k+1:]
+		if len(after) == 3 && len(before) >= 1 && len(before) <= 3 && before != "0" && before != "" {
+			intPart = before + after
+		} else {
+			intPart, frac = before, after
+		}
+	case dots == 1:
+		k := strings.IndexByte(body, '.')
+		intPart, frac = body[:k], body[k+1:]
+	case commas > 1:
+		var ok bool
+		if intPart, ok = ungroup(body, ','); !ok {
+			return number{}, errBadNumber
+		}
+	default: // dots > 1
+		var ok bool
+		if intPart, ok = ungroup(body, '.'); !ok {
+			return number{}, errBadNumber
+		}
+	}
+	if strings.ContainsAny(frac, ",.") || (intPart == "" && frac == "") {
+		return number{}, errBadNumber
+	}
+	if intPart == "" {
+		intPart = "0"
+	}
+	clean := intPart
+	if frac != "" {
+		clean += "." + frac
+	}
+	if neg {
+		clean = "-" + clean
+	}
+	f, err := strconv.ParseFloat(clean, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return number{}, errBadNumber
+	}
+	n := number{text: tok, f: f}
+	if frac == "" || strings.Trim(frac, "0") == "" {
+		digits := intPart
+		if neg {
+			digits = "-" + digits
+		}
+		if i, err := strconv.ParseInt(digits, 10, 64); err == nil {
+			n.i, n.exact = i, true
+		}
+	}
+	return n, nil
+}
+
+func otherSep(c byte) byte {
+	if c == ',' {
+		return '.'
+	}
+	return ','
+}
+
+// ungroup removes thousands separators, checking that the first group has
+// one to three digits and every other group exactly three.
+func ungroup(s string, sep byte) (string, bool) {
+	groups := strings.Split(s, string(sep))
+	if len(groups[0]) < 1 || len(groups[0]) > 3 {
+		return "", false
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return "", false
+		}
+	}
+	if len(groups) == 1 {
+		return s, true
+	}
+	return strings.Join(groups, ""), true
+}

@@ -1,0 +1,371 @@
+package values
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/ir"
+)
+
+func ptr(f float64) *float64 { return &f }
+
+// clock is a fixed "now" for relative dates: Wednesday 2027-03-10.
+func clock() time.Time { return time.Date(2027, 3, 10, 15, 4, 5, 0, time.UTC) }
+
+var (
+	anySlot  = &ir.Slot{Name: "note", Type: ir.TypeAny}
+	textSlot = &ir.Slot{Name: "name", Type: ir.TypeText}
+	codeSlot = &ir.Slot{Name: "code", Type: ir.TypeText, Pattern: `[A-Z]{3}`}
+	ageSlot  = &ir.Slot{Name: "age", Type: ir.TypeInteger, Min: ptr(0), Max: ptr(130)}
+	intSlot  = &ir.Slot{Name: "count", Type: ir.TypeInteger}
+	amtSlot  = &ir.Slot{Name: "amount", Type: ir.TypeNumber, Min: ptr(1), Max: ptr(10000)}
+	numSlot  = &ir.Slot{Name: "x", Type: ir.TypeNumber}
+	boolSlot = &ir.Slot{Name: "agree", Type: ir.TypeBoolean}
+	dateSlot = &ir.Slot{Name: "when", Type: ir.TypeDate}
+	colSlot  = &ir.Slot{Name: "color", Type: ir.TypeCategorical, Values: []ir.Value{
+		{Value: "red"}, {Value: "green"}, {Value: "blue"},
+	}}
+	classSlot = &ir.Slot{Name: "class", Type: ir.TypeCategorical, Values: []ir.Value{
+		{Value: "economy", Synonyms: []string{"turista", "coach"}},
+		{Value: "premium_economy", Synonyms: []string{"premium economy", "premium"}},
+		{Value: "business", Synonyms: []string{"negocios", "business class", "ejecutiva"}},
+	}}
+	dupSlot = &ir.Slot{Name: "dup", Type: ir.TypeCategorical, Values: []ir.Value{
+		{Value: "a", Synonyms: []string{"same"}}, {Value: "b", Synonyms: []string{"same"}},
+	}}
+	unknownTypeSlot = &ir.Slot{Name: "city", Type: "city"}
+	badPatternSlot  = &ir.Slot{Name: "bad", Type: ir.TypeText, Pattern: `[a-`}
+)
+
+type convCase struct {
+	name string
+	slot *ir.Slot
+	raw  any
+	want any
+	// err is a substring of the error message; sentinel the wrapped error.
+	err      string
+	sentinel error
+}
+
+func runConv(t *testing.T, cases []convCase) {
+	t.Helper()
+	c := Converter{Now: clock}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := c.Convert(tc.slot, tc.raw)
+			if tc.err != "" || tc.sentinel != nil {
+				require.Error(t, err)
+				assert.Nil(t, got)
+				if tc.err != "" {
+					assert.Equal(t, tc.err, err.Error())
+				}
+				if tc.sentinel != nil {
+					assert.ErrorIs(t, err, tc.sentinel)
+				}
+				var ve *Error
+				assert.True(t, errors.As(err, &ve), "error is a *values.Error")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestConvertAnyAndText(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "nil slot trims", slot: nil, raw: "  hi  ", want: "hi"},
+		{name: "any trims strings", slot: anySlot, raw: "\t hola \n", want: "hola"},
+		{name: "any keeps numbers", slot: anySlot, raw: 12.5, want: 12.5},
+		{name: "any keeps maps", slot: anySlot, raw: map[string]any{"a": 1}, want: map[string]any{"a": 1}},
+		{name: "text trims", slot: textSlot, raw: "  Ana María ", want: "Ana María"},
+		{name: "text formats numbers", slot: textSlot, raw: 1200.0, want: "1200"},
+		{name: "text formats bools", slot: textSlot, raw: true, want: "true"},
+		{name: "text nil", slot: textSlot, raw: nil, err: "no value was given", sentinel: ErrNoValue},
+		{name: "pattern full match", slot: codeSlot, raw: " MAD ", want: "MAD"},
+		{name: "pattern partial is not enough", slot: codeSlot, raw: "MADRID", err: `"MADRID" is not in the expected format`, sentinel: ErrInvalid},
+		{name: "pattern case", slot: codeSlot, raw: "mad", err: `"mad" is not in the expected format`, sentinel: ErrInvalid},
+		{name: "bad pattern", slot: badPatternSlot, raw: "x", err: `the pattern "[a-" of slot "bad" is not a valid regular expression`, sentinel: ErrInvalid},
+		{name: "unknown type is text", slot: unknownTypeSlot, raw: " Paris ", want: "Paris"},
+	})
+}
+
+func TestConvertInteger(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "plain", slot: ageSlot, raw: "25", want: int64(25)},
+		{name: "in text", slot: ageSlot, raw: "I am 25 years old", want: int64(25)},
+		{name: "in spanish text", slot: ageSlot, raw: "tengo 25 años", want: int64(25)},
+		{name: "same number twice", slot: ageSlot, raw: "25, I said 25", want: int64(25)},
+		{name: "thousands", slot: intSlot, raw: "1,200", want: int64(1200)},
+		{name: "thousands groups", slot: intSlot, raw: "1,200,000 people", want: int64(1200000)},
+		{name: "european thousands", slot: intSlot, raw: "1.200.000", want: int64(1200000)},
+		{name: "negative", slot: intSlot, raw: "-3", want: int64(-3)},
+		{name: "hyphen is not a sign", slot: intSlot, raw: "covid-19", want: int64(19)},
+		{name: "whole decimal", slot: intSlot, raw: "3.0", want: int64(3)},
+		{name: "ordinal", slot: intSlot, raw: "the 3rd one", want: int64(3)},
+		{name: "int", slot: intSlot, raw: 7, want: int64(7)},
+		{name: "int64", slot: intSlot, raw: int64(math.MaxInt64), want: int64(math.MaxInt64)},
+		{name: "big digits keep precision", slot: intSlot, raw: "9007199254740993", want: int64(9007199254740993)},
+		{name: "uint64", slot: intSlot, raw: uint64(42), want: int64(42)},
+		{name: "uint64 too large", slot: intSlot, raw: uint64(math.MaxUint64), err: "18446744073709551615 is too large", sentinel: ErrInvalid},
+		{name: "whole float", slot: intSlot, raw: 4.0, want: int64(4)},
+		{name: "float too large", slot: intSlot, raw: 1e19, err: "10000000000000000000 is too large", sentinel: ErrInvalid},
+		{name: "json number", slot: intSlot, raw: json.Number("12"), want: int64(12)},
+		{name: "json number exponent", slot: intSlot, raw: json.Number("1e3"), want: int64(1000)},
+		{name: "json number bad", slot: intSlot, raw: json.Number("x"), err: `"x" is not a number`, sentinel: ErrNoValue},
+		{name: "not whole text", slot: intSlot, raw: "2.5", err: "2.5 is not a whole number", sentinel: ErrInvalid},
+		{name: "not whole float", slot: intSlot, raw: 2.5, err: "2.5 is not a whole number", sentinel: ErrInvalid},
+		{name: "nan", slot: intSlot, raw: math.NaN(), sentinel: ErrNoValue},
+		{name: "no digits", slot: ageSlot, raw: "abc", err: `"abc" is not a number`, sentinel: ErrNoValue},
+		{name: "empty", slot: ageSlot, raw: "", err: `"" is not a number`, sentinel: ErrNoValue},
+		{name: "bool", slot: ageSlot, raw: true, err: `"true" is not a number`, sentinel: ErrNoValue},
+		{name: "nil", slot: ageSlot, raw: nil, err: "no value was given", sentinel: ErrNoValue},
+		{name: "two numbers", slot: ageSlot, raw: "between 3 and 5", err: `"between 3 and 5" contains more than one number`, sentinel: ErrAmbiguous},
+		{name: "range", slot: ageSlot, raw: "3-5", sentinel: ErrAmbiguous},
+		{name: "above max", slot: ageSlot, raw: "150", err: "150 is above the maximum of 130", sentinel: ErrInvalid},
+		{name: "below min", slot: ageSlot, raw: "-1", err: "-1 is below the minimum of 0", sentinel: ErrInvalid},
+		{name: "max inclusive", slot: ageSlot, raw: 130, want: int64(130)},
+		{name: "bad grouping", slot: intSlot, raw: "1,20,0", err: `"1,20,0" is not a number`, sentinel: ErrNoValue},
+		{name: "long text quoted short", slot: intSlot, raw: strings.Repeat("a", 100), err: `"` + strings.Repeat("a", 60) + `..." is not a number`},
+	})
+}
+
+func TestConvertNumber(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "plain", slot: numSlot, raw: "12.5", want: 12.5},
+		{name: "english grouping", slot: numSlot, raw: "1,200.50", want: 1200.5},
+		{name: "european grouping", slot: numSlot, raw: "1.200,50", want: 1200.5},
+		{name: "decimal comma", slot: numSlot, raw: "2,5", want: 2.5},
+		{name: "single dot is decimal", slot: numSlot, raw: "1.200", want: 1.2},
+		{name: "dollar", slot: numSlot, raw: "$15", want: 15.0},
+		{name: "euro after", slot: numSlot, raw: "15€", want: 15.0},
+		{name: "negative dollar", slot: numSlot, raw: "$-15", want: -15.0},
+		{name: "leading point", slot: numSlot, raw: "about .5 liters", want: 0.5},
+		{name: "sentence end dot", slot: numSlot, raw: "It is 40.", want: 40.0},
+		{name: "spanish", slot: numSlot, raw: "unos 300 euros", want: 300.0},
+		{name: "int", slot: numSlot, raw: 3, want: 3.0},
+		{name: "int64", slot: numSlot, raw: int64(-7), want: -7.0},
+		{name: "uint64", slot: numSlot, raw: uint64(8), want: 8.0},
+		{name: "float32", slot: numSlot, raw: float32(0.5), want: 0.5},
+		{name: "json number", slot: numSlot, raw: json.Number("2.25"), want: 2.25},
+		{name: "inf", slot: numSlot, raw: math.Inf(1), sentinel: ErrNoValue},
+		{name: "two numbers", slot: numSlot, raw: "1.5 or 2.5", sentinel: ErrAmbiguous},
+		{name: "none", slot: numSlot, raw: "lots", err: `"lots" is not a number`, sentinel: ErrNoValue},
+		{name: "max", slot: amtSlot, raw: "50000", err: "50000 is above the maximum of 10000", sentinel: ErrInvalid},
+		{name: "min", slot: amtSlot, raw: "0.5", err: "0.5 is below the minimum of 1", sentinel: ErrInvalid},
+		{name: "in range", slot: amtSlot, raw: "send $1,200.50 please", want: 1200.5},
+	})
+}
+
+func TestConvertBoolean(t *testing.T) {
+	yes := []string{"yes", "Yes!", "y", "yeah", "yep", "sure", "ok", "okay", "OK.", "true", "confirm", "correct",
+		"sí", "si", "Sí, claro", "SÍ", "claro", "vale", "yes please", "well, yes", "of course", "de acuerdo", "si\u0301"}
+	no := []string{"no", "No.", "n", "nope", "false", "cancel", "nah", "no thanks", "not really", "NO, gracias", "cancelar"}
+	var cases []convCase
+	for _, s := range yes {
+		cases = append(cases, convCase{name: "yes " + s, slot: boolSlot, raw: s, want: true})
+	}
+	for _, s := range no {
+		cases = append(cases, convCase{name: "no " + s, slot: boolSlot, raw: s, want: false})
+	}
+	cases = append(cases,
+		convCase{name: "bool", slot: boolSlot, raw: false, want: false},
+		convCase{name: "maybe", slot: boolSlot, raw: "maybe", err: `"maybe" is not a yes or a no`, sentinel: ErrNoValue},
+		convCase{name: "y inside", slot: boolSlot, raw: "y luego", sentinel: ErrNoValue},
+		convCase{name: "not sure", slot: boolSlot, raw: "not sure", sentinel: ErrNoValue},
+		convCase{name: "number", slot: boolSlot, raw: 1, sentinel: ErrNoValue},
+		convCase{name: "nil", slot: boolSlot, raw: nil, sentinel: ErrNoValue},
+	)
+	runConv(t, cases)
+}
+
+func TestConvertCategorical(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "exact", slot: colSlot, raw: "red", want: "red"},
+		{name: "case", slot: colSlot, raw: "GREEN", want: "green"},
+		{name: "in sentence", slot: colSlot, raw: "I'd like blue, please", want: "blue"},
+		{name: "not a word inside a word", slot: colSlot, raw: "reddish", err: `"reddish" is not one of red, green, blue`, sentinel: ErrNoValue},
+		{name: "unknown", slot: colSlot, raw: "purple", err: `"purple" is not one of red, green, blue`, sentinel: ErrNoValue},
+		{name: "two values", slot: colSlot, raw: "red or blue", err: `"red or blue" could be red or blue`, sentinel: ErrAmbiguous},
+		{name: "same value twice", slot: colSlot, raw: "red, red!", want: "red"},
+		{name: "synonym", slot: classSlot, raw: "negocios", want: "business"},
+		{name: "synonym capitalised", slot: classSlot, raw: "Negocios", want: "business"},
+		{name: "synonym upper", slot: classSlot, raw: "NEGOCIOS", want: "business"},
+		{name: "synonym accented", slot: classSlot, raw: "negócios", want: "business"},
+		{name: "phrase in sentence", slot: classSlot, raw: "I'd like business class please", want: "business"},
+		{name: "spanish sentence", slot: classSlot, raw: "quiero clase turista, por favor", want: "economy"},
+		{name: "longer phrase wins", slot: classSlot, raw: "premium economy please", want: "premium_economy"},
+		{name: "canonical with underscore", slot: classSlot, raw: "premium_economy", want: "premium_economy"},
+		{name: "two values with synonyms", slot: classSlot, raw: "coach or ejecutiva", err: `"coach or ejecutiva" could be economy or business`, sentinel: ErrAmbiguous},
+		{name: "same synonym for two values", slot: dupSlot, raw: "the same", sentinel: ErrAmbiguous},
+		{name: "same synonym whole message", slot: dupSlot, raw: "same", want: "a"},
+		{name: "number formatted", slot: &ir.Slot{Type: ir.TypeCategorical, Values: []ir.Value{{Value: "1"}, {Value: "2"}}}, raw: 2, want: "2"},
+		{name: "no values", slot: &ir.Slot{Type: ir.TypeCategorical}, raw: "x", err: `"x" is not an allowed value`, sentinel: ErrNoValue},
+		{name: "nil", slot: colSlot, raw: nil, sentinel: ErrNoValue},
+		{name: "empty", slot: colSlot, raw: "  ", err: `"" is not one of red, green, blue`, sentinel: ErrNoValue},
+	})
+}
+
+func TestConvertDate(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "iso", slot: dateSlot, raw: "2027-03-05", want: "2027-03-05"},
+		{name: "iso in text", slot: dateSlot, raw: "on 2027-3-5 please", want: "2027-03-05"},
+		{name: "iso slashes", slot: dateSlot, raw: "2027/03/05", want: "2027-03-05"},
+		{name: "dmy", slot: dateSlot, raw: "05/03/2027", want: "2027-03-05"},
+		{name: "dmy dashes", slot: dateSlot, raw: "5-3-2027", want: "2027-03-05"},
+		{name: "mdy when dmy impossible", slot: dateSlot, raw: "03/25/2027", want: "2027-03-25"},
+		{name: "english month day year", slot: dateSlot, raw: "March 5, 2027", want: "2027-03-05"},
+		{name: "english day month year", slot: dateSlot, raw: "5 March 2027", want: "2027-03-05"},
+		{name: "ordinal of", slot: dateSlot, raw: "the 5th of march 2027", want: "2027-03-05"},
+		{name: "abbreviation", slot: dateSlot, raw: "Dec 24th, 2027", want: "2027-12-24"},
+		{name: "spanish", slot: dateSlot, raw: "5 de marzo de 2027", want: "2027-03-05"},
+		{name: "spanish accents and case", slot: dateSlot, raw: "El 1 de Septiembre de 2028", want: "2028-09-01"},
+		{name: "no year upcoming", slot: dateSlot, raw: "March 20", want: "2027-03-20"},
+		{name: "no year today", slot: dateSlot, raw: "10 march", want: "2027-03-10"},
+		{name: "no year past means next year", slot: dateSlot, raw: "5 de marzo", want: "2028-03-05"},
+		{name: "no year feb 29", slot: dateSlot, raw: "February 29", want: "2028-02-29"},
+		{name: "today", slot: dateSlot, raw: "today", want: "2027-03-10"},
+		{name: "hoy", slot: dateSlot, raw: "Hoy", want: "2027-03-10"},
+		{name: "tomorrow", slot: dateSlot, raw: "tomorrow please", want: "2027-03-11"},
+		{name: "mañana", slot: dateSlot, raw: "mañana", want: "2027-03-11"},
+		{name: "manana unaccented", slot: dateSlot, raw: "MANANA", want: "2027-03-11"},
+		{name: "pasado mañana", slot: dateSlot, raw: "pasado mañana", want: "2027-03-12"},
+		{name: "day after tomorrow", slot: dateSlot, raw: "the day after tomorrow", want: "2027-03-12"},
+		{name: "yesterday", slot: dateSlot, raw: "ayer", want: "2027-03-09"},
+		{name: "same date twice", slot: dateSlot, raw: "2027-03-05, that is March 5, 2027", want: "2027-03-05"},
+		{name: "time value", slot: dateSlot, raw: time.Date(2030, 1, 2, 23, 0, 0, 0, time.UTC), want: "2030-01-02"},
+		{name: "feb 30", slot: dateSlot, raw: "2027-02-30", err: `"2027-02-30" is not a valid date`, sentinel: ErrInvalid},
+		{name: "feb 29 non leap", slot: dateSlot, raw: "29/02/2027", err: `"29/02/2027" is not a valid date`, sentinel: ErrInvalid},
+		{name: "feb 29 leap", slot: dateSlot, raw: "29/02/2028", want: "2028-02-29"},
+		{name: "month 13", slot: dateSlot, raw: "2027-13-01", sentinel: ErrInvalid},
+		{name: "april 31", slot: dateSlot, raw: "April 31, 2027", err: `"april 31 2027" is not a valid date`, sentinel: ErrInvalid},
+		{name: "april 31 no year", slot: dateSlot, raw: "31 de abril", sentinel: ErrInvalid},
+		{name: "two dates", slot: dateSlot, raw: "today or tomorrow", err: `"today or tomorrow" contains more than one date`, sentinel: ErrAmbiguous},
+		{name: "not a date", slot: dateSlot, raw: "next week", err: `"next week" is not a date`, sentinel: ErrNoValue},
+		{name: "month without day", slot: dateSlot, raw: "march 2027", sentinel: ErrNoValue},
+		{name: "nil", slot: dateSlot, raw: nil, sentinel: ErrNoValue},
+	})
+}
+
+func TestConvertUsesPackageClock(t *testing.T) {
+	old := Now
+	Now = clock
+	t.Cleanup(func() { Now = old })
+	got, err := Convert(dateSlot, "tomorrow")
+	require.NoError(t, err)
+	assert.Equal(t, "2027-03-11", got)
+}
+
+func TestNormalize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"", ""},
+		{"  Hello,   World!  ", "hello world"},
+		{"¿Olvídalo?", "olvidalo"},
+		{"NEGÓCIOS", "negocios"},
+		{"Mañana", "manana"},
+		{"I'd like it", "id like it"},
+		{"don’t", "dont"},
+		{"Straße", "strasse"},
+		{"Ça va, Œuvre", "ca va oeuvre"},
+		{"1,200.50", "1 200 50"},
+		{"si\u0301", "si"},
+		{"Привет мир", "привет мир"},
+		{"a\tb\nc", "a b c"},
+		{"$$$", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			assert.Equal(t, tc.want, Normalize(tc.in))
+		})
+	}
+}
+
+func TestYesNo(t *testing.T) {
+	cases := []struct {
+		in      string
+		yes, ok bool
+	}{
+		{"yes", true, true},
+		{"Sí", true, true},
+		{"claro que sí", true, true},
+		{"okay then", true, true},
+		{"hmm, no", false, true},
+		{"nope", false, true},
+		{"no way", false, true},
+		{"N", false, true},
+		{"", false, false},
+		{"I don't know", false, false},
+		{"blue", false, false},
+		{"well", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			yes, ok := YesNo(tc.in)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.yes, yes)
+		})
+	}
+}
+
+func TestPatternCacheConcurrent(t *testing.T) {
+	slot := &ir.Slot{Name: "zip", Type: ir.TypeText, Pattern: `[0-9]{5}`}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				_, err := Convert(slot, "28001")
+				assert.NoError(t, err)
+				_, err = Convert(slot, "2800")
+				assert.Error(t, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestLargeInputs(t *testing.T) {
+	big := strings.Repeat("business ", 1<<17) // about 1 MiB
+	start := time.Now()
+	got, err := Convert(classSlot, big+"economy")
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrAmbiguous)
+	assert.Nil(t, got)
+	got, err = Convert(classSlot, big)
+	require.NoError(t, err)
+	assert.Equal(t, "business", got)
+	_, err = Convert(numSlot, strings.Repeat("7 ", 1<<19))
+	require.NoError(t, err)
+	_, err = Converter{Now: clock}.Convert(dateSlot, strings.Repeat("march ", 1<<17))
+	require.ErrorIs(t, err, ErrNoValue)
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+func FuzzConvert(f *testing.F) {
+	for _, s := range []string{"1,200.50", "between 3 and 5", "5 de marzo", "sí", "negocios", "-.5", "1.2.3"} {
+		f.Add(s)
+	}
+	slots := []*ir.Slot{anySlot, textSlot, codeSlot, ageSlot, amtSlot, boolSlot, dateSlot, colSlot, classSlot}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, slot := range slots {
+			v, err := Converter{Now: clock}.Convert(slot, s)
+			if err != nil {
+				continue
+			}
+			// A converted value converts to itself.
+			again, err := Converter{Now: clock}.Convert(slot, v)
+			if assert.NoError(t, err, "slot %s value %#v", slot.Name, v) {
+				assert.Equal(t, v, again)
+			}
+		}
+	})
+}

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/expr-lang/expr"
+	"reflect"
+
 	exprast "github.com/expr-lang/expr/ast"
+	exprchecker "github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/soni-dev/soni/diag"
@@ -18,12 +21,19 @@ import (
 // diagnostics, and every expression and template of the project, analysed
 // once.
 type checker struct {
-	p      *Project
-	ds     *diag.List
-	exprs  []*exprUse
-	tmpls  []*tmplUse
-	envs   map[*Flow]map[string]any
-	called map[string]bool
+	p       *Project
+	ds      *diag.List
+	exprs   []*exprUse
+	tmpls   []*tmplUse
+	envs    map[*Flow]map[string]any
+	configs map[envKey]*conf.Config
+}
+
+// envKey names an expression environment: a flow's slots, plus the type
+// of `value` in validations.
+type envKey struct {
+	flow  *Flow
+	value ir.SlotType
 }
 
 // exprUse is one expression in the project and what analysing it found.
@@ -70,7 +80,7 @@ var checks []check
 func register(name string, run func(c *checker)) { checks = append(checks, check{name, run}) }
 
 func newChecker(p *Project, ds *diag.List) *checker {
-	c := &checker{p: p, ds: ds, envs: map[*Flow]map[string]any{}}
+	c := &checker{p: p, ds: ds, envs: map[*Flow]map[string]any{}, configs: map[envKey]*conf.Config{}}
 	c.collect()
 	return c
 }
@@ -210,14 +220,10 @@ func zeroOf(t ir.SlotType) any {
 func (c *checker) expr(u *exprUse) {
 	c.exprs = append(c.exprs, u)
 	src := exprcompat.Rewrite(u.Src.V)
-	tree, err := parser.Parse(src)
+	cfg := c.config(u.Flow, u.Value)
+	tree, err := parser.ParseWithConfig(src, cfg)
 	if err != nil {
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			u.Err = fe
-		} else {
-			u.Err = &file.Error{Message: err.Error(), Line: 1}
-		}
+		u.Err = fileError(err)
 		return
 	}
 	runes := []rune(src)
@@ -226,27 +232,48 @@ func (c *checker) expr(u *exprUse) {
 	if len(u.Unknown) > 0 {
 		return
 	}
-	env := c.env(u.Flow)
-	if u.Value != nil {
-		e := make(map[string]any, len(env)+1)
-		for k, val := range env {
-			e[k] = val
+	cfg.Expect, cfg.ExpectAny = reflect.Invalid, false
+	if u.Bool {
+		cfg.Expect, cfg.ExpectAny = reflect.Bool, true
+	}
+	if _, err := exprchecker.Check(tree, cfg); err != nil {
+		u.Err = fileError(err)
+	}
+}
+
+func fileError(err error) *file.Error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return &file.Error{Message: err.Error(), Line: 1}
+}
+
+// config returns the expr configuration for expressions of a flow (nil:
+// conversation scope), built once per flow and validated slot type.
+func (c *checker) config(f *Flow, value *Slot) *conf.Config {
+	k := envKey{flow: f}
+	if value != nil {
+		k.value = value.Resolved
+		if k.value == "" {
+			k.value = ir.TypeText
 		}
-		e["value"] = zeroOf(u.Value.Resolved)
+	}
+	if cfg, ok := c.configs[k]; ok {
+		return cfg
+	}
+	env := c.env(f)
+	if value != nil {
+		e := make(map[string]any, len(env)+1)
+		for name, val := range env {
+			e[name] = val
+		}
+		e["value"] = zeroOf(value.Resolved)
 		env = e
 	}
-	opts := []expr.Option{expr.Env(env)}
-	if u.Bool {
-		opts = append(opts, expr.AsBool())
-	}
-	if _, err := expr.Compile(src, opts...); err != nil {
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			u.Err = fe
-		} else {
-			u.Err = &file.Error{Message: err.Error(), Line: 1}
-		}
-	}
+	cfg := conf.New(env)
+	c.configs[k] = cfg
+	return cfg
 }
 
 type refVisitor struct {

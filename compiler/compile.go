@@ -62,7 +62,22 @@ func Compile(path string, opts Options) *Result {
 
 // CompileSource compiles one file given as bytes; name is used in positions.
 func CompileSource(name string, src []byte, opts Options) *Result {
-	return compileInputs([]input{{name: name, src: src}}, opts.withDefaults(), nil, true)
+	return CompileSources([]Source{{Name: name, Src: src}}, opts)
+}
+
+// Source is a file given as bytes.
+type Source struct {
+	Name string
+	Src  []byte
+}
+
+// CompileSources compiles a project given as files in memory, in order.
+func CompileSources(files []Source, opts Options) *Result {
+	inputs := make([]input, len(files))
+	for i, f := range files {
+		inputs[i] = input{name: f.Name, src: f.Src}
+	}
+	return compileInputs(inputs, opts.withDefaults(), nil, true)
 }
 
 type input struct {
@@ -77,6 +92,10 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	for _, in := range inputs {
 		f := &File{Path: in.name, Src: in.src}
 		r.Files = append(r.Files, f)
+		if int64(len(in.src)) > opts.MaxFileSize {
+			ds.Add(diag.Pos{File: in.name, Line: 1, Col: 1}, diag.CodeFileLimit, "", "file %q is %s, over the %s size limit (raise it with --max-file-size)", in.name, size(int64(len(in.src))), size(opts.MaxFileSize))
+			continue
+		}
 		p := parseFile(in.name, in.src, opts, &ds)
 		if p == nil {
 			continue
@@ -120,4 +139,3 @@ func isTestFile(v any) bool {
 	_, ok = m["test_cases"]
 	return ok
 }
-

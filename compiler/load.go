@@ -219,10 +219,7 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 	if !p.checkTree(opts, ds) {
 		return nil
 	}
-	if err := yaml.NodeToValue(body, &p.value); err != nil {
-		ds.Add(nodePos(name, body), diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(err.Error()))
-		return nil
-	}
+	p.value = p.toValue(body)
 	return p
 }
 

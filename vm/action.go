@@ -1,0 +1,67 @@
+package vm
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/soni-dev/soni/ir"
+)
+
+// ActionRunner runs the actions that action steps call.
+type ActionRunner interface {
+	// RunAction runs one action and returns its outputs. An error, a panic
+	// or a context that ends before it returns is an action failure.
+	RunAction(ctx context.Context, req ActionRequest) (map[string]any, error)
+}
+
+// ActionRequest is one call of an action.
+type ActionRequest struct {
+	// Action is the action's name.
+	Action string
+	// Session is the conversation's session id.
+	Session string
+	// Inputs are the slots sent to the action: its declared inputs (unset
+	// ones are nil), or every slot the flow can see when it is undeclared.
+	Inputs map[string]any
+	// Decl is the action's declaration, or nil if it is undeclared.
+	Decl *ir.Action
+}
+
+// ActionFunc is an action implemented in Go. It is also an [ActionRunner]
+// that runs itself for every action name.
+type ActionFunc func(ctx context.Context, req ActionRequest) (map[string]any, error)
+
+// RunAction calls f.
+func (f ActionFunc) RunAction(ctx context.Context, req ActionRequest) (map[string]any, error) {
+	return f(ctx, req)
+}
+
+// Registry maps action names to Go functions. The zero value is an empty
+// registry ready to use; it is safe for concurrent use.
+type Registry struct {
+	mu    sync.RWMutex
+	funcs map[string]ActionFunc
+}
+
+// Register binds an action name to a function, replacing any earlier one.
+func (r *Registry) Register(name string, fn ActionFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.funcs == nil {
+		r.funcs = map[string]ActionFunc{}
+	}
+	r.funcs[name] = fn
+}
+
+// RunAction runs the function registered under req.Action; an unknown name
+// is an error.
+func (r *Registry) RunAction(ctx context.Context, req ActionRequest) (map[string]any, error) {
+	r.mu.RLock()
+	fn := r.funcs[req.Action]
+	r.mu.RUnlock()
+	if fn == nil {
+		return nil, fmt.Errorf("no action %q is registered", req.Action)
+	}
+	return fn(ctx, req)
+}

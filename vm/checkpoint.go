@@ -1,0 +1,1125 @@
+package vm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/soni-dev/soni/ir"
+)
+
+// resumeAfterCall is the "resume" value of a frame waiting for a flow it
+// called.
+const resumeAfterCall = "after_call"
+
+// maxValueDepth bounds the nesting of slot values in a checkpoint.
+const maxValueDepth = 64
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// Encode returns the checkpoint bytes of a state: indented JSON with the
+// fields in a fixed order and map keys sorted, so the same state always
+// gives the same bytes. docs/runtime.md documents the format.
+func (m *Machine) Encode(st *State) ([]byte, error) {
+	if st == nil {
+		return nil, errors.New("encode checkpoint: no state")
+	}
+	bp := bufPool.Get().(*[]byte)
+	b, err := m.appendState((*bp)[:0], st)
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encode checkpoint: %w", err)
+	}
+	return out, nil
+}
+
+func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
+	var err error
+	b = append(b, "{\n  \"format\": "...)
+	b = appendString(b, CheckpointFormat)
+	b = append(b, ",\n  \"session\": "...)
+	b = appendString(b, st.Session)
+	b = append(b, ",\n  \"revision\": "...)
+	b = strconv.AppendUint(b, st.Revision, 10)
+	b = append(b, ",\n  \"fingerprint\": "...)
+	b = appendString(b, m.fingerprint)
+	b = append(b, ",\n  \"created\": \""...)
+	b = st.Created.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\",\n  \"updated\": \""...)
+	b = st.Updated.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\",\n  \"stack\": ["...)
+	for i, f := range st.Stack {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\"flow\": "...)
+		b = appendString(b, f.Flow)
+		b = append(b, ", \"step\": "...)
+		b = appendString(b, f.Step)
+		if f.AfterCall {
+			b = append(b, ", \"resume\": \""+resumeAfterCall+"\""...)
+		}
+		b = append(b, ", \"slots\": "...)
+		if b, err = appendMap(b, f.Slots, 0); err != nil {
+			return nil, fmt.Errorf("flow %q: %w", f.Flow, err)
+		}
+		b = append(b, '}')
+	}
+	if len(st.Stack) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "],\n  \"slots\": {"...)
+	keys := sortedKeys(st.Slots)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendString(b, k)
+		b = append(b, ": "...)
+		if b, err = appendValue(b, st.Slots[k], 0); err != nil {
+			return nil, fmt.Errorf("slot %q: %w", k, err)
+		}
+	}
+	if len(keys) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "},\n  \"pending\": "...)
+	if p := st.Pending; p == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, "{\"kind\": "...)
+		b = appendString(b, string(p.Kind))
+		b = append(b, ", \"flow\": "...)
+		b = appendString(b, p.Flow)
+		b = append(b, ", \"step\": "...)
+		b = appendString(b, p.Step)
+		b = append(b, ", \"slot\": "...)
+		b = appendString(b, p.Slot)
+		b = append(b, ", \"prompt\": "...)
+		b = appendString(b, p.Prompt)
+		b = append(b, ", \"attempts\": "...)
+		b = strconv.AppendInt(b, int64(p.Attempts), 10)
+		b = append(b, '}')
+	}
+	b = append(b, ",\n  \"history\": ["...)
+	for i, h := range st.History {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\"role\": "...)
+		b = appendString(b, h.Role)
+		b = append(b, ", \"text\": "...)
+		b = appendString(b, h.Text)
+		b = append(b, '}')
+	}
+	if len(st.History) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	return b, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// appendMap appends a map as a one-line JSON object with sorted keys.
+func appendMap(b []byte, m map[string]any, depth int) ([]byte, error) {
+	if len(m) == 0 {
+		return append(b, "{}"...), nil
+	}
+	var arr [8]string
+	keys := arr[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendString(b, k)
+		b = append(b, ": "...)
+		if b, err = appendValue(b, m[k], depth+1); err != nil {
+			return nil, fmt.Errorf("key %q: %w", k, err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue appends a slot value as JSON. Floats always carry a '.' or an
+// exponent so that they decode as floats again.
+func appendValue(b []byte, v any, depth int) ([]byte, error) {
+	if depth > maxValueDepth {
+		return nil, errors.New("value nests too deep")
+	}
+	switch x := normalizeAny(v).(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case string:
+		return appendString(b, x), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%v cannot be written as JSON", x)
+		}
+		start := len(b)
+		b = strconv.AppendFloat(b, x, 'g', -1, 64)
+		for _, c := range b[start:] {
+			if c == '.' || c == 'e' {
+				return b, nil
+			}
+		}
+		return append(b, ".0"...), nil
+	case []any:
+		b = append(b, '[')
+		var err error
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			if b, err = appendValue(b, e, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		return appendMap(b, x, depth)
+	}
+	// Other Go values (structs, typed slices) are written as encoding/json
+	// writes them and come back as generic JSON values.
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
+	}
+	return appendValue(b, generic, depth+1)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// The fields of a checkpoint, as bits of a set.
+const (
+	fFormat = 1 << iota
+	fSession
+	fRevision
+	fFingerprint
+	fCreated
+	fUpdated
+	fStack
+	fSlots
+	fPending
+	fHistory
+	fAll = 1<<iota - 1
+)
+
+var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history"}
+
+// Decode reads checkpoint bytes and checks them against the machine's
+// program. A checkpoint written for another version of the program
+// resumes as long as every flow and step it points at still exists; slots
+// the program no longer has are dropped. Both are noted in State.Notes.
+func (m *Machine) Decode(b []byte) (*State, error) {
+	st, err := m.decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoint: %w", err)
+	}
+	return st, nil
+}
+
+func (m *Machine) decode(b []byte) (*State, error) {
+	d := decoder{b: b}
+	d.ws()
+	if d.i == len(b) {
+		return nil, errors.New("checkpoint is empty")
+	}
+	if b[d.i] != '{' {
+		return nil, errors.New("checkpoint is not a JSON object")
+	}
+	st := &State{}
+	var fingerprint []byte
+	seen := 0
+	if err := d.open('{'); err != nil {
+		return nil, err
+	}
+	for first := true; ; first = false {
+		more, err := d.more('}', first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		key, err := d.key()
+		if err != nil {
+			return nil, err
+		}
+		bit := 0
+		for i, name := range fieldNames {
+			if string(key) == name {
+				bit = 1 << i
+				break
+			}
+		}
+		if bit == 0 {
+			return nil, fmt.Errorf("unknown field %q", string(key))
+		}
+		if seen&bit != 0 {
+			return nil, fmt.Errorf("field %q appears twice", string(key))
+		}
+		seen |= bit
+		switch bit {
+		case fFormat:
+			s, err := d.rawString()
+			if err != nil {
+				return nil, err
+			}
+			if string(s) != CheckpointFormat {
+				return nil, fmt.Errorf("checkpoint format is %q, but this soni reads %q", string(s), CheckpointFormat)
+			}
+		case fSession:
+			if st.Session, err = d.str(); err != nil {
+				return nil, err
+			}
+		case fRevision:
+			if st.Revision, err = d.uint(); err != nil {
+				return nil, err
+			}
+		case fFingerprint:
+			s, err := d.rawString()
+			if err != nil {
+				return nil, err
+			}
+			fingerprint = append([]byte(nil), s...)
+		case fCreated, fUpdated:
+			s, err := d.rawString()
+			if err != nil {
+				return nil, err
+			}
+			tm, err := time.Parse(time.RFC3339Nano, string(s))
+			if err != nil {
+				return nil, fmt.Errorf("field %q is not an RFC 3339 time: %q", string(key), string(s))
+			}
+			if bit == fCreated {
+				st.Created = tm.UTC()
+			} else {
+				st.Updated = tm.UTC()
+			}
+		case fStack:
+			if st.Stack, err = m.decodeStack(&d); err != nil {
+				return nil, err
+			}
+		case fSlots:
+			if st.Slots, err = d.slotMap(func(k []byte) string {
+				if s := m.conv[string(k)]; s != nil {
+					return s.def.Name
+				}
+				return string(k)
+			}); err != nil {
+				return nil, err
+			}
+		case fPending:
+			if st.Pending, err = m.decodePending(&d); err != nil {
+				return nil, err
+			}
+		case fHistory:
+			if st.History, err = d.history(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	d.ws()
+	if d.i != len(b) {
+		return nil, d.errf("unexpected data after the checkpoint object")
+	}
+	if seen != fAll {
+		for i, name := range fieldNames {
+			if seen&(1<<i) == 0 {
+				return nil, fmt.Errorf("checkpoint has no %q field", name)
+			}
+		}
+	}
+	if err := m.check(st, string(fingerprint)); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
+	if err := d.open('['); err != nil {
+		return nil, err
+	}
+	var stack []Frame
+	for first := true; ; first = false {
+		more, err := d.more(']', first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return stack, nil
+		}
+		if len(stack) >= 4096 {
+			return nil, d.errf("stack has too many frames")
+		}
+		var f Frame
+		var fr *flowRT
+		var seen [3]bool
+		if err := d.open('{'); err != nil {
+			return nil, err
+		}
+		for first := true; ; first = false {
+			more, err := d.more('}', first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			key, err := d.key()
+			if err != nil {
+				return nil, err
+			}
+			switch string(key) {
+			case "flow":
+				s, err := d.rawString()
+				if err != nil {
+					return nil, err
+				}
+				if fr = m.flows[string(s)]; fr != nil {
+					f.Flow = fr.f.Name
+				} else {
+					f.Flow = string(s)
+				}
+				seen[0] = true
+			case "step":
+				s, err := d.rawString()
+				if err != nil {
+					return nil, err
+				}
+				f.Step = string(s)
+				seen[1] = true
+			case "resume":
+				s, err := d.rawString()
+				if err != nil {
+					return nil, err
+				}
+				if string(s) != resumeAfterCall {
+					return nil, fmt.Errorf("stack frame has resume %q, want %q", string(s), resumeAfterCall)
+				}
+				f.AfterCall = true
+			case "slots":
+				if f.Slots, err = d.slotMap(func(k []byte) string {
+					if fr != nil {
+						if s := fr.slots[string(k)]; s != nil {
+							return s.def.Name
+						}
+					}
+					return string(k)
+				}); err != nil {
+					return nil, err
+				}
+				seen[2] = true
+			default:
+				return nil, fmt.Errorf("stack frame has unknown field %q", string(key))
+			}
+		}
+		for i, name := range [...]string{"flow", "step", "slots"} {
+			if !seen[i] {
+				return nil, fmt.Errorf("stack frame %d has no %q field", len(stack), name)
+			}
+		}
+		stack = append(stack, f)
+	}
+}
+
+func (m *Machine) decodePending(d *decoder) (*Pending, error) {
+	d.ws()
+	if d.peek() == 'n' {
+		return nil, d.literal("null")
+	}
+	if err := d.open('{'); err != nil {
+		return nil, err
+	}
+	p := &Pending{}
+	seen := 0
+	for first := true; ; first = false {
+		more, err := d.more('}', first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		key, err := d.key()
+		if err != nil {
+			return nil, err
+		}
+		var s []byte
+		switch string(key) {
+		case "kind":
+			if s, err = d.rawString(); err == nil {
+				switch PendingKind(s) {
+				case PendingCollect:
+					p.Kind = PendingCollect
+				case PendingConfirm:
+					p.Kind = PendingConfirm
+				default:
+					return nil, fmt.Errorf("pending question has unknown kind %q", string(s))
+				}
+			}
+			seen |= 1
+		case "flow":
+			if s, err = d.rawString(); err == nil {
+				if fr := m.flows[string(s)]; fr != nil {
+					p.Flow = fr.f.Name
+				} else {
+					p.Flow = string(s)
+				}
+			}
+			seen |= 2
+		case "step":
+			p.Step, err = d.str()
+			seen |= 4
+		case "slot":
+			p.Slot, err = d.str()
+			seen |= 8
+		case "prompt":
+			p.Prompt, err = d.str()
+			seen |= 16
+		case "attempts":
+			var n uint64
+			n, err = d.uint()
+			if err == nil && n > math.MaxInt32 {
+				err = fmt.Errorf("pending attempts %d is too large", n)
+			}
+			p.Attempts = int(n)
+		default:
+			return nil, fmt.Errorf("pending question has unknown field %q", string(key))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, name := range [...]string{"kind", "flow", "step", "slot", "prompt"} {
+		if seen&(1<<i) == 0 {
+			return nil, fmt.Errorf("pending question has no %q field", name)
+		}
+	}
+	return p, nil
+}
+
+// check validates a decoded state against the program and normalises its
+// slot values to the slots' declared types.
+func (m *Machine) check(st *State, fingerprint string) error {
+	same := fingerprint == m.fingerprint
+	reset := "; start the conversation afresh with --reset"
+	for i := range st.Stack {
+		f := &st.Stack[i]
+		fr := m.flows[f.Flow]
+		if fr == nil {
+			return fmt.Errorf("checkpoint points at flow %q, which the program no longer has%s", f.Flow, reset)
+		}
+		idx, ok := fr.index[f.Step]
+		if !ok {
+			return fmt.Errorf("checkpoint points at step %q of flow %q, which the program no longer has%s", f.Step, f.Flow, reset)
+		}
+		nr := fr.nodes[idx]
+		f.Step = nr.n.ID
+		if f.AfterCall && nr.n.Kind != ir.KindCall {
+			return fmt.Errorf("checkpoint waits for a call at step %q of flow %q, which is a %s step%s", f.Step, f.Flow, nr.n.Kind, reset)
+		}
+		if err := m.checkSlots(st, f.Slots, func(k string) *slotRT { return fr.slots[k] }, "flow "+f.Flow+" ", same); err != nil {
+			return err
+		}
+	}
+	if st.Slots == nil {
+		st.Slots = map[string]any{}
+	}
+	if err := m.checkSlots(st, st.Slots, func(k string) *slotRT { return m.conv[k] }, "", same); err != nil {
+		return err
+	}
+	if p := st.Pending; p != nil {
+		if len(st.Stack) == 0 {
+			return fmt.Errorf("checkpoint has a pending question but no active flow%s", reset)
+		}
+		top := st.Stack[len(st.Stack)-1]
+		if p.Flow != top.Flow || p.Step != top.Step {
+			return fmt.Errorf("checkpoint's pending question (flow %q step %q) is not where the top flow waits (flow %q step %q)%s", p.Flow, p.Step, top.Flow, top.Step, reset)
+		}
+		fr := m.flows[p.Flow]
+		nr := fr.nodes[fr.index[p.Step]]
+		p.Step = nr.n.ID
+		want := PendingCollect
+		if nr.n.Kind == ir.KindConfirm {
+			want = PendingConfirm
+		}
+		if !nr.n.Kind.WaitsForUser() || p.Kind != want || p.Slot != nr.n.Slot {
+			return fmt.Errorf("checkpoint's pending %s of slot %q does not match step %q of flow %q, a %s of slot %q%s", p.Kind, p.Slot, p.Step, p.Flow, nr.n.Kind, nr.n.Slot, reset)
+		}
+		p.Slot = nr.n.Slot
+	}
+	if !same {
+		st.Notes = append(st.Notes, fmt.Sprintf("checkpoint was written for program %s; resuming with %s because every step it points at still exists", fingerprint, m.fingerprint))
+	}
+	st.Fingerprint = m.fingerprint
+	return nil
+}
+
+// checkSlots normalises the values of one scope; unknown slots are dropped
+// with a note, and so are values of the wrong type when the checkpoint was
+// written for another program (for the same program they are an error).
+func (m *Machine) checkSlots(st *State, vals map[string]any, lookup func(string) *slotRT, scope string, same bool) error {
+	var dropped []string
+	for k, v := range vals {
+		sr := lookup(k)
+		if sr == nil {
+			dropped = append(dropped, k)
+			continue
+		}
+		nv, err := normalize(sr.def, v)
+		if err != nil {
+			if same {
+				return fmt.Errorf("%sslot %q: %v", scope, k, err)
+			}
+			dropped = append(dropped, k)
+			continue
+		}
+		vals[k] = nv
+	}
+	sort.Strings(dropped)
+	for _, k := range dropped {
+		delete(vals, k)
+		st.Notes = append(st.Notes, fmt.Sprintf("dropped %sslot %q from the checkpoint: the program has no such slot of that type", scope, k))
+	}
+	return nil
+}
+
+// decoder is a small JSON reader for checkpoints. It never panics: every
+// malformed input is an error naming the byte offset.
+type decoder struct {
+	b       []byte
+	i       int
+	scratch []byte
+}
+
+func (d *decoder) errf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", d.i, fmt.Sprintf(format, args...))
+}
+
+func (d *decoder) ws() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) peek() byte {
+	if d.i < len(d.b) {
+		return d.b[d.i]
+	}
+	return 0
+}
+
+func (d *decoder) unexpected(want string) error {
+	if d.i >= len(d.b) {
+		return d.errf("checkpoint is truncated: want %s", want)
+	}
+	return d.errf("want %s, found %q", want, rune(d.b[d.i]))
+}
+
+func (d *decoder) open(c byte) error {
+	d.ws()
+	if d.peek() != c {
+		return d.unexpected(strconv.QuoteRune(rune(c)))
+	}
+	d.i++
+	return nil
+}
+
+// more reports whether another element follows in an object or array,
+// consuming the separating comma or the closing bracket.
+func (d *decoder) more(closing byte, first bool) (bool, error) {
+	d.ws()
+	if d.peek() == closing {
+		d.i++
+		return false, nil
+	}
+	if !first {
+		if d.peek() != ',' {
+			return false, d.unexpected("',' or " + strconv.QuoteRune(rune(closing)))
+		}
+		d.i++
+	}
+	return true, nil
+}
+
+// key reads an object key and the colon after it.
+func (d *decoder) key() ([]byte, error) {
+	k, err := d.rawString()
+	if err != nil {
+		return nil, err
+	}
+	d.ws()
+	if d.peek() != ':' {
+		return nil, d.unexpected("':'")
+	}
+	d.i++
+	return k, nil
+}
+
+func (d *decoder) literal(word string) error {
+	if len(d.b)-d.i < len(word) || string(d.b[d.i:d.i+len(word)]) != word {
+		return d.unexpected(word)
+	}
+	d.i += len(word)
+	return nil
+}
+
+func (d *decoder) str() (string, error) {
+	s, err := d.rawString()
+	if err != nil {
+		return "", err
+	}
+	return string(s), nil
+}
+
+// rawString reads a JSON string. The result points into the input, or
+// into a scratch buffer that the next call reuses.
+func (d *decoder) rawString() ([]byte, error) {
+	d.ws()
+	if d.peek() != '"' {
+		return nil, d.unexpected("a string")
+	}
+	d.i++
+	start := d.i
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			s := d.b[start:d.i]
+			d.i++
+			return s, nil
+		case c == '\\':
+			return d.escapedString(start)
+		case c < 0x20:
+			return nil, d.errf("control character in string")
+		}
+		d.i++
+	}
+	return nil, d.errf("checkpoint is truncated inside a string")
+}
+
+func (d *decoder) escapedString(start int) ([]byte, error) {
+	out := append(d.scratch[:0], d.b[start:d.i]...)
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			d.scratch = out
+			return out, nil
+		case c < 0x20:
+			return nil, d.errf("control character in string")
+		case c != '\\':
+			out = append(out, c)
+			d.i++
+			continue
+		}
+		if d.i+1 >= len(d.b) {
+			break
+		}
+		e := d.b[d.i+1]
+		d.i += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return nil, d.errf("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if d.i+1 < len(d.b) && d.b[d.i] == '\\' && d.b[d.i+1] == 'u' {
+					save := d.i
+					d.i += 2
+					if x, ok := d.hex4(); ok {
+						r2 = x
+					} else {
+						d.i = save
+					}
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, d.errf("invalid escape '\\%c'", e)
+		}
+	}
+	return nil, d.errf("checkpoint is truncated inside a string")
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if len(d.b)-d.i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.b[d.i : d.i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	d.i += 4
+	return r, true
+}
+
+// uint reads a non-negative integer.
+func (d *decoder) uint() (uint64, error) {
+	d.ws()
+	start := d.i
+	var n uint64
+	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+		c := uint64(d.b[d.i] - '0')
+		if n > (math.MaxUint64-c)/10 {
+			return 0, d.errf("number too large")
+		}
+		n = n*10 + c
+		d.i++
+	}
+	if d.i == start {
+		return 0, d.unexpected("a non-negative integer")
+	}
+	if d.i-start > 1 && d.b[start] == '0' {
+		return 0, d.errf("number with a leading zero")
+	}
+	if c := d.peek(); c == '.' || c == 'e' || c == 'E' {
+		return 0, d.unexpected("a non-negative integer")
+	}
+	return n, nil
+}
+
+// slotMap reads an object of slot values; name turns a key into the slot's
+// name (interned when the slot is known).
+func (d *decoder) slotMap(name func([]byte) string) (map[string]any, error) {
+	if err := d.open('{'); err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	for first := true; ; first = false {
+		more, err := d.more('}', first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return m, nil
+		}
+		k, err := d.key()
+		if err != nil {
+			return nil, err
+		}
+		key := name(k)
+		v, err := d.value(0)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			m = make(map[string]any, 4)
+		}
+		if _, dup := m[key]; dup {
+			return nil, fmt.Errorf("slot %q appears twice", key)
+		}
+		m[key] = v
+	}
+}
+
+// value reads any JSON value: nil, bool, string, int64 (an integer
+// literal that fits), float64, []any or map[string]any.
+func (d *decoder) value(depth int) (any, error) {
+	if depth > maxValueDepth {
+		return nil, d.errf("value nests too deep")
+	}
+	d.ws()
+	switch c := d.peek(); {
+	case c == '"':
+		return d.str()
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	case c == '[':
+		d.i++
+		out := []any{}
+		for first := true; ; first = false {
+			more, err := d.more(']', first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				return out, nil
+			}
+			v, err := d.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+	case c == '{':
+		d.i++
+		out := map[string]any{}
+		for first := true; ; first = false {
+			more, err := d.more('}', first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				return out, nil
+			}
+			k, err := d.key()
+			if err != nil {
+				return nil, err
+			}
+			key := string(k)
+			v, err := d.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = v
+		}
+	}
+	return nil, d.unexpected("a value")
+}
+
+// number reads a JSON number: int64 when it is an integer literal that
+// fits, float64 otherwise.
+func (d *decoder) number() (any, error) {
+	start := d.i
+	if d.peek() == '-' {
+		d.i++
+	}
+	digits := func() int {
+		n := 0
+		for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+			d.i++
+			n++
+		}
+		return n
+	}
+	intStart := d.i
+	n := digits()
+	if n == 0 {
+		return nil, d.unexpected("a digit")
+	}
+	if n > 1 && d.b[intStart] == '0' {
+		return nil, d.errf("number with a leading zero")
+	}
+	isFloat := false
+	if d.peek() == '.' {
+		d.i++
+		isFloat = true
+		if digits() == 0 {
+			return nil, d.unexpected("a digit")
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.i++
+		isFloat = true
+		if c := d.peek(); c == '+' || c == '-' {
+			d.i++
+		}
+		if digits() == 0 {
+			return nil, d.unexpected("a digit")
+		}
+	}
+	lit := d.b[start:d.i]
+	if !isFloat {
+		var v int64
+		neg := lit[0] == '-'
+		ok := true
+		for _, c := range lit[intStart-start:] {
+			x := int64(c - '0')
+			if neg {
+				if v < (math.MinInt64+x)/10 {
+					ok = false
+					break
+				}
+				v = v*10 - x
+			} else {
+				if v > (math.MaxInt64-x)/10 {
+					ok = false
+					break
+				}
+				v = v*10 + x
+			}
+		}
+		if ok {
+			return v, nil
+		}
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil {
+		return nil, d.errf("number %q out of range", string(lit))
+	}
+	return f, nil
+}
+
+// history reads the history messages.
+func (d *decoder) history() ([]Message, error) {
+	if err := d.open('['); err != nil {
+		return nil, err
+	}
+	var out []Message
+	for first := true; ; first = false {
+		more, err := d.more(']', first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return out, nil
+		}
+		var msg Message
+		var seen [2]bool
+		if err := d.open('{'); err != nil {
+			return nil, err
+		}
+		for first := true; ; first = false {
+			more, err := d.more('}', first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			key, err := d.key()
+			if err != nil {
+				return nil, err
+			}
+			switch string(key) {
+			case "role":
+				s, err := d.rawString()
+				if err != nil {
+					return nil, err
+				}
+				switch string(s) {
+				case RoleUser:
+					msg.Role = RoleUser
+				case RoleBot:
+					msg.Role = RoleBot
+				default:
+					return nil, fmt.Errorf("history message has unknown role %q", string(s))
+				}
+				seen[0] = true
+			case "text":
+				if msg.Text, err = d.str(); err != nil {
+					return nil, err
+				}
+				seen[1] = true
+			default:
+				return nil, fmt.Errorf("history message has unknown field %q", string(key))
+			}
+		}
+		if !seen[0] || !seen[1] {
+			return nil, errors.New(`history message needs "role" and "text"`)
+		}
+		out = append(out, msg)
+	}
+}

@@ -1,0 +1,17 @@
+// Package vm executes a compiled soni program ([ir.Program]) one
+// conversation turn at a time.
+//
+// A [Machine] is built once per program by [New]: it compiles every
+// expression and template, is immutable, and is shared by all
+// conversations. All mutable state of one conversation lives in a [State]:
+// the flow stack, the slots, the pending question and the recent history.
+// [Machine.Turn] takes a state and the user's input (text, or commands given
+// directly), applies the commands, runs the top flow until it needs input or
+// the stack is empty, and returns the replies with a new state; the state it
+// was given is never modified, so a failed turn leaves the previous state
+// intact. [Machine.Encode] and [Machine.Decode] turn a state into checkpoint
+// bytes (JSON, format "soni.checkpoint/v1") and back.
+//
+// docs/runtime.md describes the turn semantics, scoping, guards and the
+// checkpoint format in detail.
+package vm

@@ -1,0 +1,338 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
+)
+
+// run runs the top flow until a step needs input or the stack is empty.
+func (t *turn) run() error {
+	max := t.m.settings.MaxStepsPerTurn
+	for len(t.st.Stack) > 0 {
+		top := t.top()
+		fr := t.m.flows[top.Flow]
+		if fr == nil {
+			return fmt.Errorf("flow %q on the stack is not in the program", top.Flow)
+		}
+		i, ok := fr.index[top.Step]
+		if !ok {
+			return fmt.Errorf("flow %q has no step %q", top.Flow, top.Step)
+		}
+		nr := fr.nodes[i]
+		if t.blocking() != nil {
+			if !t.asked {
+				t.reask()
+			}
+			return nil
+		}
+		t.steps++
+		if t.steps > max {
+			return t.runtimeErr(nr, fmt.Errorf("the turn ran more than max_steps_per_turn (%d) steps without waiting for the user: the flow may loop forever", max))
+		}
+		if err := t.ctx.Err(); err != nil {
+			return t.runtimeErr(nr, err)
+		}
+		t.node = nr
+		t.trace(nr.trace)
+		if err := t.exec(nr); err != nil {
+			return err
+		}
+	}
+	t.node = nil
+	return nil
+}
+
+// exec runs one node of the top flow.
+func (t *turn) exec(nr *nodeRT) error {
+	n := nr.n
+	switch n.Kind {
+	case ir.KindSay:
+		t.say(t.render(nr.msg))
+		t.goTo(n.Next)
+	case ir.KindCollect:
+		sr := t.m.slot(nr.flow, n.Slot)
+		if v, ok := t.get(n.Slot); ok && v != nil && !n.Force && t.validate(sr, nr, v) == nil {
+			t.goTo(n.Next)
+			return nil
+		}
+		t.ask(nr, 0)
+	case ir.KindConfirm:
+		t.ask(nr, 0)
+	case ir.KindSet:
+		if nr.cond != nil && !t.test(nr.cond, nil, false) {
+			t.goTo(n.Next)
+			return nil
+		}
+		for i := range nr.assigns {
+			t.assign(nr, &nr.assigns[i])
+		}
+		t.goTo(n.Next)
+	case ir.KindBranch:
+		var v any
+		if nr.eval != nil {
+			v = t.test(nr.eval, nil, false)
+		} else {
+			v, _ = t.get(n.Slot)
+		}
+		for _, c := range n.Cases {
+			if matchPattern(c.Pattern, v) {
+				t.trace(t.where() + "case " + strconv.Quote(c.Pattern) + " matches " + quoteShort(v))
+				t.goTo(c.Target)
+				return nil
+			}
+		}
+		t.goTo(n.Next)
+	case ir.KindWhile:
+		switch {
+		case t.test(nr.cond, nil, false) && n.Body != nil:
+			t.goTo(*n.Body)
+		case n.Exit != nil:
+			t.goTo(*n.Exit)
+		default:
+			t.goTo(n.Next)
+		}
+	case ir.KindAction:
+		return t.action(nr)
+	case ir.KindLink:
+		target := t.m.flows[n.Target]
+		t.popTop(EventFlowCompleted)
+		return t.push(target, nr)
+	case ir.KindCall:
+		t.top().AfterCall = true
+		return t.push(t.m.flows[n.Target], nr)
+	}
+	return nil
+}
+
+// assign runs one assignment of a set node. A value that does not convert
+// to a typed slot, or an expression that fails, assigns nothing; the trace
+// says why.
+func (t *turn) assign(nr *nodeRT, a *assignRT) {
+	sr := t.m.slot(nr.flow, a.a.Slot)
+	var raw any
+	switch a.a.Kind {
+	case ir.AssignClear:
+		t.store(sr, nil)
+		return
+	case ir.AssignLiteral:
+		raw = a.a.Value
+	case ir.AssignTemplate:
+		raw = t.render(a.tmpl)
+	case ir.AssignExpr:
+		v, err := a.expr.run(t.env(nil, false))
+		if err != nil {
+			t.trace(t.where() + "expression error, slot " + a.a.Slot + " not set: " + err.Error())
+			return
+		}
+		raw = v
+	}
+	if raw == nil {
+		t.store(sr, nil)
+		return
+	}
+	v, err := convertTyped(sr, raw)
+	if err != nil {
+		t.trace(t.where() + "slot " + a.a.Slot + " not set: " + err.Error())
+		return
+	}
+	t.store(sr, v)
+}
+
+// convertTyped converts a value the flow computed (a set value, an action
+// output) for a slot: through values.Convert for a typed slot, as given
+// (with Go numbers widened) for a slot of type any.
+func convertTyped(sr *slotRT, raw any) (any, error) {
+	if sr.def.Type == ir.TypeAny || sr.def.Type == "" {
+		return normalizeAny(raw), nil
+	}
+	return values.Convert(sr.def, raw)
+}
+
+// matchPattern reports whether a branch case pattern matches a value:
+// default, >N, >=N, <N, <=N, ==v, !=v, or equality with the value's text.
+func matchPattern(pattern string, v any) bool {
+	p := strings.TrimSpace(pattern)
+	switch {
+	case p == "default":
+		return true
+	case strings.HasPrefix(p, ">="):
+		return compareNum(v, p[2:], func(a, b float64) bool { return a >= b })
+	case strings.HasPrefix(p, "<="):
+		return compareNum(v, p[2:], func(a, b float64) bool { return a <= b })
+	case strings.HasPrefix(p, "=="):
+		return equalText(v, p[2:])
+	case strings.HasPrefix(p, "!="):
+		return !equalText(v, p[2:])
+	case strings.HasPrefix(p, ">"):
+		return compareNum(v, p[1:], func(a, b float64) bool { return a > b })
+	case strings.HasPrefix(p, "<"):
+		return compareNum(v, p[1:], func(a, b float64) bool { return a < b })
+	}
+	return equalText(v, p)
+}
+
+func compareNum(v any, operand string, cmp func(a, b float64) bool) bool {
+	x, ok := toFloat(v)
+	if !ok {
+		return false
+	}
+	y, err := strconv.ParseFloat(strings.TrimSpace(operand), 64)
+	if err != nil {
+		return false
+	}
+	return cmp(x, y)
+}
+
+// equalText compares a value with a pattern's text: numerically when both
+// are numbers (so 5 matches "5.0"), else by the value's template text.
+func equalText(v any, s string) bool {
+	s = strings.TrimSpace(s)
+	if x, ok := toFloat(v); ok {
+		if y, err := strconv.ParseFloat(s, 64); err == nil {
+			return x == y
+		}
+	}
+	return tmpl.Format(v) == s
+}
+
+// action runs an action node.
+func (t *turn) action(nr *nodeRT) error {
+	n := nr.n
+	decl := t.m.prog.Action(n.Action)
+	req := ActionRequest{Action: n.Action, Session: t.st.Session, Decl: decl}
+	var err error
+	if decl != nil {
+		req.Inputs = make(map[string]any, len(decl.Inputs))
+		for _, in := range decl.Inputs {
+			v, _ := t.get(in)
+			req.Inputs[in] = v
+		}
+		for _, r := range decl.Required {
+			if v, _ := t.get(r); v == nil {
+				err = fmt.Errorf("action %q needs slot %q, which is not set", n.Action, r)
+				break
+			}
+		}
+	} else {
+		req.Inputs = t.env(nil, false)["slots"].(map[string]any)
+	}
+	var out map[string]any
+	if err == nil {
+		out, err = t.callAction(req)
+	}
+	if cerr := t.ctx.Err(); cerr != nil {
+		return t.runtimeErr(nr, cerr)
+	}
+	type store struct {
+		sr *slotRT
+		v  any
+	}
+	var stores []store
+	if err == nil {
+		for _, mp := range n.MapOutputs {
+			raw, ok := out[mp.Output]
+			if !ok {
+				err = fmt.Errorf("action %q returned no output %q", n.Action, mp.Output)
+				break
+			}
+			sr := t.m.slot(nr.flow, mp.Slot)
+			var v any
+			if raw != nil {
+				if v, err = convertTyped(sr, raw); err != nil {
+					err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
+					break
+				}
+			}
+			stores = append(stores, store{sr, v})
+		}
+	}
+	if err != nil {
+		t.trace(t.where() + "action " + n.Action + " failed: " + err.Error())
+		t.event(Event{Type: EventActionFailed, Flow: nr.flow.f.Name, Action: n.Action, Error: err.Error()})
+		if n.OnError != nil {
+			t.goTo(*n.OnError)
+			return nil
+		}
+		t.say(t.m.actionErr.Render(func(name string) (any, bool) {
+			if name == "action" {
+				return n.Action, true
+			}
+			return t.get(name)
+		}))
+		t.finishTop(EventFlowCancelled)
+		return nil
+	}
+	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action})
+	for _, s := range stores {
+		t.store(s.sr, s.v)
+	}
+	t.goTo(n.Next)
+	return nil
+}
+
+type actionResult struct {
+	out map[string]any
+	err error
+}
+
+// callAction calls the runner with the action's timeout. A panic, an error
+// or a deadline is a failure. With a deadline the call runs in its own
+// goroutine, so a runner that ignores its context cannot hang the turn.
+func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
+	runner := t.m.opts.Actions
+	if runner == nil {
+		return nil, fmt.Errorf("no runner for action %q", req.Action)
+	}
+	ctx := t.ctx
+	d := t.m.timeouts[req.Action]
+	if d == 0 {
+		d = t.m.opts.ActionTimeout
+	}
+	if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	call := func() (r actionResult) {
+		defer func() {
+			if p := recover(); p != nil {
+				r = actionResult{err: fmt.Errorf("action %q panicked: %v", req.Action, p)}
+			}
+		}()
+		out, err := runner.RunAction(ctx, req)
+		return actionResult{out, err}
+	}
+	var r actionResult
+	if ctx.Done() == nil {
+		r = call()
+	} else {
+		ch := make(chan actionResult, 1)
+		go func() { ch <- call() }()
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			r = actionResult{err: ctx.Err()}
+		}
+	}
+	if r.err == nil && ctx.Err() != nil {
+		r.err = ctx.Err()
+	}
+	if r.err != nil && errors.Is(r.err, context.DeadlineExceeded) && d > 0 && t.ctx.Err() == nil {
+		return nil, fmt.Errorf("action %q timed out after %s", req.Action, d.Round(time.Millisecond))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.out == nil {
+		r.out = map[string]any{}
+	}
+	return r.out, nil
+}

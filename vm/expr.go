@@ -1,0 +1,196 @@
+package vm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	exprvm "github.com/expr-lang/expr/vm"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/exprcompat"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+)
+
+// compiled is a compiled expression with its source and position.
+type compiled struct {
+	src  string
+	pos  diag.Pos
+	prog *exprvm.Program
+}
+
+// compileExpr compiles an expression once. Slots are top-level variables
+// resolved at run time (unset slots are nil); AND, OR and NOT in capitals
+// are rewritten to and, or and not first.
+func compileExpr(e *ir.Expr) (*compiled, error) {
+	p, err := expr.Compile(exprcompat.Rewrite(e.Src), expr.AllowUndefinedVariables())
+	if err != nil {
+		return nil, fmt.Errorf("%s: expression %q: %v", e.Pos, e.Src, firstLine(err.Error()))
+	}
+	return &compiled{src: e.Src, pos: e.Pos, prog: p}, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// run evaluates the expression against env. A panic inside expr becomes an
+// error.
+func (p *compiled) run(env map[string]any) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("expression %q panicked: %v", p.src, r)
+		}
+	}()
+	out, err = expr.Run(p.prog, env)
+	if err != nil {
+		return nil, fmt.Errorf("expression %q: %s", p.src, firstLine(err.Error()))
+	}
+	return out, nil
+}
+
+// test evaluates the expression as a condition. A result that is not a
+// boolean is an error.
+func (p *compiled) test(env map[string]any) (bool, error) {
+	out, err := p.run(env)
+	if err != nil {
+		return false, err
+	}
+	b, ok := out.(bool)
+	if !ok {
+		return false, fmt.Errorf("expression %q gave %q, not a boolean", p.src, tmpl.Format(out))
+	}
+	return b, nil
+}
+
+var emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
+
+// builtinValidators are the collect validators that have a name.
+var builtinValidators = map[string]func(v any) bool{
+	"not_empty": func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return false
+		case []any:
+			return len(x) > 0
+		case map[string]any:
+			return len(x) > 0
+		}
+		return strings.TrimSpace(tmpl.Format(v)) != ""
+	},
+	"positive": func(v any) bool {
+		f, ok := toFloat(v)
+		return ok && f > 0
+	},
+	"email": func(v any) bool {
+		s, ok := v.(string)
+		return ok && emailRE.MatchString(s)
+	},
+}
+
+// toFloat returns a numeric value as float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+var errWrongType = errors.New("wrong type")
+
+// normalize brings a value that was already converted (a checkpoint's
+// value, a conversation slot's initial value) to the Go type the slot's
+// declared type stores: int64, float64, bool, string, or any JSON value.
+func normalize(s *ir.Slot, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch s.Type {
+	case ir.TypeInteger:
+		switch x := v.(type) {
+		case int64:
+			return x, nil
+		case int:
+			return int64(x), nil
+		case int32:
+			return int64(x), nil
+		case uint64:
+			if x <= math.MaxInt64 {
+				return int64(x), nil
+			}
+		case float64:
+			if x == math.Trunc(x) && x >= -(1<<63) && x < 1<<63 {
+				return int64(x), nil
+			}
+		}
+		return nil, fmt.Errorf("%w: %q is not an integer", errWrongType, tmpl.Format(v))
+	case ir.TypeNumber:
+		if f, ok := toFloat(v); ok {
+			return f, nil
+		}
+		return nil, fmt.Errorf("%w: %q is not a number", errWrongType, tmpl.Format(v))
+	case ir.TypeBoolean:
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("%w: %q is not a boolean", errWrongType, tmpl.Format(v))
+	case ir.TypeText, ir.TypeCategorical, ir.TypeDate:
+		if str, ok := v.(string); ok {
+			return str, nil
+		}
+		return nil, fmt.Errorf("%w: %q is not a string", errWrongType, tmpl.Format(v))
+	}
+	return normalizeAny(v), nil
+}
+
+// normalizeAny converts Go numbers of other sizes to int64 and float64 so
+// that values compare and encode the same wherever they came from.
+func normalizeAny(v any) any {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint:
+		if uint64(x) <= math.MaxInt64 {
+			return int64(x)
+		}
+		return float64(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
+		return float64(x)
+	case float32:
+		return float64(x)
+	}
+	return v
+}

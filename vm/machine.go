@@ -1,0 +1,377 @@
+package vm
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+)
+
+// Options configure a [Machine].
+type Options struct {
+	// Actions runs the action steps. It may be nil: any action call then
+	// fails with "no runner for action".
+	Actions ActionRunner
+	// Understander turns user text into commands when Input.Commands is
+	// nil. If it is nil, a message with no commands is a fallback.
+	Understander Understander
+	// Now returns the time for checkpoint timestamps; default time.Now.
+	Now func() time.Time
+	// ActionTimeout bounds every action call that has no timeout of its
+	// own (an action declaration's run.timeout). Zero means no bound
+	// beyond the turn's context.
+	ActionTimeout time.Duration
+}
+
+// Machine executes one compiled program. It is immutable after [New] and
+// safe for concurrent use by any number of conversations.
+type Machine struct {
+	prog        *ir.Program
+	opts        Options
+	settings    ir.Settings
+	fingerprint string
+	conv        map[string]*slotRT
+	flows       map[string]*flowRT
+	actionErr   *tmpl.Template
+	initial     map[string]any
+	timeouts    map[string]time.Duration
+}
+
+// slotRT is a slot definition with its compiled validation and message.
+type slotRT struct {
+	def        *ir.Slot
+	conv       bool
+	validation *compiled
+	invalid    *tmpl.Template
+}
+
+// flowRT is a flow with its nodes compiled and indexed.
+type flowRT struct {
+	f     *ir.Flow
+	index map[string]int
+	slots map[string]*slotRT
+	nodes []*nodeRT
+}
+
+// nodeRT is a node with its templates and expressions compiled.
+type nodeRT struct {
+	n         *ir.Node
+	flow      *flowRT
+	trace     string
+	msg       *tmpl.Template
+	errMsg    *tmpl.Template
+	cond      *compiled
+	eval      *compiled
+	validator *compiled
+	builtin   string
+	assigns   []assignRT
+}
+
+// assignRT is one compiled assignment of a set node.
+type assignRT struct {
+	a    *ir.Assign
+	tmpl *tmpl.Template
+	expr *compiled
+}
+
+// New prepares a program for execution: it checks the IR version and the
+// graph, compiles every expression and template once, and computes the
+// program's fingerprint (its [ir.Hash]).
+func New(p *ir.Program, opts Options) (*Machine, error) {
+	if p == nil {
+		return nil, fmt.Errorf("no program")
+	}
+	if p.IRVersion != ir.Version {
+		return nil, fmt.Errorf("program has IR version %d, but this soni runs IR version %d: compile the project again", p.IRVersion, ir.Version)
+	}
+	for _, f := range p.Flows {
+		if f == nil {
+			return nil, fmt.Errorf("program has a nil flow")
+		}
+		for _, n := range f.Nodes {
+			if n == nil {
+				return nil, fmt.Errorf("flow %q has a nil node", f.Name)
+			}
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	fp, err := ir.Hash(p)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	m := &Machine{
+		prog:        p,
+		opts:        opts,
+		settings:    withDefaults(p.Settings),
+		fingerprint: fp,
+		conv:        make(map[string]*slotRT, len(p.Slots)),
+		flows:       make(map[string]*flowRT, len(p.Flows)),
+		initial:     map[string]any{},
+		timeouts:    map[string]time.Duration{},
+	}
+	if m.actionErr, err = tmpl.Parse(m.settings.ActionErrorMessage); err != nil {
+		return nil, fmt.Errorf("setting action_error_message %q: %v", m.settings.ActionErrorMessage, err)
+	}
+	for _, s := range p.Slots {
+		if s == nil {
+			return nil, fmt.Errorf("program has a nil conversation slot")
+		}
+		rt, err := compileSlot(s, true)
+		if err != nil {
+			return nil, err
+		}
+		m.conv[s.Name] = rt
+		if s.Initial != nil {
+			v, err := normalize(s, s.Initial)
+			if err != nil {
+				return nil, fmt.Errorf("%s: slot %q: initial value: %v", s.Pos, s.Name, err)
+			}
+			m.initial[s.Name] = v
+		}
+	}
+	for _, a := range p.Actions {
+		if a != nil && a.Run != nil && a.Run.Timeout != "" {
+			d, err := time.ParseDuration(a.Run.Timeout)
+			if err != nil || d <= 0 {
+				return nil, fmt.Errorf("%s: action %q: invalid timeout %q", a.Pos, a.Name, a.Run.Timeout)
+			}
+			m.timeouts[a.Name] = d
+		}
+	}
+	for _, f := range p.Flows {
+		fr, err := m.compileFlow(f)
+		if err != nil {
+			return nil, err
+		}
+		m.flows[f.Name] = fr
+	}
+	return m, nil
+}
+
+// withDefaults fills settings the program left at their zero value.
+func withDefaults(s ir.Settings) ir.Settings {
+	d := ir.DefaultSettings()
+	if s.IdleMessage == "" {
+		s.IdleMessage = d.IdleMessage
+	}
+	if s.FallbackMessage == "" {
+		s.FallbackMessage = d.FallbackMessage
+	}
+	if s.CancelMessage == "" {
+		s.CancelMessage = d.CancelMessage
+	}
+	if s.ActionErrorMessage == "" {
+		s.ActionErrorMessage = d.ActionErrorMessage
+	}
+	if s.MaxStepsPerTurn <= 0 {
+		s.MaxStepsPerTurn = d.MaxStepsPerTurn
+	}
+	if s.MaxStackDepth <= 0 {
+		s.MaxStackDepth = d.MaxStackDepth
+	}
+	if s.HistorySize < 0 {
+		s.HistorySize = 0
+	}
+	return s
+}
+
+func compileSlot(s *ir.Slot, conv bool) (*slotRT, error) {
+	rt := &slotRT{def: s, conv: conv}
+	var err error
+	if s.Validation != nil {
+		if rt.validation, err = compileExpr(s.Validation); err != nil {
+			return nil, fmt.Errorf("slot %q validation: %w", s.Name, err)
+		}
+	}
+	if s.InvalidMessage != nil {
+		if rt.invalid, err = parseTemplate(s.InvalidMessage); err != nil {
+			return nil, fmt.Errorf("slot %q invalid_message: %w", s.Name, err)
+		}
+	}
+	return rt, nil
+}
+
+func parseTemplate(t *ir.Template) (*tmpl.Template, error) {
+	if t == nil {
+		return nil, nil
+	}
+	pt, err := tmpl.Parse(t.Src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: template %q: %v", t.Pos, t.Src, err)
+	}
+	return pt, nil
+}
+
+func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
+	if f == nil {
+		return nil, fmt.Errorf("program has a nil flow")
+	}
+	fr := &flowRT{f: f, index: make(map[string]int, len(f.Nodes)), slots: map[string]*slotRT{}}
+	for _, s := range f.Slots {
+		if s == nil {
+			return nil, fmt.Errorf("flow %q has a nil slot", f.Name)
+		}
+		if _, ok := m.conv[s.Name]; ok {
+			continue // a name declared at the top level always means the conversation slot
+		}
+		rt, err := compileSlot(s, false)
+		if err != nil {
+			return nil, fmt.Errorf("flow %q: %w", f.Name, err)
+		}
+		fr.slots[s.Name] = rt
+	}
+	implicit := func(name string) {
+		if name == "" {
+			return
+		}
+		if _, ok := m.conv[name]; ok {
+			return
+		}
+		if _, ok := fr.slots[name]; !ok {
+			fr.slots[name] = &slotRT{def: &ir.Slot{Name: name, Type: ir.TypeAny, Pos: f.Pos}}
+		}
+	}
+	for i, n := range f.Nodes {
+		if n == nil {
+			return nil, fmt.Errorf("flow %q has a nil node", f.Name)
+		}
+		if _, dup := fr.index[n.ID]; dup {
+			return nil, fmt.Errorf("flow %q has two steps with id %q", f.Name, n.ID)
+		}
+		fr.index[n.ID] = i
+		nr, err := compileNode(fr, n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: flow %q step %q: %w", n.Pos, f.Name, n.ID, err)
+		}
+		fr.nodes = append(fr.nodes, nr)
+		switch n.Kind {
+		case ir.KindCollect, ir.KindConfirm:
+			implicit(n.Slot)
+		case ir.KindSet:
+			for _, a := range n.Assign {
+				implicit(a.Slot)
+			}
+		case ir.KindAction:
+			for _, mp := range n.MapOutputs {
+				implicit(mp.Slot)
+			}
+		}
+	}
+	return fr, nil
+}
+
+func compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
+	nr := &nodeRT{n: n, flow: fr, trace: "step " + fr.f.Name + "." + n.ID + " (" + string(n.Kind) + ")"}
+	var err error
+	if nr.msg, err = parseTemplate(n.Message); err != nil {
+		return nil, err
+	}
+	if nr.errMsg, err = parseTemplate(n.ErrorMessage); err != nil {
+		return nil, err
+	}
+	if n.Condition != nil {
+		if nr.cond, err = compileExpr(n.Condition); err != nil {
+			return nil, err
+		}
+	}
+	if n.Evaluate != nil {
+		if nr.eval, err = compileExpr(n.Evaluate); err != nil {
+			return nil, err
+		}
+	}
+	if v := n.Validator; v != nil {
+		switch {
+		case v.Expr != nil:
+			if nr.validator, err = compileExpr(v.Expr); err != nil {
+				return nil, err
+			}
+		case v.Builtin != "":
+			if _, ok := builtinValidators[v.Builtin]; !ok {
+				return nil, fmt.Errorf("unknown validator %q (built-ins are email, not_empty, positive)", v.Builtin)
+			}
+			nr.builtin = v.Builtin
+		}
+	}
+	switch n.Kind {
+	case ir.KindSay:
+		if nr.msg == nil {
+			return nil, fmt.Errorf("say step has no message")
+		}
+	case ir.KindCollect:
+		if n.Slot == "" || nr.msg == nil {
+			return nil, fmt.Errorf("collect step needs a slot and a message")
+		}
+	case ir.KindConfirm:
+		if n.Slot == "" {
+			return nil, fmt.Errorf("confirm step needs a slot")
+		}
+	case ir.KindBranch:
+		if n.Slot == "" && nr.eval == nil {
+			return nil, fmt.Errorf("branch step needs a slot or an expression")
+		}
+	case ir.KindWhile:
+		if nr.cond == nil {
+			return nil, fmt.Errorf("while step has no condition")
+		}
+	case ir.KindAction:
+		if n.Action == "" {
+			return nil, fmt.Errorf("action step names no action")
+		}
+	case ir.KindSet, ir.KindLink, ir.KindCall:
+	default:
+		return nil, fmt.Errorf("unknown step kind %q", n.Kind)
+	}
+	for i := range n.Assign {
+		a := &n.Assign[i]
+		ar := assignRT{a: a}
+		switch a.Kind {
+		case ir.AssignLiteral, ir.AssignClear:
+		case ir.AssignTemplate:
+			if a.Template == nil {
+				return nil, fmt.Errorf("set of slot %q has no template", a.Slot)
+			}
+			if ar.tmpl, err = parseTemplate(a.Template); err != nil {
+				return nil, err
+			}
+		case ir.AssignExpr:
+			if a.Expr == nil {
+				return nil, fmt.Errorf("set of slot %q has no expression", a.Slot)
+			}
+			if ar.expr, err = compileExpr(a.Expr); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("set of slot %q has unknown kind %q", a.Slot, a.Kind)
+		}
+		nr.assigns = append(nr.assigns, ar)
+	}
+	return nr, nil
+}
+
+// Program returns the program the machine runs.
+func (m *Machine) Program() *ir.Program { return m.prog }
+
+// Fingerprint returns the program's fingerprint ([ir.Hash]), which every
+// checkpoint written by this machine carries.
+func (m *Machine) Fingerprint() string { return m.fingerprint }
+
+// Settings returns the program's settings with defaults applied.
+func (m *Machine) Settings() ir.Settings { return m.settings }
+
+// slot resolves a slot name as seen from a flow ("" for no flow): a
+// conversation slot if one is declared, else the flow's own slot.
+func (m *Machine) slot(flow *flowRT, name string) *slotRT {
+	if s, ok := m.conv[name]; ok {
+		return s
+	}
+	if flow != nil {
+		return flow.slots[name]
+	}
+	return nil
+}

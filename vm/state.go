@@ -1,0 +1,131 @@
+package vm
+
+import (
+	"maps"
+	"time"
+)
+
+// CheckpointFormat is the value of a checkpoint's "format" field. It
+// changes whenever the checkpoint layout changes; see docs/runtime.md.
+const CheckpointFormat = "soni.checkpoint/v1"
+
+// The roles of history messages.
+const (
+	RoleUser = "user"
+	RoleBot  = "bot"
+)
+
+// maxHistoryText is how many bytes of one message the history keeps.
+const maxHistoryText = 4096
+
+// State is all the mutable state of one conversation. A State is a plain
+// value: [Machine.Turn] never modifies the state it is given, and
+// [Machine.Encode] and [Machine.Decode] turn it into checkpoint bytes and
+// back. Slot values are stored typed: int64 for integer slots, float64 for
+// number slots, bool, strings for text, categorical and date slots, and any
+// JSON value (nil, bool, int64, float64, string, []any, map[string]any) for
+// slots of type any.
+type State struct {
+	// Session is the conversation's id.
+	Session string
+	// Revision counts the successful turns; each one increments it.
+	Revision uint64
+	// Fingerprint is the [ir.Hash] of the program the state belongs to.
+	Fingerprint string
+	// Created and Updated are the times the conversation started and its
+	// last successful turn ended, in UTC.
+	Created, Updated time.Time
+	// Stack holds the active flows, bottom first; the last is on top.
+	Stack []Frame
+	// Slots are the conversation slots that hold a value.
+	Slots map[string]any
+	// Pending is the question the conversation waits on, or nil. It always
+	// belongs to the flow on top of the stack.
+	Pending *Pending
+	// History holds the last messages of the conversation, oldest first, at
+	// most the program's history_size.
+	History []Message
+	// Notes are remarks made while decoding a checkpoint (for example that
+	// it was written for an older version of the flows). The next turn
+	// puts them at the start of its trace. They are not saved.
+	Notes []string
+}
+
+// Frame is one active flow instance on the stack.
+type Frame struct {
+	// Flow is the flow's name.
+	Flow string
+	// Step is the id of the step to run, or the step the flow waits at: a
+	// collect or confirm waiting for its answer, or a call waiting for the
+	// flow it started.
+	Step string
+	// AfterCall is true while the flow waits for a flow it called; when
+	// that flow ends, this one continues after its Step.
+	AfterCall bool
+	// Slots are the flow slots of this instance that hold a value.
+	Slots map[string]any
+}
+
+// Message is one message of the conversation history.
+type Message struct {
+	// Role is RoleUser or RoleBot.
+	Role string `json:"role"`
+	// Text is the message, cut to at most 4 KiB.
+	Text string `json:"text"`
+}
+
+// NewState returns the state of a new conversation: an empty stack, and the
+// conversation slots at their initial values.
+func (m *Machine) NewState(session string) *State {
+	now := m.opts.Now().UTC()
+	st := &State{
+		Session:     session,
+		Fingerprint: m.fingerprint,
+		Created:     now,
+		Updated:     now,
+		Slots:       make(map[string]any, len(m.initial)),
+	}
+	maps.Copy(st.Slots, m.initial)
+	return st
+}
+
+// Clone returns a deep copy of the state's structure (slot values
+// themselves are shared; the VM never mutates a stored value).
+func (st *State) Clone() *State {
+	c := *st
+	if st.Stack != nil {
+		c.Stack = make([]Frame, len(st.Stack), len(st.Stack)+1)
+		for i, f := range st.Stack {
+			c.Stack[i] = f
+			if f.Slots != nil {
+				c.Stack[i].Slots = maps.Clone(f.Slots)
+			}
+		}
+	}
+	if st.Slots != nil {
+		c.Slots = maps.Clone(st.Slots)
+	} else {
+		c.Slots = map[string]any{}
+	}
+	if st.Pending != nil {
+		p := *st.Pending
+		c.Pending = &p
+	}
+	if st.History != nil {
+		c.History = append([]Message(nil), st.History...)
+	}
+	c.Notes = nil
+	return &c
+}
+
+// cutText cuts s to at most n bytes without splitting a UTF-8 sequence.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i]
+}

@@ -1,0 +1,639 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
+)
+
+// Input is what the user sent in one turn.
+type Input struct {
+	// Text is the user's message. It is kept in the history (cut to 4 KiB)
+	// and given to the Understander when Commands is nil.
+	Text string
+	// Commands, when non-nil, are applied as given and the understanding
+	// layer is skipped (tests, / commands in chat). An empty non-nil slice
+	// applies no command.
+	Commands []Command
+}
+
+// Result is the outcome of one successful turn.
+type Result struct {
+	// Replies are the bot's messages of the turn, in order.
+	Replies []string `json:"replies"`
+	// Pending is the question the conversation now waits on, or nil.
+	Pending *Pending `json:"pending,omitempty"`
+	// Events are what happened during the turn, in order.
+	Events []Event `json:"events,omitempty"`
+	// State is the conversation's new state; save it as the checkpoint.
+	State *State `json:"-"`
+	// Trace holds human-readable lines: commands applied, steps run,
+	// expression errors, action failures.
+	Trace []string `json:"trace,omitempty"`
+	// Commands are the commands the turn applied (given or understood).
+	Commands []Command `json:"commands,omitempty"`
+}
+
+// EventType names an event.
+type EventType string
+
+// The event types.
+const (
+	EventFlowStarted    EventType = "flow_started"
+	EventFlowCompleted  EventType = "flow_completed"
+	EventFlowCancelled  EventType = "flow_cancelled"
+	EventSlotSet        EventType = "slot_set"
+	EventActionExecuted EventType = "action_executed"
+	EventActionFailed   EventType = "action_failed"
+)
+
+// Event is one thing that happened during a turn. Which fields are set
+// depends on Type: every event names its Flow; slot_set has Slot, Old and
+// New (nil means unset); the action events have Action, and action_failed
+// has Error.
+type Event struct {
+	Type   EventType `json:"type"`
+	Flow   string    `json:"flow,omitempty"`
+	Step   string    `json:"step,omitempty"`
+	Slot   string    `json:"slot,omitempty"`
+	Action string    `json:"action,omitempty"`
+	Old    any       `json:"old,omitempty"`
+	New    any       `json:"new,omitempty"`
+	Error  string    `json:"error,omitempty"`
+}
+
+// turn is the working state of one Turn call.
+type turn struct {
+	m   *Machine
+	ctx context.Context
+	st  *State
+	res *Result
+	// asked is true once the pending question was asked in this turn.
+	asked bool
+	steps int
+	// node is the node being run, for events and errors.
+	node   *nodeRT
+	getter func(string) (any, bool)
+}
+
+// Turn runs one turn of the conversation in st: it turns in.Text into
+// commands (unless in.Commands is given), applies them, and runs the top
+// flow until a step needs input or the stack is empty. st is not modified;
+// the new state is Result.State. On error the turn has no effect: the
+// error is a *RuntimeError when a step failed or a guard stopped the turn.
+func (m *Machine) Turn(ctx context.Context, st *State, in Input) (*Result, error) {
+	if st == nil {
+		return nil, errors.New("no conversation state: start one with NewState")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cmds := in.Commands
+	if cmds == nil {
+		if m.opts.Understander != nil {
+			var err error
+			cmds, err = m.opts.Understander.Understand(ctx, in.Text, m.View(st))
+			if err != nil {
+				return nil, fmt.Errorf("understand %q: %w", cutText(in.Text, 80), err)
+			}
+		}
+		if cmds == nil {
+			cmds = []Command{{Kind: CmdFallback}}
+		}
+	}
+	t := &turn{m: m, ctx: ctx, st: st.Clone(), res: &Result{Commands: cmds}}
+	t.getter = t.get
+	t.res.Trace = append(t.res.Trace, st.Notes...)
+	for i := range cmds {
+		if err := t.apply(&cmds[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.run(); err != nil {
+		return nil, err
+	}
+	if len(t.res.Replies) == 0 && len(t.st.Stack) == 0 {
+		t.say(m.settings.IdleMessage)
+	}
+	t.remember(in.Text)
+	t.st.Revision++
+	t.st.Updated = m.opts.Now().UTC()
+	t.st.Fingerprint = m.fingerprint
+	if t.st.Pending != nil {
+		p := *t.st.Pending
+		t.res.Pending = &p
+	}
+	t.res.State = t.st
+	return t.res, nil
+}
+
+// View returns what the understanding layer may see of a conversation.
+func (m *Machine) View(st *State) View {
+	v := View{Program: m.prog}
+	if st == nil {
+		v.Slot = func(string) (any, bool) { return nil, false }
+		return v
+	}
+	for _, f := range st.Stack {
+		v.Stack = append(v.Stack, f.Flow)
+	}
+	if st.Pending != nil {
+		p := *st.Pending
+		v.Pending = &p
+	}
+	v.Slot = func(name string) (any, bool) {
+		if _, ok := m.conv[name]; ok || len(st.Stack) == 0 {
+			x, ok := st.Slots[name]
+			return x, ok
+		}
+		x, ok := st.Stack[len(st.Stack)-1].Slots[name]
+		return x, ok
+	}
+	return v
+}
+
+// remember appends the turn's messages to the history.
+func (t *turn) remember(text string) {
+	n := t.m.settings.HistorySize
+	if n <= 0 {
+		t.st.History = nil
+		return
+	}
+	h := t.st.History
+	if text != "" {
+		h = append(h, Message{Role: RoleUser, Text: cutText(text, maxHistoryText)})
+	}
+	for _, r := range t.res.Replies {
+		h = append(h, Message{Role: RoleBot, Text: cutText(r, maxHistoryText)})
+	}
+	if len(h) > n {
+		copy(h, h[len(h)-n:])
+		clear(h[n:])
+		h = h[:n]
+	}
+	t.st.History = h
+}
+
+func (t *turn) trace(line string) { t.res.Trace = append(t.res.Trace, line) }
+
+func (t *turn) say(msg string) { t.res.Replies = append(t.res.Replies, msg) }
+
+func (t *turn) event(e Event) {
+	if e.Step == "" && t.node != nil && e.Flow == t.node.flow.f.Name {
+		e.Step = t.node.n.ID
+	}
+	t.res.Events = append(t.res.Events, e)
+}
+
+// top returns the frame on top of the stack, or nil.
+func (t *turn) top() *Frame {
+	if len(t.st.Stack) == 0 {
+		return nil
+	}
+	return &t.st.Stack[len(t.st.Stack)-1]
+}
+
+// topFlow returns the flow on top of the stack, or nil.
+func (t *turn) topFlow() *flowRT {
+	if f := t.top(); f != nil {
+		return t.m.flows[f.Flow]
+	}
+	return nil
+}
+
+// get returns the value of a slot visible to the top flow.
+func (t *turn) get(name string) (any, bool) {
+	if _, ok := t.m.conv[name]; ok {
+		v, ok := t.st.Slots[name]
+		return v, ok
+	}
+	if f := t.top(); f != nil {
+		v, ok := f.Slots[name]
+		return v, ok
+	}
+	return nil, false
+}
+
+func (t *turn) render(tp *tmpl.Template) string { return tp.Render(t.getter) }
+
+// env builds the variables of an expression: every visible slot by name,
+// the same slots under "slots", and value when validating.
+func (t *turn) env(value any, withValue bool) map[string]any {
+	top := t.top()
+	n := len(t.st.Slots) + 2
+	if top != nil {
+		n += len(top.Slots)
+	}
+	slots := make(map[string]any, n)
+	for k, v := range t.st.Slots {
+		slots[k] = v
+	}
+	if top != nil {
+		for k, v := range top.Slots {
+			if _, conv := t.m.conv[k]; !conv {
+				slots[k] = v
+			}
+		}
+	}
+	env := make(map[string]any, n)
+	env["slots"] = slots
+	for k, v := range slots {
+		env[k] = v
+	}
+	if withValue {
+		env["value"] = value
+	}
+	return env
+}
+
+// test evaluates a condition; an expression error is false, with a trace
+// line saying why.
+func (t *turn) test(p *compiled, value any, withValue bool) bool {
+	ok, err := p.test(t.env(value, withValue))
+	if err != nil {
+		t.trace(t.where() + "expression error, treated as false: " + err.Error())
+		return false
+	}
+	return ok
+}
+
+func (t *turn) where() string {
+	if t.node != nil {
+		return t.node.flow.f.Name + "." + t.node.n.ID + ": "
+	}
+	return ""
+}
+
+// blocking returns the pending question if it belongs to the top flow.
+func (t *turn) blocking() *Pending {
+	p, top := t.st.Pending, t.top()
+	if p == nil || top == nil || p.Flow != top.Flow || p.Step != top.Step {
+		return nil
+	}
+	return p
+}
+
+// pendingNode returns the node a pending question was asked by.
+func (t *turn) pendingNode(p *Pending) *nodeRT {
+	fr := t.m.flows[p.Flow]
+	if fr == nil {
+		return nil
+	}
+	i, ok := fr.index[p.Step]
+	if !ok {
+		return nil
+	}
+	return fr.nodes[i]
+}
+
+// apply applies one command.
+func (t *turn) apply(c *Command) error {
+	t.node = nil
+	switch c.Kind {
+	case CmdStartFlow:
+		t.trace("command start_flow " + c.Flow)
+		fr := t.m.flows[c.Flow]
+		if fr == nil {
+			return fmt.Errorf("start_flow: unknown flow %q", c.Flow)
+		}
+		if top := t.top(); top != nil && top.Flow == c.Flow {
+			t.trace("flow " + c.Flow + " is already on top")
+		} else if err := t.push(fr, nil); err != nil {
+			return err
+		}
+		for _, sv := range c.Slots {
+			if err := t.setSlot(sv.Slot, sv.Value); err != nil {
+				return err
+			}
+		}
+	case CmdSetSlot, CmdCorrectSlot:
+		t.trace("command " + string(c.Kind) + " " + c.Slot + "=" + quoteShort(c.Value))
+		return t.setSlot(c.Slot, c.Value)
+	case CmdCancelFlow:
+		t.trace("command cancel_flow")
+		if t.top() == nil {
+			t.trace("no active flow to cancel")
+			return nil
+		}
+		t.cancelTop()
+	case CmdAffirm, CmdDeny:
+		t.trace("command " + string(c.Kind))
+		p := t.blocking()
+		switch {
+		case p != nil && p.Kind == PendingConfirm:
+			return t.answerConfirm(p, c.Kind == CmdAffirm)
+		case p != nil && p.Kind == PendingCollect:
+			if sr := t.m.slot(t.topFlow(), p.Slot); sr != nil && sr.def.Type == ir.TypeBoolean {
+				return t.setSlot(p.Slot, c.Kind == CmdAffirm)
+			}
+		}
+		t.fallback()
+	case CmdFallback:
+		t.trace("command fallback")
+		t.fallback()
+	default:
+		return fmt.Errorf("unknown command %q", c.Kind)
+	}
+	return nil
+}
+
+// fallback says the fallback message and asks the pending question again,
+// or says the idle message when nothing is pending.
+func (t *turn) fallback() {
+	if t.blocking() != nil {
+		t.say(t.m.settings.FallbackMessage)
+		t.reask()
+		return
+	}
+	if len(t.st.Stack) == 0 {
+		t.say(t.m.settings.IdleMessage)
+	}
+}
+
+// setSlot converts, validates and stores a value given by a command. An
+// answer to the pending collect moves its flow on; an invalid value is
+// never stored.
+func (t *turn) setSlot(name string, raw any) error {
+	fr := t.topFlow()
+	sr := t.m.slot(fr, name)
+	if sr == nil {
+		if fr == nil {
+			return fmt.Errorf("set_slot: %q is not a conversation slot and no flow is active", name)
+		}
+		return fmt.Errorf("set_slot: flow %q has no slot %q", fr.f.Name, name)
+	}
+	p := t.blocking()
+	var collect *nodeRT
+	if p != nil && p.Kind == PendingCollect && p.Slot == name {
+		collect = t.pendingNode(p)
+	}
+	v, err := t.check(sr, collect, raw)
+	if err != nil {
+		t.trace("invalid value for slot " + name + ": " + err.Error())
+		if collect != nil {
+			t.invalidAnswer(collect, sr)
+			return nil
+		}
+		t.say(t.invalidMessage(nil, sr))
+		return nil
+	}
+	t.store(sr, v)
+	switch {
+	case collect != nil:
+		t.st.Pending = nil
+		t.goTo(collect.n.Next)
+	case p != nil && p.Kind == PendingConfirm:
+		// A correction while a confirm waits: drop the question so the
+		// confirm runs again and asks with the new value.
+		t.st.Pending = nil
+	}
+	return nil
+}
+
+// check converts a raw value to the slot's type and runs the slot's
+// validation and, for a collect, its validator.
+func (t *turn) check(sr *slotRT, collect *nodeRT, raw any) (any, error) {
+	v, err := values.Convert(sr.def, raw)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
+	}
+	v = normalizeAny(v)
+	return v, t.validate(sr, collect, v)
+}
+
+// validate runs the slot's validation expression and the collect's
+// validator on a converted value.
+func (t *turn) validate(sr *slotRT, collect *nodeRT, v any) error {
+	if sr.validation != nil && !t.test(sr.validation, v, true) {
+		return fmt.Errorf("value %q fails the validation of slot %q", tmpl.Format(v), sr.def.Name)
+	}
+	if collect == nil {
+		return nil
+	}
+	if collect.builtin != "" && !builtinValidators[collect.builtin](v) {
+		return fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.builtin)
+	}
+	if collect.validator != nil && !t.test(collect.validator, v, true) {
+		return fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.validator.src)
+	}
+	return nil
+}
+
+// invalidMessage renders the message for an invalid value: the collect's
+// validation_error_message, the slot's invalid_message, or a default.
+func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT) string {
+	switch {
+	case collect != nil && collect.errMsg != nil:
+		return t.render(collect.errMsg)
+	case sr.invalid != nil:
+		return t.render(sr.invalid)
+	}
+	return "Sorry, that is not a valid " + sr.def.Name + "."
+}
+
+// invalidAnswer handles an invalid answer to the pending collect: the
+// error message, then the question again, or after max_attempts the
+// on_invalid step or the end of the flow.
+func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT) {
+	p := t.st.Pending
+	p.Attempts++
+	t.say(t.invalidMessage(collect, sr))
+	if max := collect.n.MaxAttempts; max > 0 && p.Attempts >= max {
+		t.trace(collect.flow.f.Name + "." + collect.n.ID + ": " + strconv.Itoa(p.Attempts) + " invalid answers, max_attempts reached")
+		t.st.Pending = nil
+		if oi := collect.n.OnInvalid; oi != nil && *oi != ir.End {
+			t.goTo(*oi)
+			return
+		}
+		t.cancelTop()
+		return
+	}
+	t.reask()
+}
+
+// answerConfirm answers the pending confirm.
+func (t *turn) answerConfirm(p *Pending, yes bool) error {
+	nr := t.pendingNode(p)
+	if nr == nil {
+		return fmt.Errorf("pending question of flow %q step %q is not in the program", p.Flow, p.Step)
+	}
+	t.st.Pending = nil
+	switch {
+	case yes && nr.n.OnConfirm != nil:
+		t.goTo(*nr.n.OnConfirm)
+	case yes:
+		t.goTo(nr.n.Next)
+	case nr.n.OnDeny != nil:
+		t.goTo(*nr.n.OnDeny)
+	default:
+		t.cancelTop()
+	}
+	return nil
+}
+
+// store writes a slot of the top flow's scope and records the event. A nil
+// value clears the slot.
+func (t *turn) store(sr *slotRT, v any) {
+	name := sr.def.Name
+	var m map[string]any
+	flow := ""
+	top := t.top()
+	if top != nil {
+		flow = top.Flow
+	}
+	if sr.conv {
+		if t.st.Slots == nil {
+			t.st.Slots = map[string]any{}
+		}
+		m = t.st.Slots
+	} else {
+		if top == nil {
+			return
+		}
+		if top.Slots == nil {
+			top.Slots = make(map[string]any, 4)
+		}
+		m = top.Slots
+	}
+	old := m[name]
+	if v == nil {
+		delete(m, name)
+	} else {
+		m[name] = v
+	}
+	t.event(Event{Type: EventSlotSet, Flow: flow, Slot: name, Old: old, New: v})
+}
+
+// ask asks a collect or confirm question and makes it pending.
+func (t *turn) ask(nr *nodeRT, attempts int) {
+	kind := PendingCollect
+	if nr.n.Kind == ir.KindConfirm {
+		kind = PendingConfirm
+	}
+	prompt := t.prompt(nr)
+	t.st.Pending = &Pending{Kind: kind, Flow: nr.flow.f.Name, Step: nr.n.ID, Slot: nr.n.Slot, Prompt: prompt, Attempts: attempts}
+	t.say(prompt)
+	t.asked = true
+}
+
+// reask asks the pending question again, rendered with the current values.
+func (t *turn) reask() {
+	p := t.st.Pending
+	if nr := t.pendingNode(p); nr != nil {
+		p.Prompt = t.prompt(nr)
+	}
+	t.say(p.Prompt)
+	t.asked = true
+}
+
+// prompt renders a collect's or confirm's question.
+func (t *turn) prompt(nr *nodeRT) string {
+	if nr.msg != nil {
+		return t.render(nr.msg)
+	}
+	v, _ := t.get(nr.n.Slot)
+	return "Please confirm " + nr.n.Slot + ": " + tmpl.Format(v) + "."
+}
+
+// push starts a flow on top of the stack.
+func (t *turn) push(fr *flowRT, at *nodeRT) error {
+	if len(t.st.Stack) >= t.m.settings.MaxStackDepth {
+		return t.runtimeErr(at, fmt.Errorf("starting flow %q would exceed max_stack_depth (%d): the flows call or digress too deep", fr.f.Name, t.m.settings.MaxStackDepth))
+	}
+	t.st.Stack = append(t.st.Stack, Frame{Flow: fr.f.Name, Step: fr.f.Nodes[0].ID})
+	t.st.Pending = nil
+	t.event(Event{Type: EventFlowStarted, Flow: fr.f.Name})
+	return nil
+}
+
+// goTo moves the top flow to a node, or ends it when next is ir.End.
+func (t *turn) goTo(next int) {
+	if next == ir.End {
+		t.finishTop(EventFlowCompleted)
+		return
+	}
+	top := t.top()
+	top.Step = t.m.flows[top.Flow].nodes[next].n.ID
+}
+
+// cancelTop ends the top flow with the cancel message.
+func (t *turn) cancelTop() {
+	t.say(t.m.settings.CancelMessage)
+	t.finishTop(EventFlowCancelled)
+}
+
+// finishTop pops the top flow (its flow slots go with it) and lets a flow
+// below that called it continue after the call.
+func (t *turn) finishTop(ev EventType) {
+	t.popTop(ev)
+	for {
+		top := t.top()
+		if top == nil || !top.AfterCall {
+			return
+		}
+		top.AfterCall = false
+		fr := t.m.flows[top.Flow]
+		next := fr.nodes[fr.index[top.Step]].n.Next
+		if next != ir.End {
+			top.Step = fr.nodes[next].n.ID
+			return
+		}
+		t.popTop(EventFlowCompleted)
+	}
+}
+
+func (t *turn) popTop(ev EventType) {
+	top := t.top()
+	name := top.Flow
+	t.st.Stack[len(t.st.Stack)-1] = Frame{}
+	t.st.Stack = t.st.Stack[:len(t.st.Stack)-1]
+	t.st.Pending = nil
+	t.trace("flow " + name + " " + eventVerb(ev))
+	t.event(Event{Type: ev, Flow: name})
+}
+
+func eventVerb(ev EventType) string {
+	if ev == EventFlowCancelled {
+		return "cancelled"
+	}
+	return "completed"
+}
+
+// runtimeErr wraps err with the node's flow, step and position (the top
+// flow's current step when nr is nil).
+func (t *turn) runtimeErr(nr *nodeRT, err error) error {
+	if nr == nil {
+		nr = t.node
+	}
+	if nr == nil {
+		if fr, top := t.topFlow(), t.top(); fr != nil {
+			if i, ok := fr.index[top.Step]; ok {
+				nr = fr.nodes[i]
+			}
+		}
+	}
+	if nr == nil {
+		return err
+	}
+	return &RuntimeError{Flow: nr.flow.f.Name, Step: nr.n.ID, Pos: nr.n.Pos, Err: err}
+}
+
+// quoteShort quotes a value for the trace, cut to 80 bytes.
+func quoteShort(v any) string {
+	s := tmpl.Format(v)
+	if len(s) > 80 {
+		return strconv.Quote(cutText(s, 80)) + "..."
+	}
+	return strconv.Quote(s)
+}

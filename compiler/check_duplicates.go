@@ -1,0 +1,67 @@
+package compiler
+
+import "github.com/soni-dev/soni/diag"
+
+// check_duplicates reports definitions given twice (E020): a flow, a
+// conversation slot or an action defined again, usually in another file
+// (within one file YAML already reports the duplicate key), and a slot
+// declared twice in one flow's slots list. It also reports a setting given
+// in two files (E022). Each report sits at the later definition and cites
+// the first.
+func init() {
+	register("duplicates", func(c *checker) {
+		seen := make(map[string]diag.Pos, len(c.p.Flows))
+		for _, f := range c.p.Flows {
+			if first, dup := seen[f.Name.V]; dup {
+				c.ds.Add(f.Name.Pos, diag.CodeDuplicateName, f.Path,
+					"flow %q is already defined at %s: rename or remove one of the two", f.Name.V, first)
+				continue
+			}
+			seen[f.Name.V] = f.Name.Pos
+		}
+		seen = make(map[string]diag.Pos, len(c.p.Slots))
+		for _, s := range c.p.Slots {
+			if first, dup := seen[s.Name.V]; dup {
+				c.ds.Add(s.Name.Pos, diag.CodeDuplicateName, s.Path,
+					"slot %q is already defined at %s: rename or remove one of the two", s.Name.V, first)
+				continue
+			}
+			seen[s.Name.V] = s.Name.Pos
+		}
+		seen = make(map[string]diag.Pos, len(c.p.Actions))
+		for _, a := range c.p.Actions {
+			if first, dup := seen[a.Name.V]; dup {
+				c.ds.Add(a.Name.Pos, diag.CodeDuplicateName, a.Path,
+					"action %q is already defined at %s: rename or remove one of the two", a.Name.V, first)
+				continue
+			}
+			seen[a.Name.V] = a.Name.Pos
+		}
+		for _, f := range c.p.Flows {
+			if len(f.Slots) < 2 {
+				continue
+			}
+			declared := make(map[string]diag.Pos, len(f.Slots))
+			for _, s := range f.Slots {
+				if s.Implicit || !s.Name.Set {
+					continue
+				}
+				if first, dup := declared[s.Name.V]; dup {
+					c.ds.Add(s.Name.Pos, diag.CodeDuplicateName, s.Name.Path,
+						"slot %q is already declared in flow %q at %s: remove one of the two", s.Name.V, f.Name.V, first)
+					continue
+				}
+				declared[s.Name.V] = s.Name.Pos
+			}
+		}
+		settings := make(map[string]diag.Pos, len(c.p.Settings))
+		for _, s := range c.p.Settings {
+			if first, dup := settings[s.Key.V]; dup {
+				c.ds.Add(s.Key.Pos, diag.CodeDuplicateSetting, s.Key.Path,
+					"setting %q is already given at %s: keep each setting in one file only", s.Key.V, first)
+				continue
+			}
+			settings[s.Key.V] = s.Key.Pos
+		}
+	})
+}

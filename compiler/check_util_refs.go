@@ -1,0 +1,94 @@
+package compiler
+
+import (
+	"strings"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/schema"
+)
+
+// This file holds helpers shared by the reference and definition checks
+// (check_duplicates.go to check_loop_bodies.go).
+
+// suggestInto sets a diagnostic's did-you-mean suggestion to the candidate
+// nearest to name, when one is close enough.
+func suggestInto(d *diag.Diagnostic, name string, candidates []string) {
+	if best := schema.Suggest(name, candidates); best != "" && best != name {
+		d.Suggestion = "did you mean " + quote(best) + "?"
+	}
+}
+
+// runeLineCol converts a rune offset into a string to a 1-based line and
+// a 0-based column within that line, the coordinates Str.At takes.
+func runeLineCol(s string, offset int) (line, col int) {
+	line = 1
+	i := 0
+	for _, r := range s {
+		if i >= offset {
+			break
+		}
+		if r == '\n' {
+			line++
+			col = 0
+		} else {
+			col++
+		}
+		i++
+	}
+	return line, col
+}
+
+// lastPathKey returns the last key of a data path, without any index:
+// "flows.f.steps[2].condition" gives "condition".
+func lastPathKey(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		path = path[i+1:]
+	}
+	if i := strings.IndexByte(path, '['); i >= 0 {
+		path = path[:i]
+	}
+	return path
+}
+
+// exprWhat names the kind of an expression for messages, from the key that
+// holds it: "condition", "evaluate expression", "validator", "validation"
+// or "expression" (a set step's {expr: ...}).
+func exprWhat(u *exprUse) string {
+	switch k := lastPathKey(u.Src.Path); k {
+	case "condition", "validator", "validation":
+		return k
+	case "evaluate":
+		return "evaluate expression"
+	}
+	return "expression"
+}
+
+// stepIDs lists a flow's step ids in step order, for suggestions.
+func stepIDs(f *Flow) []string {
+	out := make([]string, 0, len(f.Steps))
+	for _, s := range f.Steps {
+		if s.ID.Set && s.ID.V != "" {
+			out = append(out, s.ID.V)
+		}
+	}
+	return out
+}
+
+// isIdentName reports whether s matches [A-Za-z_][A-Za-z0-9_]*, or, with
+// dash, [A-Za-z_][A-Za-z0-9_-]*.
+func isIdentName(s string, dash bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && c >= '0' && c <= '9':
+		case i > 0 && dash && c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -15,10 +15,10 @@ import (
 // sb builds one step of a test flow. Jump targets are step ids, resolved
 // when the flow is built; "" means the default (the next step).
 type sb struct {
-	n                                                  *ir.Node
+	n                                                 *ir.Node
 	jump, onInvalid, onError, onConfirm, onDeny, exit string
-	body                                               string
-	cases                                              [][2]string
+	body                                              string
+	cases                                             [][2]string
 }
 
 func step(id string, kind ir.Kind) *sb { return &sb{n: &ir.Node{ID: id, Kind: kind}} }

@@ -1,0 +1,219 @@
+package understand
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// stopWords are the normalized English and Spanish words that carry no
+// intent ("I want to", "quiero", "por favor"). Trigger matching compares
+// the remaining content words.
+var stopWords = map[string]bool{
+	// English
+	"a": true, "an": true, "the": true, "i": true, "me": true, "my": true, "we": true,
+	"our": true, "you": true, "your": true, "it": true, "its": true, "this": true, "that": true,
+	"to": true, "of": true, "for": true, "in": true, "on": true, "at": true, "by": true,
+	"with": true, "from": true, "about": true, "and": true, "or": true, "is": true,
+	"am": true, "are": true, "be": true, "do": true, "can": true, "could": true,
+	"would": true, "will": true, "should": true, "please": true, "want": true,
+	"wanna": true, "like": true, "need": true, "id": true, "im": true, "some": true,
+	"just": true, "so": true, "let": true, "lets": true, "us": true, "how": true,
+	"what": true, "whats": true,
+	// Spanish
+	"yo": true, "mi": true, "mis": true, "tu": true, "el": true, "la": true, "los": true,
+	"las": true, "un": true, "una": true, "unos": true, "unas": true, "de": true,
+	"del": true, "al": true, "en": true, "por": true, "para": true, "con": true,
+	"y": true, "o": true, "que": true, "es": true, "quiero": true, "quisiera": true,
+	"necesito": true, "favor": true, "puedes": true, "podrias": true, "se": true,
+	"lo": true, "le": true, "gustaria": true,
+}
+
+// contentWords returns the distinct content words of a normalized text,
+// sorted, appended to buf, and whether every word was a stop word. In that
+// case it returns all the words, so that a phrase made only of stop words
+// can still match.
+func contentWords(norm string, buf []string) (words []string, allStop bool) {
+	start := len(buf)
+	for w := range strings.FieldsSeq(norm) {
+		buf = append(buf, w)
+	}
+	all := buf[start:]
+	n := 0
+	for _, w := range all {
+		if !stopWords[w] {
+			all[n] = w
+			n++
+		}
+	}
+	if n == 0 {
+		// Nothing was moved: all still holds every word.
+		allStop = true
+		n = len(all)
+	}
+	content := all[:n]
+	sort.Strings(content)
+	out := content[:0]
+	for i, w := range content {
+		if i == 0 || w != content[i-1] {
+			out = append(out, w)
+		}
+	}
+	return buf[start : start+len(out)], allStop
+}
+
+// allWords returns the distinct words of a normalized text, sorted.
+func allWords(norm string) []string {
+	words := strings.Fields(norm)
+	sort.Strings(words)
+	out := words[:0]
+	for i, w := range words {
+		if i == 0 || w != words[i-1] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// intersect counts the words two sorted distinct lists share.
+func intersect(a, b []string) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// triggerMatch is the best trigger match of a message.
+type triggerMatch struct {
+	flow   *flowRules
+	score  float64
+	strong bool
+}
+
+// bestTrigger scores every flow's triggers against a normalized message.
+// An exact match scores 3; otherwise a match scores coverage + Jaccard
+// (at most 2), where coverage is the share of the trigger's content words
+// found in the message. The highest score wins; on a tie, the flow whose
+// name sorts first. exactOK is false when the message was cut to MaxScan,
+// so it cannot equal a trigger.
+func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
+	var best triggerMatch
+	if norm == "" || len(r.flows) == 0 {
+		return best
+	}
+	var buf [32]string
+	content, _ := contentWords(norm, buf[:0])
+	var every []string // all the message's words, computed when needed
+	for _, fr := range r.flows {
+		for _, t := range fr.triggers {
+			msgWords := content
+			if t.allStop {
+				if every == nil {
+					every = allWords(norm)
+				}
+				msgWords = every
+			}
+			var score float64
+			strong := false
+			if exactOK && norm == t.norm {
+				score, strong = 3, true
+			} else {
+				inter := intersect(t.words, msgWords)
+				if inter == 0 {
+					continue
+				}
+				coverage := float64(inter) / float64(len(t.words))
+				jaccard := float64(inter) / float64(len(t.words)+len(msgWords)-inter)
+				if inter < len(t.words) && jaccard < matchJaccard {
+					continue
+				}
+				score, strong = coverage+jaccard, jaccard >= strongJaccard
+			}
+			if score > best.score {
+				best = triggerMatch{flow: fr, score: score, strong: strong}
+			}
+		}
+	}
+	return best
+}
+
+// fill recognises, in the message that starts a flow, values for the
+// slots the flow collects: a categorical slot whose value or synonym is in
+// the message, and a text slot with a pattern that exactly one word of the
+// message matches. A slot whose value is ambiguous, or that would get the
+// same value as another slot, is left for the flow to ask.
+func (r *Rules) fill(fr *flowRules, head string) []vm.SlotValue {
+	var out []vm.SlotValue
+	var words []string
+	for _, s := range fr.slots {
+		if s.def == nil {
+			continue
+		}
+		switch {
+		case s.def.Type == ir.TypeCategorical:
+			if v, err := values.Convert(s.def, head); err == nil {
+				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
+			}
+		case s.def.Pattern != "" && typed(s.def):
+			if words == nil {
+				words = strings.Fields(head)
+			}
+			if v, ok := patternWord(s.def, words); ok {
+				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
+			}
+		}
+	}
+	// Drop values recognised for two slots: the message does not say which.
+	kept := out[:0]
+	for i, sv := range out {
+		dup := false
+		for j, o := range out {
+			if i != j && o.Value == sv.Value {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, sv)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
+// patternWord returns the one distinct word of the message that converts
+// to the slot (its pattern matches it in full), trimmed of surrounding
+// punctuation.
+func patternWord(def *ir.Slot, words []string) (any, bool) {
+	var found any
+	for _, w := range words {
+		w = strings.Trim(w, ".,;:!?¿¡\"'()[]{}")
+		if w == "" {
+			continue
+		}
+		v, err := values.Convert(def, w)
+		if err != nil {
+			continue
+		}
+		if found != nil && found != v {
+			return nil, false
+		}
+		found = v
+	}
+	return found, found != nil
+}

@@ -1,0 +1,410 @@
+// Package understand is soni's built-in understanding layer: a small,
+// deterministic set of rules that turns a user's message into VM commands
+// without any network or model. It implements vm.Understander.
+//
+// The rules, in priority order (docs/understanding.md has the full
+// description, the word lists and examples):
+//
+//  1. A cancel word as the whole message cancels the top flow, or denies a
+//     pending confirm.
+//  2. A message that matches a flow's trigger phrases starts that flow,
+//     filling slots recognised in the same message. While a question is
+//     pending, only an exact or very strong match interrupts a message that
+//     is also a valid answer.
+//  3. A pending confirm takes a correction ("actually 50", "no, 50"), a yes
+//     or a no.
+//  4. A pending collect takes the message as its answer.
+//  5. Anything else is a fallback.
+package understand
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// MaxScan is how many bytes at the start of a message the rules read for
+// cancel words, triggers, corrections and slot filling. A message longer
+// than this can still be a collect answer (values.Convert reads it all),
+// but it is never an exact trigger or cancel match. The cap keeps every
+// turn's work bounded whatever the user sends.
+const MaxScan = 4096
+
+// Trigger thresholds. A trigger matches when the message is equal to it
+// after normalization, when every content word of the trigger is in the
+// message, or when the Jaccard index of the two content-word sets is at
+// least matchJaccard. A match is strong (it interrupts a message that is
+// also a valid answer to a pending question) when it is exact or its
+// Jaccard index is at least strongJaccard.
+const (
+	matchJaccard  = 0.6
+	strongJaccard = 0.8
+)
+
+// Rules is the built-in rule-based understander for one program. It is
+// immutable after New and safe for concurrent use.
+type Rules struct {
+	prog   *ir.Program
+	flows  []*flowRules
+	byName map[string]*flowRules
+}
+
+var _ vm.Understander = (*Rules)(nil)
+
+// flowRules is what the rules precompute for one flow.
+type flowRules struct {
+	name     string
+	triggers []trigger
+	// slots are the slots the flow collects: the conversation and flow
+	// slots named by its collect steps, in step order, then its other flow
+	// slots by name.
+	slots []slotRef
+}
+
+type trigger struct {
+	norm  string
+	words []string // sorted, distinct content words
+	// allStop is true when the phrase has only stop words; words then
+	// holds all of them and the message's words are compared in full.
+	allStop bool
+}
+
+type slotRef struct {
+	name string
+	def  *ir.Slot
+}
+
+// New precomputes the normalized trigger phrases and collected slots of
+// every flow of p. A nil program understands nothing: every message is a
+// fallback (or a cancel).
+func New(p *ir.Program) *Rules {
+	r := &Rules{prog: p, byName: map[string]*flowRules{}}
+	if p == nil {
+		return r
+	}
+	for _, f := range p.Flows {
+		if f == nil {
+			continue
+		}
+		fr := &flowRules{name: f.Name}
+		for _, phrase := range f.Triggers {
+			norm := values.Normalize(phrase)
+			if norm == "" {
+				continue
+			}
+			words, allStop := contentWords(norm, nil)
+			fr.triggers = append(fr.triggers, trigger{norm: norm, words: words, allStop: allStop})
+		}
+		seen := map[string]bool{}
+		for _, n := range f.Nodes {
+			if n == nil || n.Kind != ir.KindCollect || n.Slot == "" || seen[n.Slot] {
+				continue
+			}
+			seen[n.Slot] = true
+			fr.slots = append(fr.slots, slotRef{n.Slot, p.ResolveSlot(f.Name, n.Slot)})
+		}
+		var rest []string
+		for _, s := range f.Slots {
+			if s != nil && !seen[s.Name] && p.Slot(s.Name) == nil {
+				seen[s.Name] = true
+				rest = append(rest, s.Name)
+			}
+		}
+		sort.Strings(rest)
+		for _, name := range rest {
+			fr.slots = append(fr.slots, slotRef{name, f.Slot(name)})
+		}
+		r.flows = append(r.flows, fr)
+		r.byName[f.Name] = fr
+	}
+	sort.Slice(r.flows, func(i, j int) bool { return r.flows[i].name < r.flows[j].name })
+	return r
+}
+
+// cancelWords are the normalized messages that cancel the top flow.
+var cancelWords = map[string]bool{
+	"cancel": true, "cancel that": true, "cancel it": true, "stop": true, "stop it": true,
+	"never mind": true, "nevermind": true, "forget it": true, "forget about it": true,
+	"quit":     true,
+	"cancelar": true, "cancela": true, "cancelalo": true, "para": true, "olvidalo": true,
+	"olvidate": true, "dejalo": true, "no importa": true,
+}
+
+// Understand turns a message into commands by the rules of the package
+// documentation. It always returns exactly one command; the error is only
+// the context's.
+func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	text := strings.TrimSpace(msg)
+	if text == "" {
+		return one(vm.Command{Kind: vm.CmdFallback}), nil
+	}
+	head, complete := text, true
+	if len(head) > MaxScan {
+		head, complete = cut(head, MaxScan), false
+	}
+	norm := values.Normalize(head)
+	p := v.Pending
+
+	// 1. Cancel words.
+	if complete && cancelWords[norm] {
+		if p != nil && p.Kind == vm.PendingConfirm {
+			return one(vm.Command{Kind: vm.CmdDeny}), nil
+		}
+		return one(vm.Command{Kind: vm.CmdCancelFlow}), nil
+	}
+
+	// 2. Triggers.
+	m := r.bestTrigger(norm, complete)
+	if m.flow != nil && p != nil && len(v.Stack) > 0 && v.Stack[len(v.Stack)-1] == m.flow.name {
+		// The flow is already on top and waiting: the message is for its
+		// pending question, not a restart.
+		m.flow = nil
+	}
+	if m.flow != nil && p != nil && !m.strong {
+		if cmd, ok := r.answer(p, text, head, norm, v); ok {
+			return one(cmd), nil
+		}
+	}
+	if m.flow != nil {
+		return one(vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head)}), nil
+	}
+
+	// 3, 4. The pending question; 5. fallback.
+	if p == nil {
+		return one(vm.Command{Kind: vm.CmdFallback}), nil
+	}
+	cmd, _ := r.answer(p, text, head, norm, v)
+	return one(cmd), nil
+}
+
+func one(c vm.Command) []vm.Command { return []vm.Command{c} }
+
+// cut returns the longest prefix of s of at most n bytes that does not
+// split a UTF-8 sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// answer reads the message as an answer to the pending question. ok says
+// whether it was understood as a valid answer; when it was not, the
+// command is the one to give anyway (a fallback, or a set_slot with the
+// raw text so that the VM reports the invalid answer).
+func (r *Rules) answer(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
+	switch p.Kind {
+	case vm.PendingConfirm:
+		return r.confirm(p, text, head, norm, v)
+	case vm.PendingCollect:
+		return r.collect(p, text, head, v)
+	}
+	return vm.Command{Kind: vm.CmdFallback}, false
+}
+
+// confirm answers a pending confirm: a correction of the confirmed slot
+// (or of one other set slot of the flow), a yes, a no, or a fallback.
+func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
+	def := r.slotDef(p.Flow, p.Slot)
+	if rest, weak, ok := correction(head); ok {
+		if p.Slot != "" && (!weak || typed(def)) && !notAValue(rest) {
+			if val, err := values.Convert(def, rest); err == nil {
+				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
+			}
+		}
+		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
+			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+		}
+	}
+	if yes, ok := values.YesNo(norm); ok {
+		if yes {
+			return vm.Command{Kind: vm.CmdAffirm}, true
+		}
+		return vm.Command{Kind: vm.CmdDeny}, true
+	}
+	return vm.Command{Kind: vm.CmdFallback}, false
+}
+
+// collect answers a pending collect: the message converted to the slot's
+// type, a correction of another set slot of the flow, or else the raw
+// text, which the VM rejects with the slot's invalid message (and counts
+// as an attempt).
+func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command, bool) {
+	def := r.slotDef(p.Flow, p.Slot)
+	if rest, weak, ok := correction(head); ok && !notAValue(rest) {
+		if !weak || typed(def) {
+			if val, err := values.Convert(def, rest); err == nil {
+				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+			}
+		}
+		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
+			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+		}
+	}
+	if val, err := values.Convert(def, text); err == nil {
+		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+	}
+	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: text}, false
+}
+
+// slotDef resolves a slot as the flow sees it; nil (converted like an any
+// slot) when the program does not know it.
+func (r *Rules) slotDef(flow, name string) *ir.Slot {
+	if r.prog == nil || name == "" {
+		return nil
+	}
+	return r.prog.ResolveSlot(flow, name)
+}
+
+// typed reports whether a slot accepts only some texts: any type but text
+// and any, or a text slot with a pattern. Only such slots are guessed from
+// a bare value, since a free-text slot would take any words.
+func typed(def *ir.Slot) bool {
+	if def == nil {
+		return false
+	}
+	switch def.Type {
+	case ir.TypeAny, "":
+		return false
+	case ir.TypeInteger, ir.TypeNumber, ir.TypeBoolean, ir.TypeCategorical, ir.TypeDate:
+		return true
+	}
+	return def.Pattern != ""
+}
+
+// otherSlot finds the one slot of the flow, other than skip, that is set
+// and that a correction's value converts to. Only typed slots (see typed)
+// are candidates; two candidates are ambiguous and give nothing.
+func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool) {
+	fr := r.byName[flow]
+	if fr == nil || v.Slot == nil || rest == "" || notAValue(rest) {
+		return "", nil, false
+	}
+	var name string
+	var val any
+	n := 0
+	for _, s := range fr.slots {
+		if s.name == skip || !typed(s.def) {
+			continue
+		}
+		if _, set := v.Slot(s.name); !set {
+			continue
+		}
+		x, err := values.Convert(s.def, rest)
+		if err != nil {
+			continue
+		}
+		name, val = s.name, x
+		n++
+	}
+	if n != 1 {
+		return "", nil, false
+	}
+	return name, val, true
+}
+
+// notAValue reports whether the rest of a correction is a yes/no, cancel
+// or politeness word rather than a new value ("no thanks", "no, cancel").
+func notAValue(rest string) bool {
+	n := values.Normalize(rest)
+	if n == "" || cancelWords[n] || polite[n] {
+		return true
+	}
+	_, ok := values.YesNo(n)
+	return ok
+}
+
+var polite = map[string]bool{
+	"thanks": true, "thank you": true, "please": true, "gracias": true,
+	"por favor": true, "thx": true,
+}
+
+// The correction prefixes, as normalized word sequences. Strong ones
+// introduce a new value for any slot; the weak one ("no, X") only for a
+// typed slot, since "no, thanks" is not a new name.
+var (
+	strongPrefixes = [][]string{
+		{"actually"}, {"make", "it"}, {"change", "it", "to"}, {"change", "to"},
+		{"i", "meant"}, {"i", "mean"}, {"en", "realidad"}, {"mejor", "dicho"},
+		{"mejor"}, {"quise", "decir"}, {"cambialo", "a"}, {"cambia", "a"},
+		{"ponlo", "a"}, {"ponle"},
+	}
+	weakPrefixes = [][]string{{"no"}}
+)
+
+// correction strips correction prefixes from the start of a message:
+// "actually 50" → "50", "no, make it 50" → "50". weak is true when the
+// only prefix was "no". ok is false when the message starts with none.
+func correction(msg string) (rest string, weak bool, ok bool) {
+	rest = msg
+	weak = true
+	for range 3 {
+		matched := false
+		for _, p := range strongPrefixes {
+			if r, found := stripWords(rest, p); found {
+				rest, weak, ok, matched = r, false, true, true
+				break
+			}
+		}
+		if !matched {
+			for _, p := range weakPrefixes {
+				if r, found := stripWords(rest, p); found {
+					rest, ok, matched = r, true, true
+					break
+				}
+			}
+		}
+		if !matched {
+			break
+		}
+	}
+	return rest, weak && ok, ok
+}
+
+// stripWords removes the words of prefix (normalized) from the start of
+// s, with the spaces and punctuation around them. found is false when s
+// does not start with those words.
+func stripWords(s string, prefix []string) (string, bool) {
+	i := 0
+	for _, want := range prefix {
+		for i < len(s) && !isWordByte(s, i) {
+			i++
+		}
+		j := i
+		for j < len(s) && isWordByte(s, j) {
+			_, size := utf8.DecodeRuneInString(s[j:])
+			j += size
+		}
+		if j == i || values.Normalize(s[i:j]) != want {
+			return "", false
+		}
+		i = j
+	}
+	rest := strings.TrimLeft(s[i:], " \t\r\n,.;:!-")
+	return strings.TrimSpace(rest), true
+}
+
+// isWordByte reports whether the rune at s[i] belongs to a word: a letter,
+// a combining mark, a digit or an apostrophe.
+func isWordByte(s string, i int) bool {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '\''
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '\u2019'
+}

@@ -1,0 +1,453 @@
+package understand
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+func ptr(f float64) *float64 { return &f }
+func idx(i int) *int         { return &i }
+
+func collect(id, slot string) *ir.Node {
+	return &ir.Node{ID: id, Kind: ir.KindCollect, Slot: slot, Message: &ir.Template{Src: "?"}}
+}
+
+// testProgram is a small banking and travel bot.
+func testProgram() *ir.Program {
+	return &ir.Program{
+		IRVersion: ir.Version,
+		Settings:  ir.DefaultSettings(),
+		Slots: []*ir.Slot{
+			{Name: "account_type", Type: ir.TypeCategorical, Values: []ir.Value{
+				{Value: "checking", Synonyms: []string{"corriente"}},
+				{Value: "savings", Synonyms: []string{"ahorros"}},
+			}},
+		},
+		Flows: []*ir.Flow{
+			{
+				Name:     "book_flight",
+				Triggers: []string{"book a flight", "reservar un vuelo"},
+				Slots: []*ir.Slot{
+					{Name: "class", Type: ir.TypeCategorical, Values: []ir.Value{
+						{Value: "economy", Synonyms: []string{"turista", "coach"}},
+						{Value: "premium_economy", Synonyms: []string{"premium economy", "premium"}},
+						{Value: "business", Synonyms: []string{"negocios", "business class", "ejecutiva"}},
+					}},
+					{Name: "date", Type: ir.TypeDate},
+					{Name: "origin", Type: ir.TypeText, Pattern: `[A-Z]{3}`},
+					{Name: "passengers", Type: ir.TypeInteger, Min: ptr(1), Max: ptr(9)},
+				},
+				Nodes: []*ir.Node{
+					collect("ask_origin", "origin"),
+					collect("ask_date", "date"),
+					collect("ask_class", "class"),
+					collect("ask_passengers", "passengers"),
+					{ID: "confirm_date", Kind: ir.KindConfirm, Slot: "date"},
+				},
+			},
+			{
+				Name:     "check_balance",
+				Triggers: []string{"check balance", "what is my balance", "consultar saldo"},
+				Nodes: []*ir.Node{
+					collect("ask_account", "account_type"),
+					{ID: "tell", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}},
+				},
+			},
+			{Name: "greet", Triggers: []string{"hello"}, Nodes: []*ir.Node{{ID: "hi", Kind: ir.KindSay}}},
+			{
+				Name:     "pay_bill",
+				Triggers: []string{"pay a bill", "pagar una factura"},
+				Slots:    []*ir.Slot{{Name: "agree", Type: ir.TypeBoolean}, {Name: "memo"}},
+				Nodes:    []*ir.Node{collect("ask_agree", "agree")},
+			},
+			{
+				Name:     "plan_trip",
+				Triggers: []string{"plan a trip"},
+				Slots: []*ir.Slot{
+					{Name: "from_city", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "madrid"}, {Value: "paris"}}},
+					{Name: "to_city", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "madrid"}, {Value: "paris"}}},
+					{Name: "budget", Type: ir.TypeNumber},
+				},
+				Nodes: []*ir.Node{
+					collect("ask_from", "from_city"), collect("ask_to", "to_city"), collect("ask_budget", "budget"),
+					{ID: "ok", Kind: ir.KindConfirm, Slot: "budget"},
+				},
+			},
+			{Name: "report_b", Triggers: []string{"problem report"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+			{Name: "report_a", Triggers: []string{"report problem"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+			{
+				Name:     "transfer_funds",
+				Triggers: []string{"send money", "I want to make a transfer", "enviar dinero", "hacer una transferencia"},
+				Slots: []*ir.Slot{
+					{Name: "amount", Type: ir.TypeNumber, Min: ptr(1), Max: ptr(10000)},
+					{Name: "recipient", Type: ir.TypeText},
+				},
+				Nodes: []*ir.Node{
+					collect("ask_recipient", "recipient"),
+					collect("ask_amount", "amount"),
+					{ID: "check_recipient", Kind: ir.KindConfirm, Slot: "recipient", OnDeny: idx(0)},
+					{ID: "confirm", Kind: ir.KindConfirm, Slot: "amount"},
+				},
+			},
+		},
+	}
+}
+
+func view(stack []string, p *vm.Pending, slots map[string]any) vm.View {
+	return vm.View{
+		Stack:   stack,
+		Pending: p,
+		Slot: func(name string) (any, bool) {
+			v, ok := slots[name]
+			return v, ok
+		},
+	}
+}
+
+var (
+	idle = view(nil, nil, nil)
+
+	transferSlots = map[string]any{"recipient": "Ana", "amount": 50.0}
+	askRecipient  = view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "transfer_funds", Step: "ask_recipient", Slot: "recipient"}, nil)
+	askAmount     = view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "transfer_funds", Step: "ask_amount", Slot: "amount"}, map[string]any{"recipient": "Ana"})
+	confirmAmount = view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "transfer_funds", Step: "confirm", Slot: "amount"}, transferSlots)
+	confirmRecip  = view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "transfer_funds", Step: "check_recipient", Slot: "recipient"}, transferSlots)
+
+	flightSlots = map[string]any{"origin": "MAD", "date": "2027-03-05", "class": "economy", "passengers": int64(2)}
+	askClass    = view([]string{"book_flight"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "book_flight", Step: "ask_class", Slot: "class"}, nil)
+	askPax      = view([]string{"book_flight"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "book_flight", Step: "ask_passengers", Slot: "passengers"}, map[string]any{"origin": "MAD", "class": "economy"})
+	askDate     = view([]string{"book_flight"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "book_flight", Step: "ask_date", Slot: "date"}, nil)
+	askOrigin   = view([]string{"book_flight"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "book_flight", Step: "ask_origin", Slot: "origin"}, nil)
+	confirmDate = view([]string{"book_flight"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "book_flight", Step: "confirm_date", Slot: "date"}, flightSlots)
+
+	confirmTrip = view([]string{"plan_trip"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "plan_trip", Step: "ok", Slot: "budget"},
+		map[string]any{"from_city": "madrid", "to_city": "paris", "budget": 100.0})
+	askAgree   = view([]string{"pay_bill"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "pay_bill", Step: "ask_agree", Slot: "agree"}, nil)
+	askAccount = view([]string{"transfer_funds", "check_balance"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "check_balance", Step: "ask_account", Slot: "account_type"}, nil)
+)
+
+func start(flow string, slots ...vm.SlotValue) vm.Command {
+	return vm.Command{Kind: vm.CmdStartFlow, Flow: flow, Slots: slots}
+}
+func set(slot string, v any) vm.Command { return vm.Command{Kind: vm.CmdSetSlot, Slot: slot, Value: v} }
+func correct(slot string, v any) vm.Command {
+	return vm.Command{Kind: vm.CmdCorrectSlot, Slot: slot, Value: v}
+}
+
+var (
+	fallback = vm.Command{Kind: vm.CmdFallback}
+	cancel   = vm.Command{Kind: vm.CmdCancelFlow}
+	affirm   = vm.Command{Kind: vm.CmdAffirm}
+	deny     = vm.Command{Kind: vm.CmdDeny}
+)
+
+type ucase struct {
+	name string
+	msg  string
+	view vm.View
+	want vm.Command
+}
+
+func runCases(t *testing.T, cases []ucase) {
+	t.Helper()
+	r := New(testProgram())
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := r.Understand(context.Background(), tc.msg, tc.view)
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.want, got[0])
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	runCases(t, []ucase{
+		{"cancel idle", "cancel", idle, cancel},
+		{"stop during collect", "Stop!", askAmount, cancel},
+		{"never mind", "never mind", askRecipient, cancel},
+		{"nevermind", "Nevermind.", askClass, cancel},
+		{"forget it", "forget it", askAmount, cancel},
+		{"spanish cancelar", "CANCELAR", askAmount, cancel},
+		{"spanish para", "para", askClass, cancel},
+		{"spanish olvidalo accented", "¡Olvídalo!", askAmount, cancel},
+		{"spanish olvidalo plain", "olvidalo", askAmount, cancel},
+		{"cancel during confirm denies", "cancel", confirmAmount, deny},
+		{"cancelar during confirm denies", "Cancelar", confirmAmount, deny},
+		{"stop during confirm denies", "stop", confirmRecip, deny},
+		{"no alone is not cancel when idle", "no", idle, fallback},
+		{"no alone is an answer to a collect", "no", askAmount, set("amount", "no")},
+		{"cancel inside a sentence is not cancel", "please cancel the thing", idle, fallback},
+	})
+}
+
+func TestTriggers(t *testing.T) {
+	runCases(t, []ucase{
+		{"exact", "send money", idle, start("transfer_funds")},
+		{"exact with case and punctuation", "Send money!", idle, start("transfer_funds")},
+		{"all trigger words in a longer message", "I want to send money to Ana", idle, start("transfer_funds")},
+		{"stop words ignored", "make a transfer", idle, start("transfer_funds")},
+		{"spanish", "Quiero enviar dinero", idle, start("transfer_funds")},
+		{"spanish accents", "quiero hacer una transferéncia", idle, start("transfer_funds")},
+		{"spanish balance", "Consultar mi saldo, por favor", idle, start("check_balance")},
+		{"one-word trigger", "hello there", idle, start("greet")},
+		{"yes triggers nothing", "yes", idle, fallback},
+		{"si triggers nothing", "sí", idle, fallback},
+		{"half the words is not enough", "money", idle, fallback},
+		{"unrelated", "what's the weather like", idle, fallback},
+		{"best score wins", "what is my balance", idle, start("check_balance")},
+		{"tie goes to the first name", "report a problem", idle, start("report_a")},
+		{"same flow on top with a pending question is an answer", "send money", askAmount, set("amount", "send money")},
+	})
+}
+
+func TestSlotFilling(t *testing.T) {
+	runCases(t, []ucase{
+		{"categorical and pattern", "book a business class flight from MAD", idle,
+			start("book_flight", vm.SlotValue{Slot: "origin", Value: "MAD"}, vm.SlotValue{Slot: "class", Value: "business"})},
+		{"spanish synonym", "Reservar un vuelo en clase NEGOCIOS", idle,
+			start("book_flight", vm.SlotValue{Slot: "class", Value: "business"})},
+		{"accented synonym", "reservar un vuelo turista", idle,
+			start("book_flight", vm.SlotValue{Slot: "class", Value: "economy"})},
+		{"ambiguous categorical fills nothing", "book a flight, business or economy", idle, start("book_flight")},
+		{"two pattern words fill nothing", "book a flight MAD to BCN", idle, start("book_flight")},
+		{"pattern word with punctuation", "book a flight from (LHR).", idle,
+			start("book_flight", vm.SlotValue{Slot: "origin", Value: "LHR"})},
+		{"same value for two slots fills neither", "plan a trip to Paris", idle, start("plan_trip")},
+		{"conversation slot collected by the flow", "check balance on my savings account", idle,
+			start("check_balance", vm.SlotValue{Slot: "account_type", Value: "savings"})},
+		{"spanish conversation slot", "consultar saldo de ahorros", idle,
+			start("check_balance", vm.SlotValue{Slot: "account_type", Value: "savings"})},
+		{"numbers are not filled", "send money 50 to Ana", idle, start("transfer_funds")},
+	})
+}
+
+func TestDigression(t *testing.T) {
+	runCases(t, []ucase{
+		{"exact trigger interrupts a text collect", "check balance", askRecipient, start("check_balance")},
+		{"strong trigger interrupts a text collect", "I'd like to check my balance please", askRecipient, start("check_balance")},
+		{"weak trigger is a valid text answer", "Ana wants to check the balance", askRecipient, set("recipient", "Ana wants to check the balance")},
+		{"weak trigger is a valid number answer", "check my balance for 50", askAmount, set("amount", 50.0)},
+		{"weak trigger that is no valid answer interrupts", "can you check the balance of my account", askAmount, start("check_balance")},
+		{"exact trigger interrupts a number collect", "what is my balance", askAmount, start("check_balance")},
+		{"exact trigger interrupts a confirm", "book a flight", confirmAmount, start("book_flight")},
+		{"spanish digression with slot filling", "consultar saldo ahorros", askAmount,
+			start("check_balance", vm.SlotValue{Slot: "account_type", Value: "savings"})},
+		{"digression from a categorical collect", "send money", askClass, start("transfer_funds")},
+	})
+}
+
+func TestConfirm(t *testing.T) {
+	cases := []ucase{}
+	for _, s := range []string{"yes", "Yes please", "y", "yeah", "yep", "sure", "OK", "okay", "correct", "confirm",
+		"sí", "SI", "Sí, claro", "claro", "vale", "de acuerdo"} {
+		cases = append(cases, ucase{"yes " + s, s, confirmAmount, affirm})
+	}
+	for _, s := range []string{"no", "No.", "n", "nope", "nah", "no thanks", "No, gracias", "negativo"} {
+		cases = append(cases, ucase{"no " + s, s, confirmAmount, deny})
+	}
+	cases = append(cases, []ucase{
+		{"actually", "actually 75", confirmAmount, correct("amount", 75.0)},
+		{"no comma", "no, 80", confirmAmount, correct("amount", 80.0)},
+		{"make it", "make it $1,200.50", confirmAmount, correct("amount", 1200.5)},
+		{"change it to", "Change it to 20 euros", confirmAmount, correct("amount", 20.0)},
+		{"en realidad", "En realidad 30", confirmAmount, correct("amount", 30.0)},
+		{"mejor", "mejor 40", confirmAmount, correct("amount", 40.0)},
+		{"no, mejor", "No, mejor 45", confirmAmount, correct("amount", 45.0)},
+		{"correction out of range is not understood", "actually 50000", confirmAmount, fallback},
+		{"no with a bad value is a deny", "no, lots", confirmAmount, deny},
+		{"anything else", "purple monkey", confirmAmount, fallback},
+		{"text slot actually", "actually Bob", confirmRecip, correct("recipient", "Bob")},
+		{"text slot no comma is a deny", "no, Bob", confirmRecip, deny},
+		{"text slot no thanks", "no thanks", confirmRecip, deny},
+		{"strong prefix corrects the text slot itself", "actually 99", confirmRecip, correct("recipient", "99")},
+		{"other slot of the flow", "no, 99", confirmRecip, correct("amount", 99.0)},
+		{"date correction", "actually 2027-05-01", confirmDate, correct("date", "2027-05-01")},
+		{"spanish date correction", "no, el 1 de mayo de 2027", confirmDate, correct("date", "2027-05-01")},
+		{"invalid date correction", "actually 2027-02-30", confirmDate, fallback},
+		{"other categorical slot", "actually business", confirmDate, correct("class", "business")},
+		{"other categorical slot spanish", "no, negócios", confirmDate, correct("class", "business")},
+		{"a number goes to the one numeric slot", "actually 3", confirmDate, correct("passengers", int64(3))},
+		{"a value of two other slots is ambiguous", "actually paris", confirmTrip, fallback},
+		{"the confirmed number slot", "actually 300", confirmTrip, correct("budget", 300.0)},
+	}...)
+	runCases(t, cases)
+}
+
+func TestCollect(t *testing.T) {
+	runCases(t, []ucase{
+		{"number", "50", askAmount, set("amount", 50.0)},
+		{"number in text", "about 25 euros", askAmount, set("amount", 25.0)},
+		{"number grouped", "$1,200.50", askAmount, set("amount", 1200.5)},
+		{"european number", "1.200,50 €", askAmount, set("amount", 1200.5)},
+		{"ambiguous number is raw", "between 3 and 5", askAmount, set("amount", "between 3 and 5")},
+		{"not a number is raw", "abc", askAmount, set("amount", "abc")},
+		{"above max is raw", "50000", askAmount, set("amount", "50000")},
+		{"below min is raw", " 0.5 ", askAmount, set("amount", "0.5")},
+		{"empty", "", askAmount, fallback},
+		{"whitespace", " \t\n ", askAmount, fallback},
+		{"integer", "3 people", askPax, set("passengers", int64(3))},
+		{"integer not whole is raw", "2.5", askPax, set("passengers", "2.5")},
+		{"integer word is raw", "tres", askPax, set("passengers", "tres")},
+		{"categorical synonym capitalised", "Negocios", askClass, set("class", "business")},
+		{"categorical upper", "NEGOCIOS", askClass, set("class", "business")},
+		{"categorical accented", "negócios", askClass, set("class", "business")},
+		{"categorical in sentence", "I'd like business class please", askClass, set("class", "business")},
+		{"categorical spanish sentence", "clase turista, por favor", askClass, set("class", "economy")},
+		{"categorical longer phrase", "premium economy", askClass, set("class", "premium_economy")},
+		{"categorical ambiguous is raw", "business or economy", askClass, set("class", "business or economy")},
+		{"categorical unknown is raw", "first class", askClass, set("class", "first class")},
+		{"conversation slot", "ahorros", askAccount, set("account_type", "savings")},
+		{"date iso", "2027-03-05", askDate, set("date", "2027-03-05")},
+		{"date english", "March 5, 2027", askDate, set("date", "2027-03-05")},
+		{"date spanish", "el 5 de marzo de 2027", askDate, set("date", "2027-03-05")},
+		{"date invalid is raw", "2027-02-30", askDate, set("date", "2027-02-30")},
+		{"date none is raw", "next week", askDate, set("date", "next week")},
+		{"pattern", "LHR", askOrigin, set("origin", "LHR")},
+		{"pattern failure is raw", "London", askOrigin, set("origin", "London")},
+		{"boolean yes", "sí, claro", askAgree, set("agree", true)},
+		{"boolean no", "nope", askAgree, set("agree", false)},
+		{"boolean no thanks", "no thanks", askAgree, set("agree", false)},
+		{"boolean unknown is raw", "maybe", askAgree, set("agree", "maybe")},
+		{"text trimmed", "  Ana María ", askRecipient, set("recipient", "Ana María")},
+		{"text actually", "actually Bob", askRecipient, set("recipient", "Bob")},
+		{"actually for the pending slot", "actually 3", askPax, set("passengers", int64(3))},
+		{"actually for another set slot", "actually business", askPax, correct("class", "business")},
+		{"spanish correction of another set slot", "en realidad negocios", askPax, correct("class", "business")},
+		{"correction of an unset slot is raw", "actually 2027-03-05", askPax, set("passengers", "actually 2027-03-05")},
+	})
+}
+
+func TestFallbackAndOddViews(t *testing.T) {
+	unknown := view([]string{"ghost"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "ghost", Slot: "thing"}, nil)
+	odd := view([]string{"transfer_funds"}, &vm.Pending{Kind: "other", Flow: "transfer_funds", Slot: "amount"}, nil)
+	noSlotFunc := vm.View{Stack: []string{"book_flight"}, Pending: askPax.Pending}
+	runCases(t, []ucase{
+		{"nothing pending", "blah blah", idle, fallback},
+		{"a number with nothing pending", "50", idle, fallback},
+		{"empty with nothing pending", "", idle, fallback},
+		{"unknown flow and slot takes the text", " stuff ", unknown, set("thing", "stuff")},
+		{"unknown pending kind", "50", odd, fallback},
+		{"no slot function", "actually business", noSlotFunc, set("passengers", "actually business")},
+	})
+}
+
+func TestNilProgram(t *testing.T) {
+	r := New(nil)
+	got, err := r.Understand(context.Background(), "cancel", idle)
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{cancel}, got)
+	got, err = r.Understand(context.Background(), "send money", idle)
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{fallback}, got)
+	got, err = r.Understand(context.Background(), "50", askAmount)
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{set("amount", "50")}, got)
+}
+
+func TestContextCancelled(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	got, err := New(testProgram()).Understand(ctx, "send money", idle)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Nil(t, got)
+}
+
+func TestHugeMessage(t *testing.T) {
+	r := New(testProgram())
+	junk := strings.Repeat("lorem ipsum dolor ", 1<<16) // about 1.1 MiB
+	cases := []ucase{
+		{"idle junk", junk, idle, fallback},
+		{"trigger at the start", "send money " + junk, idle, start("transfer_funds")},
+		{"cancel word then junk is not a cancel", "cancel " + junk, idle, fallback},
+		{"trigger after the scanned head is ignored", junk + " send money", idle, fallback},
+		{"text answer keeps everything", junk + "end", askRecipient, set("recipient", strings.TrimSpace(junk+"end"))},
+		{"number answer", junk, askAmount, set("amount", strings.TrimSpace(junk))},
+		{"confirm", junk, confirmAmount, fallback},
+		{"categorical", strings.Repeat("business ", 1<<17), askClass, set("class", "business")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			begin := time.Now()
+			got, err := r.Understand(context.Background(), tc.msg, tc.view)
+			elapsed := time.Since(begin)
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.want, got[0])
+			assert.Less(t, elapsed, 2*time.Second)
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	r := New(testProgram())
+	msgs := []string{"book a business class flight from MAD", "report a problem", "actually 3", "no, negócios"}
+	for _, m := range msgs {
+		first, err := r.Understand(context.Background(), m, confirmDate)
+		require.NoError(t, err)
+		for range 20 {
+			again, err := r.Understand(context.Background(), m, confirmDate)
+			require.NoError(t, err)
+			assert.Equal(t, first, again)
+		}
+	}
+}
+
+func TestCorrectionPrefixes(t *testing.T) {
+	cases := []struct {
+		in, rest string
+		weak, ok bool
+	}{
+		{"actually 5", "5", false, true},
+		{"Actually, 5", "5", false, true},
+		{"no, 5", "5", true, true},
+		{"No", "", true, true},
+		{"nothing", "nothing", false, false},
+		{"no, actually make it 5", "5", false, true},
+		{"En realidad: mañana", "mañana", false, true},
+		{"mejor dicho 4", "4", false, true},
+		{"make 5", "make 5", false, false},
+		{"¡No! 7", "7", true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			rest, weak, ok := correction(tc.in)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.weak, weak)
+			assert.Equal(t, tc.rest, rest)
+		})
+	}
+}
+
+func BenchmarkUnderstand(b *testing.B) {
+	r := New(testProgram())
+	ctx := context.Background()
+	benches := []struct {
+		name string
+		msg  string
+		view vm.View
+	}{
+		{"collect_number", "about 1,200.50 euros", askAmount},
+		{"collect_categorical", "I'd like business class please", askClass},
+		{"trigger", "I want to send money to Ana", idle},
+		{"trigger_with_slots", "book a business class flight from MAD", idle},
+	}
+	for _, bc := range benches {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.Understand(ctx, bc.msg, bc.view); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -105,6 +105,7 @@ func newApp(e *env) *cli.App {
 			compileCommand(e),
 			graphCommand(e),
 			schemaCommand(e),
+			chatCommand(e),
 		},
 	}
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"soni": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script. SONI_UPDATE=1
+// rewrites their expected output.
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       os.Getenv("SONI_UPDATE") != "",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("ROOT", root)
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
+
+// TestExitCodes drives run directly, since testscript cannot assert a
+// specific exit status.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	require.NoError(t, os.WriteFile(good, []byte(goodFlow), 0o644))
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("flows:\n  f:\n    steps:\n      - step: a\n        type: say\n        mesage: hi\n"), 0o644))
+	warn := filepath.Join(dir, "warn.yaml")
+	require.NoError(t, os.WriteFile(warn, []byte(goodFlow+"slots:\n  unused: {type: text}\n"), 0o644))
+	tests := []struct {
+		name string
+		args []string
+		want int
+		out  string
+	}{
+		{"version", []string{"--version"}, exitOK, "soni version"},
+		{"help", []string{"help"}, exitOK, "validate"},
+		{"valid", []string{"validate", good}, exitOK, "no problems found"},
+		{"invalid", []string{"validate", bad}, exitFailed, "E011"},
+		{"warning passes", []string{"validate", warn}, exitOK, "W004"},
+		{"warning strict", []string{"validate", "--strict", warn}, exitFailed, "W004"},
+		{"strict after path", []string{"validate", warn, "--strict"}, exitFailed, "W004"},
+		{"missing path", []string{"validate"}, exitUsage, ""},
+		{"unreadable path", []string{"validate", filepath.Join(dir, "nope")}, exitUsage, "E001"},
+		{"bad format", []string{"validate", "--format", "xml", good}, exitUsage, ""},
+		{"unknown flag", []string{"validate", "--nope", good}, exitUsage, ""},
+		{"unknown command", []string{"frobnicate"}, exitUsage, ""},
+		{"compile", []string{"compile", good}, exitOK, `"ir_version": 1`},
+		{"compile errors", []string{"compile", bad}, exitFailed, ""},
+		{"compile two paths", []string{"compile", good, good}, exitUsage, ""},
+		{"graph", []string{"graph", good}, exitOK, "flowchart TD"},
+		{"graph dot", []string{"graph", good, "--format", "dot"}, exitOK, "digraph soni"},
+		{"graph unknown flow", []string{"graph", good, "--flow", "nope"}, exitUsage, ""},
+		{"schema", []string{"schema"}, exitOK, "$schema"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"soni"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, tt.want, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			if tt.out != "" {
+				assert.Contains(t, stdout.String(), tt.out)
+			}
+		})
+	}
+}
+
+const goodFlow = `version: "1.0"
+flows:
+  greet:
+    trigger:
+      intents: ["hello"]
+    steps:
+      - step: hi
+        type: say
+        message: Hello!
+`

@@ -1,0 +1,307 @@
+package compiler
+
+import (
+	"sort"
+	"strings"
+
+	exprast "github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/exprcompat"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/schema"
+)
+
+// This file holds what the control-flow and usage warnings (W001-W010)
+// share: graph algorithms, positions of names inside templates and
+// expressions, and small formatting helpers.
+
+// isKnownKind reports whether a step type is one of the language's.
+func isKnownKind(t string) bool {
+	for _, k := range ir.Kinds {
+		if string(k) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUnknownTarget reports whether any step of a flow names a jump target
+// that does not exist; the CFG then lacks edges the author meant, so
+// graph-based warnings on that flow would only add noise to the error.
+func hasUnknownTarget(f *Flow) bool {
+	bad := func(s Str) bool { return s.Set && f.target(s.V) == unknownTarget }
+	for _, s := range f.Steps {
+		if bad(s.JumpTo) || bad(s.OnInvalid) || bad(s.ExitTo) || bad(s.OnError) || bad(s.OnConfirm) || bad(s.OnDeny) {
+			return true
+		}
+		for _, c := range s.Cases {
+			if f.target(c.Target.V) == unknownTarget {
+				return true
+			}
+		}
+		for _, e := range s.Do {
+			if e.Step == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sccs returns the strongly connected components of a graph of n nodes
+// (Tarjan's algorithm, iterative so that deep graphs cannot overflow the
+// stack). succ lists a node's successors; values outside [0, n) are
+// ignored. Each component lists its nodes in ascending order; components
+// come in reverse topological order.
+func sccs(n int, succ func(int) []int) [][]int {
+	index := make([]int, n) // 0: not visited yet; else visit order + 1
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	var stack []int
+	type frame struct {
+		v, i int
+		succ []int
+	}
+	var calls []frame
+	next := 1
+	var out [][]int
+	visit := func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		calls = append(calls, frame{v: v, succ: succ(v)})
+	}
+	for root := 0; root < n; root++ {
+		if index[root] != 0 {
+			continue
+		}
+		visit(root)
+		for len(calls) > 0 {
+			fr := &calls[len(calls)-1]
+			if fr.i < len(fr.succ) {
+				w := fr.succ[fr.i]
+				fr.i++
+				if w < 0 || w >= n {
+					continue
+				}
+				if index[w] == 0 {
+					visit(w)
+				} else if onStack[w] && index[w] < low[fr.v] {
+					low[fr.v] = index[w]
+				}
+				continue
+			}
+			v := fr.v
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				if p := calls[len(calls)-1].v; low[v] < low[p] {
+					low[p] = low[v]
+				}
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			sort.Ints(comp)
+			out = append(out, comp)
+		}
+	}
+	return out
+}
+
+// isCycle reports whether a component holds a cycle: more than one node,
+// or one node with an edge to itself.
+func isCycle(comp []int, succ func(int) []int) bool {
+	if len(comp) > 1 {
+		return true
+	}
+	for _, w := range succ(comp[0]) {
+		if w == comp[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// runePos converts a rune offset into a value to the 1-based line and
+// 0-based column that Str.At takes.
+func runePos(runes []rune, off int) (line, col int) {
+	line = 1
+	for i := 0; i < off && i < len(runes); i++ {
+		if runes[i] == '\n' {
+			line++
+			col = 0
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// tmplRefPos is the position of the slot name of a template reference
+// whose '{' is at rune offset off: the first rune after the brace that is
+// not a space.
+func tmplRefPos(src Str, off int) diag.Pos {
+	runes := []rune(src.V)
+	i := off + 1
+	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
+		i++
+	}
+	return src.At(runePos(runes, i))
+}
+
+// exprRefPos returns where an expression first names each slot: the
+// identifier, or the string key of slots["name"]. Positions are in the file.
+func exprRefPos(src Str) map[string]diag.Pos {
+	out := map[string]diag.Pos{}
+	code := exprcompat.Rewrite(src.V)
+	tree, err := parser.Parse(code)
+	if err != nil {
+		return out
+	}
+	v := &refPosVisitor{src: src, runes: []rune(code), out: out, locals: map[string]bool{}}
+	exprast.Walk(&tree.Node, v)
+	return out
+}
+
+type refPosVisitor struct {
+	src    Str
+	runes  []rune
+	out    map[string]diag.Pos
+	locals map[string]bool
+}
+
+func (v *refPosVisitor) Visit(n *exprast.Node) {
+	switch x := (*n).(type) {
+	case *exprast.VariableDeclaratorNode:
+		v.locals[x.Name] = true
+	case *exprast.MemberNode:
+		if id, ok := x.Node.(*exprast.IdentifierNode); ok && id.Value == "slots" {
+			if prop, ok := x.Property.(*exprast.StringNode); ok {
+				from := prop.Location().From
+				if from < len(v.runes) && (v.runes[from] == '"' || v.runes[from] == '\'' || v.runes[from] == '`') {
+					from++ // slots["name"]: point at the name, not the quote
+				}
+				v.add(prop.Value, from)
+			}
+		}
+	case *exprast.IdentifierNode:
+		if x.Value == "slots" || v.locals[x.Value] {
+			return
+		}
+		v.add(x.Value, x.Location().From)
+	}
+}
+
+func (v *refPosVisitor) add(name string, from int) {
+	pos := v.src.At(runePos(v.runes, from))
+	// Walk visits children first, so keep the earliest position of a name.
+	if old, ok := v.out[name]; ok && !pos.Before(old) {
+		return
+	}
+	v.out[name] = pos
+}
+
+// didYouMean returns `did you mean "x"?` for the candidate closest to
+// name, or "".
+func didYouMean(name string, candidates []string) string {
+	if s := schema.Suggest(name, candidates); s != "" {
+		return "did you mean " + quote(s) + "?"
+	}
+	return ""
+}
+
+// quoteList renders names as "a", "b", "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// stepAlwaysWaits reports whether a step of a known kind can stop and wait for
+// the user whatever the state: a confirm, or a collect with force.
+func stepAlwaysWaits(s *Step) bool {
+	return s.Type.V == string(ir.KindConfirm) || (s.Type.V == string(ir.KindCollect) && s.Force)
+}
+
+// stepUses indexes the project's expressions and templates by the step
+// that holds them, so that per-step analyses stay linear.
+func stepUses(c *checker) (map[*Step][]*exprUse, map[*Step][]*tmplUse) {
+	exprs := make(map[*Step][]*exprUse, len(c.exprs))
+	for _, u := range c.exprs {
+		if u.Step != nil {
+			exprs[u.Step] = append(exprs[u.Step], u)
+		}
+	}
+	tmpls := make(map[*Step][]*tmplUse, len(c.tmpls))
+	for _, u := range c.tmpls {
+		if u.Step != nil {
+			tmpls[u.Step] = append(tmpls[u.Step], u)
+		}
+	}
+	return exprs, tmpls
+}
+
+// bitset is a set of small integers, one bit each.
+type bitset []uint64
+
+// newFullBitset returns a set holding 0..n-1.
+func newFullBitset(n int) bitset {
+	b := make(bitset, (n+63)/64)
+	for i := range b {
+		b[i] = ^uint64(0)
+	}
+	return b
+}
+
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(uint(i)%64)) != 0 }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (uint(i) % 64) }
+func (b bitset) clear(i int)    { b[i/64] &^= 1 << (uint(i) % 64) }
+
+// and intersects b with o and reports whether b changed.
+func (b bitset) and(o bitset) bool {
+	changed := false
+	for i := range b {
+		if v := b[i] & o[i]; v != b[i] {
+			b[i] = v
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (b bitset) or(o bitset) {
+	for i := range b {
+		b[i] |= o[i]
+	}
+}
+
+func (b bitset) andNot(o bitset) {
+	for i := range b {
+		b[i] &^= o[i]
+	}
+}
+
+// sortedKeys returns a set's keys in order, so that results do not depend
+// on map iteration.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

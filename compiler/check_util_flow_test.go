@@ -1,0 +1,135 @@
+package compiler
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// warnDiags compiles one file and returns its diagnostics of one code as
+// "line:col message", with " (suggestion)" when there is one.
+func warnDiags(t *testing.T, src, code string) []string {
+	t.Helper()
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	require.NotNil(t, r)
+	var out []string
+	for _, d := range r.Diags {
+		if d.Code != code {
+			continue
+		}
+		s := fmt.Sprintf("%d:%d %s", d.Pos.Line, d.Pos.Col, d.Message)
+		if d.Suggestion != "" {
+			s += " (" + d.Suggestion + ")"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestSCCs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edges [][]int
+		want  [][]int
+		cycle []bool
+	}{
+		{"empty", nil, nil, nil},
+		{"single", [][]int{nil}, [][]int{{0}}, []bool{false}},
+		{"self loop", [][]int{{0}}, [][]int{{0}}, []bool{true}},
+		{"chain", [][]int{{1}, {2}, nil}, [][]int{{2}, {1}, {0}}, []bool{false, false, false}},
+		{"two cycles", [][]int{{1}, {0, 2}, {3}, {2, -1}}, [][]int{{2, 3}, {0, 1}}, []bool{true, true}},
+		{"out of range ignored", [][]int{{5, -2, 1}, {0}}, [][]int{{0, 1}}, []bool{true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			succ := func(i int) []int { return tc.edges[i] }
+			got := sccs(len(tc.edges), succ)
+			assert.Equal(t, tc.want, got)
+			for i, comp := range got {
+				assert.Equal(t, tc.cycle[i], isCycle(comp, succ), "component %v", comp)
+			}
+		})
+	}
+}
+
+func TestSCCsDeepChain(t *testing.T) {
+	// A long cycle must not overflow the stack and must come out whole.
+	const n = 200000
+	succ := func(i int) []int { return []int{(i + 1) % n} }
+	got := sccs(n, succ)
+	require.Len(t, got, 1)
+	assert.Len(t, got[0], n)
+}
+
+func TestBitset(t *testing.T) {
+	b := newFullBitset(70)
+	require.Len(t, b, 2)
+	assert.True(t, b.has(0))
+	assert.True(t, b.has(69))
+	b.clear(69)
+	assert.False(t, b.has(69))
+	o := make(bitset, 2)
+	o.set(3)
+	o.set(65)
+	assert.True(t, b.and(o))
+	assert.False(t, b.and(o), "a second intersection changes nothing")
+	assert.True(t, b.has(3))
+	assert.True(t, b.has(65))
+	assert.False(t, b.has(4))
+	b.andNot(o)
+	assert.False(t, b.has(3))
+	b.or(o)
+	assert.True(t, b.has(65))
+}
+
+func TestRefPositions(t *testing.T) {
+	inline := Str{V: "x", Pos: flowPos(3, 10), Mode: ModeInline}
+	block := Str{V: "x", Pos: flowPos(5, 7), Mode: ModeBlock}
+	approx := Str{V: "x", Pos: flowPos(9, 4), Mode: ModeApprox}
+	for _, tc := range []struct {
+		name string
+		src  Str
+		tmpl bool
+		off  int
+		slot string
+		want [2]int
+	}{
+		{"template inline", withV(inline, "Hi {name}!"), true, 3, "", [2]int{3, 14}},
+		{"template spaces", withV(inline, "Hi {  name }"), true, 3, "", [2]int{3, 16}},
+		{"template runes", withV(inline, "¿Sí {name}?"), true, 4, "", [2]int{3, 15}},
+		{"template block second line", withV(block, "Hello\nand {name}\n"), true, 10, "", [2]int{6, 12}},
+		{"template approx", withV(approx, "a {b}"), true, 2, "", [2]int{9, 4}},
+		{"expr identifier", withV(inline, "a > 1 && bb < 2"), false, 0, "bb", [2]int{3, 19}},
+		{"expr slots index", withV(inline, `slots["bb"] > 1`), false, 0, "bb", [2]int{3, 17}},
+		{"expr slots member", withV(inline, `slots.bb > 1`), false, 0, "bb", [2]int{3, 16}},
+		{"expr first use", withV(inline, "bb + bb"), false, 0, "bb", [2]int{3, 10}},
+		{"expr capitals", withV(inline, "a AND NOT bb"), false, 0, "bb", [2]int{3, 20}},
+		{"expr block", withV(block, "a &&\n  bb"), false, 0, "bb", [2]int{6, 9}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got [2]int
+			if tc.tmpl {
+				p := tmplRefPos(tc.src, tc.off)
+				got = [2]int{p.Line, p.Col}
+			} else {
+				p, ok := exprRefPos(tc.src)[tc.slot]
+				require.True(t, ok)
+				got = [2]int{p.Line, p.Col}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	assert.Empty(t, exprRefPos(withV(inline, "a >")), "a syntax error gives no positions")
+}
+
+func withV(s Str, v string) Str { s.V = v; s.Set = true; return s }
+
+func TestQuoteListAndDidYouMean(t *testing.T) {
+	assert.Equal(t, `"a", "b"`, quoteList([]string{"a", "b"}))
+	assert.Equal(t, `did you mean "lookup"?`, didYouMean("lokup", []string{"lookup", "other"}))
+	assert.Equal(t, "", didYouMean("zzzzzz", []string{"lookup"}))
+}
+
+func flowPos(line, col int) diag.Pos { return diag.Pos{File: "t.yaml", Line: line, Col: col} }

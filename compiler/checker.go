@@ -179,19 +179,24 @@ func (c *checker) visible(f *Flow, name string) bool {
 	return c.p.Visible(f, name) != nil
 }
 
-// env builds the expr environment of a flow: every visible slot as a
-// variable holding a zero value of its type, and the slots map.
+// env builds the expr environment of a flow: every visible typed slot as a
+// variable holding a zero value of its type, and the slots map. Slots of
+// type any are left out: the configuration is not strict, so expr types
+// them as interface values that compare with anything, and unknown names
+// were already reported by the reference walk.
 func (c *checker) env(f *Flow) map[string]any {
 	if e, ok := c.envs[f]; ok {
 		return e
 	}
 	e := map[string]any{}
 	for _, s := range c.p.Slots {
-		e[s.Name.V] = zeroOf(s.Resolved)
+		if s.Resolved != ir.TypeAny {
+			e[s.Name.V] = zeroOf(s.Resolved)
+		}
 	}
 	if f != nil {
 		for _, s := range f.Slots {
-			if _, ok := e[s.Name.V]; !ok {
+			if _, ok := e[s.Name.V]; !ok && s.Resolved != ir.TypeAny && c.p.slots[s.Name.V] == nil {
 				e[s.Name.V] = zeroOf(s.Resolved)
 			}
 		}
@@ -209,8 +214,6 @@ func zeroOf(t ir.SlotType) any {
 		return 0.0
 	case ir.TypeBoolean:
 		return false
-	case ir.TypeAny:
-		return nil
 	}
 	return ""
 }
@@ -268,10 +271,13 @@ func (c *checker) config(f *Flow, value *Slot) *conf.Config {
 		for name, val := range env {
 			e[name] = val
 		}
-		e["value"] = zeroOf(value.Resolved)
+		if value.Resolved != ir.TypeAny {
+			e["value"] = zeroOf(value.Resolved)
+		}
 		env = e
 	}
 	cfg := conf.New(env)
+	cfg.Strict = false
 	c.configs[k] = cfg
 	return cfg
 }

@@ -451,3 +451,21 @@ func BenchmarkUnderstand(b *testing.B) {
 		})
 	}
 }
+
+func FuzzUnderstand(f *testing.F) {
+	for _, s := range []string{"send money", "actually 5", "no, negócios", "¡Olvídalo!", "book a flight from MAD", "1,2.3"} {
+		f.Add(s)
+	}
+	r := New(testProgram())
+	views := []vm.View{idle, askAmount, askClass, askRecipient, confirmAmount, confirmDate, askPax}
+	f.Fuzz(func(t *testing.T, msg string) {
+		for _, v := range views {
+			got, err := r.Understand(context.Background(), msg, v)
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			if got[0].Kind == vm.CmdStartFlow {
+				assert.NotNil(t, testProgram().Flow(got[0].Flow))
+			}
+		}
+	})
+}

@@ -1,0 +1,150 @@
+package compiler
+
+import (
+	"sort"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/schema"
+)
+
+// check_slot_refs reports slots used where the flow cannot see them (E032):
+// in templates and expressions, as the slot of a branch or confirm step, as
+// an action input that is no slot anywhere in the project, and as the
+// target of a set or map_outputs that is not declared but is one or two
+// edits away from a declared slot (a typo that would otherwise silently
+// create a new implicit flow slot).
+func init() {
+	register("slot_refs", func(c *checker) {
+		for _, u := range c.tmpls {
+			for _, part := range u.Unknown {
+				off := part.Offset + 1
+				runes := []rune(u.Src.V)
+				for off < len(runes) && (runes[off] == ' ' || runes[off] == '\t') {
+					off++
+				}
+				line, col := runeLineCol(u.Src.V, off)
+				d := c.ds.Add(u.Src.At(line, col), diag.CodeUnknownSlot, u.Src.Path,
+					"unknown slot %q in template: %s", part.Slot, declareHint(u.Flow))
+				suggestInto(d, part.Slot, c.visibleNames(u.Flow))
+			}
+		}
+		for _, u := range c.exprs {
+			for _, n := range u.Unknown {
+				hint := declareHint(u.Flow)
+				if n.Name == "value" {
+					hint = `"value" is defined only in a slot's validation and a collect step's validator`
+				}
+				d := c.ds.Add(u.Src.At(n.Line, n.Col), diag.CodeUnknownSlot, u.Src.Path,
+					"unknown slot %q in %s: %s", n.Name, exprWhat(u), hint)
+				suggestInto(d, n.Name, c.visibleNames(u.Flow))
+			}
+		}
+		for _, f := range c.p.Flows {
+			for _, s := range f.Steps {
+				switch s.Type.V {
+				case "branch", "confirm":
+					if s.Slot.Set && !c.visible(f, s.Slot.V) {
+						d := c.ds.Add(s.Slot.Pos, diag.CodeUnknownSlot, s.Slot.Path,
+							"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, declareHint(f))
+						suggestInto(d, s.Slot.V, c.visibleNames(f))
+					}
+				case "set":
+					for _, a := range s.Assign {
+						c.slotTypo(f, a.Slot, "set")
+					}
+				case "action":
+					for _, m := range s.MapOutputs {
+						c.slotTypo(f, m.Slot, "map_outputs")
+					}
+				}
+			}
+		}
+		c.actionInputs()
+	})
+}
+
+func declareHint(f *Flow) string {
+	if f == nil {
+		return "declare it in the top-level slots, or fix its name"
+	}
+	return "declare it in the top-level slots or the flow's slots, or fix its name"
+}
+
+// slotTypo reports a set or map_outputs target that made an implicit flow
+// slot and is at most two edits away from a declared slot the flow sees,
+// and at most one edit per three letters of the name, so that short
+// distinct words such as count and amount are not taken for typos.
+func (c *checker) slotTypo(f *Flow, name Str, where string) {
+	if !name.Set || !isIdentName(name.V, false) {
+		return
+	}
+	s := c.p.Visible(f, name.V)
+	if s == nil || !s.Implicit {
+		return
+	}
+	best, bestD := "", 3
+	consider := func(cand *Slot) {
+		if cand.Implicit || !cand.Name.Set {
+			return
+		}
+		n := cand.Name.V
+		// At most two edits, and few for the name's length: "amout" for
+		// "amount" is a typo, "count" for "amount" is another word.
+		d := schema.Levenshtein(name.V, n)
+		if d == 0 || d > 2 || 3*d > len(name.V) {
+			return
+		}
+		if d < bestD || (d == bestD && n < best) {
+			best, bestD = n, d
+		}
+	}
+	for _, cand := range c.p.Slots {
+		consider(cand)
+	}
+	for _, cand := range f.Slots {
+		if c.p.Slot(cand.Name.V) == nil {
+			consider(cand)
+		}
+	}
+	if best == "" {
+		return
+	}
+	d := c.ds.Add(name.Pos, diag.CodeUnknownSlot, name.Path,
+		"unknown slot %q in %s: to create a new flow slot, declare it in the flow's slots", name.V, where)
+	d.Suggestion = "did you mean " + quote(best) + "?"
+}
+
+// actionInputs reports an action input that is no conversation slot and no
+// slot of any flow.
+func (c *checker) actionInputs() {
+	var all map[string]bool
+	var names []string
+	for _, a := range c.p.Actions {
+		for _, in := range a.Inputs {
+			if !in.Set || c.p.Slot(in.V) != nil {
+				continue
+			}
+			if all == nil {
+				all = map[string]bool{}
+				for _, s := range c.p.Slots {
+					all[s.Name.V] = true
+				}
+				for _, f := range c.p.Flows {
+					for _, s := range f.Slots {
+						all[s.Name.V] = true
+					}
+				}
+				for n := range all {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+			}
+			if all[in.V] {
+				continue
+			}
+			d := c.ds.Add(in.Pos, diag.CodeUnknownSlot, in.Path,
+				"unknown slot %q in the inputs of action %q: no conversation slot or flow slot has this name", in.V, a.Name.V)
+			suggestInto(d, in.V, names)
+		}
+	}
+}

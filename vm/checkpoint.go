@@ -222,8 +222,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
 	}
-	var generic any
-	if err := json.Unmarshal(raw, &generic); err != nil {
+	d := decoder{b: raw}
+	generic, err := d.value(depth + 1)
+	if err != nil {
 		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
 	}
 	return appendValue(b, generic, depth+1)
@@ -231,7 +232,8 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD.
+// appendString appends s as a JSON string. Each invalid UTF-8 byte
+// becomes U+FFFD, as encoding/json does.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -262,7 +264,7 @@ func appendString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = utf8.AppendRune(b, utf8.RuneError)
 			i++
 			start = i
 			continue

@@ -1,0 +1,62 @@
+package compiler
+
+import (
+	"testing"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestCheckTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"unclosed, unmatched, empty and invalid references", `slots:
+  name: {type: text}
+flows:
+  main:
+    steps:
+      - {step: a, type: collect, slot: name, message: "Hi {name"}
+      - {step: b, type: say, message: "Bye name}"}
+      - {step: c, type: say, message: "Hi {} and {first name}"}
+      - {step: d, type: set, slots: {name: "{name!}"}}
+`, []string{
+			`6:59 unclosed '{' in template: write '{{' for a literal brace`,
+			`7:48 unmatched '}' in template: write '}}' for a literal brace`,
+			`8:43 empty '{}' in template: name a slot, or write '{{}}' for literal braces`,
+			`9:45 invalid reference "name!" in template: use {slot} or {slot.field}`,
+		}},
+		{"second line of a block", `flows:
+  main:
+    steps:
+      - step: a
+        type: say
+        message: |
+          Hello,
+            you owe {amount.
+`, []string{`8:21 unclosed '{' in template: write '{{' for a literal brace`}},
+		{"slot invalid_message", `slots:
+  age: {type: integer, invalid_message: "not an age}"}
+flows:
+  main:
+    steps:
+      - {step: a, type: collect, slot: age, message: age?, validation_error_message: "{age"}
+`, []string{
+			`2:52 unmatched '}' in template: write '}}' for a literal brace`,
+			`6:87 unclosed '{' in template: write '{{' for a literal brace`,
+		}},
+		{"valid templates", `slots:
+  name: {type: text}
+flows:
+  main:
+    steps:
+      - {step: a, type: collect, slot: name, message: "{{literal}} and { name } and {name.first}"}
+`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, codeDiags(t, tc.src, diag.CodeTemplate))
+		})
+	}
+}

@@ -605,14 +605,14 @@ func (m *Machine) check(st *State, fingerprint string) error {
 		if f.AfterCall && nr.n.Kind != ir.KindCall {
 			return fmt.Errorf("checkpoint waits for a call at step %q of flow %q, which is a %s step%s", f.Step, f.Flow, nr.n.Kind, reset)
 		}
-		if err := m.checkSlots(st, f.Slots, func(k string) *slotRT { return fr.slots[k] }, "flow "+f.Flow+" ", same); err != nil {
+		if err := m.checkSlots(st, f.Slots, fr.slots, f.Flow, same); err != nil {
 			return err
 		}
 	}
 	if st.Slots == nil {
 		st.Slots = map[string]any{}
 	}
-	if err := m.checkSlots(st, st.Slots, func(k string) *slotRT { return m.conv[k] }, "", same); err != nil {
+	if err := m.checkSlots(st, st.Slots, m.conv, "", same); err != nil {
 		return err
 	}
 	if p := st.Pending; p != nil {
@@ -645,18 +645,18 @@ func (m *Machine) check(st *State, fingerprint string) error {
 // checkSlots normalises the values of one scope; unknown slots are dropped
 // with a note, and so are values of the wrong type when the checkpoint was
 // written for another program (for the same program they are an error).
-func (m *Machine) checkSlots(st *State, vals map[string]any, lookup func(string) *slotRT, scope string, same bool) error {
+func (m *Machine) checkSlots(st *State, vals map[string]any, defs map[string]*slotRT, flow string, same bool) error {
 	var dropped []string
 	for k, v := range vals {
-		sr := lookup(k)
-		if sr == nil {
+		sr := defs[k]
+		if sr == nil || (flow != "" && sr.conv) {
 			dropped = append(dropped, k)
 			continue
 		}
 		nv, err := normalize(sr.def, v)
 		if err != nil {
 			if same {
-				return fmt.Errorf("%sslot %q: %v", scope, k, err)
+				return fmt.Errorf("%sslot %q: %v", scopeOf(flow), k, err)
 			}
 			dropped = append(dropped, k)
 			continue
@@ -666,9 +666,16 @@ func (m *Machine) checkSlots(st *State, vals map[string]any, lookup func(string)
 	sort.Strings(dropped)
 	for _, k := range dropped {
 		delete(vals, k)
-		st.Notes = append(st.Notes, fmt.Sprintf("dropped %sslot %q from the checkpoint: the program has no such slot of that type", scope, k))
+		st.Notes = append(st.Notes, fmt.Sprintf("dropped %sslot %q from the checkpoint: the program has no such slot of that type", scopeOf(flow), k))
 	}
 	return nil
+}
+
+func scopeOf(flow string) string {
+	if flow == "" {
+		return ""
+	}
+	return "flow " + flow + " "
 }
 
 // decoder is a small JSON reader for checkpoints. It never panics: every

@@ -52,6 +52,10 @@ type flowRT struct {
 	index map[string]int
 	slots map[string]*slotRT
 	nodes []*nodeRT
+	// collects lists, per slot, the collect steps of the flow that have a
+	// validator or an error message: a value given for the slot at any
+	// time must pass their validators.
+	collects map[string][]*nodeRT
 }
 
 // nodeRT is a node with its templates and expressions compiled.
@@ -253,6 +257,12 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 		switch n.Kind {
 		case ir.KindCollect, ir.KindConfirm:
 			implicit(n.Slot)
+			if n.Kind == ir.KindCollect && (nr.builtin != "" || nr.validator != nil || nr.errMsg != nil) {
+				if fr.collects == nil {
+					fr.collects = map[string][]*nodeRT{}
+				}
+				fr.collects[n.Slot] = append(fr.collects[n.Slot], nr)
+			}
 		case ir.KindSet:
 			for _, a := range n.Assign {
 				implicit(a.Slot)

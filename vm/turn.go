@@ -79,6 +79,12 @@ type turn struct {
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
+	// result and the arrays back the turn's Result, so a typical turn
+	// allocates them once, together with the turn.
+	result  Result
+	replies [4]string
+	events  [6]Event
+	lines   [8]string
 }
 
 // Turn runs one turn of the conversation in st: it turns in.Text into
@@ -109,8 +115,10 @@ func (m *Machine) Turn(ctx context.Context, st *State, in Input) (*Result, error
 			cmds = []Command{{Kind: CmdFallback}}
 		}
 	}
-	t := &turn{m: m, ctx: ctx, st: st.Clone(), res: &Result{Commands: cmds}}
-	t.getter = t.get
+	t := &turn{m: m, ctx: ctx, st: st.Clone()}
+	t.res = &t.result
+	t.res.Commands = cmds
+	t.res.Replies, t.res.Events, t.res.Trace = t.replies[:0], t.events[:0], t.lines[:0]
 	t.res.Trace = append(t.res.Trace, st.Notes...)
 	for i := range cmds {
 		if err := t.apply(&cmds[i]); err != nil {
@@ -130,6 +138,9 @@ func (m *Machine) Turn(ctx context.Context, st *State, in Input) (*Result, error
 	if t.st.Pending != nil {
 		p := *t.st.Pending
 		t.res.Pending = &p
+	}
+	if len(t.res.Events) == 0 {
+		t.res.Events = nil
 	}
 	t.res.State = t.st
 	return t.res, nil
@@ -222,7 +233,12 @@ func (t *turn) get(name string) (any, bool) {
 	return nil, false
 }
 
-func (t *turn) render(tp *tmpl.Template) string { return tp.Render(t.getter) }
+func (t *turn) render(tp *tmpl.Template) string {
+	if t.getter == nil {
+		t.getter = t.get
+	}
+	return tp.Render(t.getter)
+}
 
 // env builds the variables of an expression: every visible slot by name,
 // the same slots under "slots", and value when validating.
@@ -371,25 +387,35 @@ func (t *turn) setSlot(name string, raw any) error {
 		return fmt.Errorf("set_slot: flow %q has no slot %q", fr.f.Name, name)
 	}
 	p := t.blocking()
-	var collect *nodeRT
+	var answering *nodeRT
+	var one [1]*nodeRT
+	collects := []*nodeRT(nil)
 	if p != nil && p.Kind == PendingCollect && p.Slot == name {
-		collect = t.pendingNode(p)
+		answering = t.pendingNode(p)
+		one[0] = answering
+		collects = one[:]
+	} else if fr != nil && !sr.conv {
+		collects = fr.collects[name]
 	}
-	v, err := t.check(sr, collect, raw)
+	v, err := t.check(sr, collects, raw)
 	if err != nil {
 		t.trace("invalid value for slot " + name + ": " + err.Error())
-		if collect != nil {
-			t.invalidAnswer(collect, sr)
+		if answering != nil {
+			t.invalidAnswer(answering, sr)
 			return nil
 		}
-		t.say(t.invalidMessage(nil, sr))
+		var first *nodeRT
+		if len(collects) > 0 {
+			first = collects[0]
+		}
+		t.say(t.invalidMessage(first, sr))
 		return nil
 	}
 	t.store(sr, v)
 	switch {
-	case collect != nil:
+	case answering != nil:
 		t.st.Pending = nil
-		t.goTo(collect.n.Next)
+		t.goTo(answering.n.Next)
 	case p != nil && p.Kind == PendingConfirm:
 		// A correction while a confirm waits: drop the question so the
 		// confirm runs again and asks with the new value.
@@ -399,8 +425,8 @@ func (t *turn) setSlot(name string, raw any) error {
 }
 
 // check converts a raw value to the slot's type and runs the slot's
-// validation and, for a collect, its validator.
-func (t *turn) check(sr *slotRT, collect *nodeRT, raw any) (any, error) {
+// validation and the validators of the collect steps given.
+func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 	v, err := values.Convert(sr.def, raw)
 	if err != nil {
 		return nil, err
@@ -409,13 +435,21 @@ func (t *turn) check(sr *slotRT, collect *nodeRT, raw any) (any, error) {
 		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
 	}
 	v = normalizeAny(v)
-	return v, t.validate(sr, collect, v)
+	if err := t.validate(sr, nil, v); err != nil {
+		return nil, err
+	}
+	for _, c := range collects {
+		if err := t.validate(nil, c, v); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
-// validate runs the slot's validation expression and the collect's
-// validator on a converted value.
+// validate runs the slot's validation expression (sr may be nil) and the
+// collect's validator (collect may be nil) on a converted value.
 func (t *turn) validate(sr *slotRT, collect *nodeRT, v any) error {
-	if sr.validation != nil && !t.test(sr.validation, v, true) {
+	if sr != nil && sr.validation != nil && !t.test(sr.validation, v, true) {
 		return fmt.Errorf("value %q fails the validation of slot %q", tmpl.Format(v), sr.def.Name)
 	}
 	if collect == nil {

@@ -831,3 +831,23 @@ func TestInitialValues(t *testing.T) {
 	assert.Equal(t, map[string]any{"n": int64(3), "f": 2.0}, st.Slots)
 	assert.Equal(t, []string{"3 2"}, do(t, m, st, start("f")).Replies)
 }
+
+func TestCorrectionMustPassCollectValidator(t *testing.T) {
+	p := program(nil, nil, flow("f", []*ir.Slot{anySlot("amount")},
+		collect("ask", "amount", "How much?").with(func(n *ir.Node) {
+			n.Validator = &ir.Validator{Expr: ex("value <= 100")}
+			n.ErrorMessage = tpl("At most 100.")
+		}),
+		confirm("conf", "amount", ""),
+		say("done", "Sent {amount}."),
+	))
+	m := newMachine(t, p, Options{})
+	st := do(t, m, m.NewState("s"), start("f")).State
+	st = do(t, m, st, setSlot("amount", int64(50))).State
+	res := do(t, m, st, correct("amount", int64(500)))
+	assert.Equal(t, []string{"At most 100.", "Please confirm amount: 50."}, res.Replies)
+	assert.Equal(t, int64(50), res.State.Stack[0].Slots["amount"])
+	assert.Empty(t, res.Events)
+	res = do(t, m, res.State, affirm)
+	assert.Equal(t, []string{"Sent 50."}, res.Replies)
+}

@@ -18,7 +18,7 @@ import (
 // bookFlight is the reference flow of the speed targets.
 func bookFlight() *ir.Program {
 	p := program(nil, []*ir.Action{{Name: "search_flights", Inputs: []string{"origin", "destination", "date"}, Outputs: []string{"price"}}},
-		flow("book_flight", []*ir.Slot{anySlot("origin"), anySlot("destination"), anySlot("date"), {Name: "price", Type: ir.TypeAny}},
+		flow("book_flight", []*ir.Slot{anySlot("origin"), anySlot("destination"), anySlot("date"), {Name: "price", Type: ir.TypeInteger}},
 			say("welcome", "Welcome"),
 			collect("ask_origin", "origin", "Where from?"),
 			collect("ask_destination", "destination", "Where to?"),
@@ -850,4 +850,38 @@ func TestCorrectionMustPassCollectValidator(t *testing.T) {
 	assert.Empty(t, res.Events)
 	res = do(t, m, res.State, affirm)
 	assert.Equal(t, []string{"Sent 50."}, res.Replies)
+}
+
+func TestTypedSlots(t *testing.T) {
+	lo, hi := 1.0, 10.0
+	p := program(nil, []*ir.Action{{Name: "quote", Outputs: []string{"n", "x"}}}, flow("f", []*ir.Slot{
+		{Name: "qty", Type: ir.TypeInteger, Min: &lo, Max: &hi},
+		{Name: "class", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "business", Synonyms: []string{"biz"}}, {Value: "economy"}}},
+		{Name: "n", Type: ir.TypeInteger},
+	},
+		collect("ask_qty", "qty", "How many?"),
+		collect("ask_class", "class", "Which class?"),
+		say("done", "{qty} x {class}"),
+	), flow("g", []*ir.Slot{{Name: "n", Type: ir.TypeInteger}}, action("a", "quote", "n", "n"), say("done", "n={n}")))
+	out := map[string]any{}
+	m := newMachine(t, p, Options{Actions: ActionFunc(func(context.Context, ActionRequest) (map[string]any, error) { return out, nil })})
+	st := do(t, m, m.NewState("s"), start("f")).State
+	for _, bad := range []any{"lots", "11 please", int64(0)} {
+		res := do(t, m, st, setSlot("qty", bad))
+		assert.Equal(t, []string{"Sorry, that is not a valid qty.", "How many?"}, res.Replies, "value %v", bad)
+		assert.Empty(t, res.State.Stack[0].Slots)
+	}
+	res := do(t, m, st, setSlot("qty", "3 tickets"))
+	assert.Equal(t, int64(3), res.State.Stack[0].Slots["qty"])
+	res = do(t, m, res.State, setSlot("class", "Biz"))
+	assert.Equal(t, []string{"3 x business"}, res.Replies)
+
+	out["n"] = 7.0
+	res = do(t, m, m.NewState("s"), start("g"))
+	assert.Equal(t, []string{"n=7"}, res.Replies)
+	require.Len(t, res.Events, 4)
+	assert.Equal(t, int64(7), res.Events[2].New, "action outputs are converted to the slot's type")
+	out["n"] = "many"
+	res = do(t, m, m.NewState("s"), start("g"))
+	assert.Equal(t, []string{"Sorry, something went wrong while trying to quote."}, res.Replies, "a bad output is a failure")
 }

@@ -231,12 +231,6 @@ func quoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// stepAlwaysWaits reports whether a step of a known kind can stop and wait for
-// the user whatever the state: a confirm, or a collect with force.
-func stepAlwaysWaits(s *Step) bool {
-	return s.Type.V == string(ir.KindConfirm) || (s.Type.V == string(ir.KindCollect) && s.Force)
-}
-
 // stepUses indexes the project's expressions and templates by the step
 // that holds them, so that per-step analyses stay linear.
 func stepUses(c *checker) (map[*Step][]*exprUse, map[*Step][]*tmplUse) {

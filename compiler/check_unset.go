@@ -1,0 +1,395 @@
+package compiler
+
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// check_unset warns where a step may read a slot before it is set on some
+// path (W003): a template, a condition or evaluate expression, a set
+// step's {expr: ...}, a branch slot or a confirm slot (the confirm question
+// shows the value). At run time such a read gives the empty string or a
+// false condition, which is rarely what the author meant.
+//
+// It is a forward "must be set" dataflow analysis over each flow's control
+// flow graph: the state at a step is the intersection of the states on
+// every edge into it, iterated to a fixpoint, with one bit per slot the
+// flow touches. At the first step only conversation slots with an initial
+// value are set. A collect sets its slot on its normal edge but not on its
+// on_invalid edge; an action sets its mapped slots on its normal edge but
+// not on its on_error edge; a set step assigns on every edge (nothing when
+// it has a condition, since it may not run) and a null assignment clears.
+// A call sets the conversation slots that the called flow sets on every
+// way it can complete (its summary; a cancelled flow cancels its callers,
+// and recursion gives an empty summary); so does a link, for the flow that
+// resumes below when the linked flow completes. Conversation slots that
+// another flow filled earlier in the conversation are not assumed: the
+// warning says the read may see an unset slot on some path. Slot
+// validations, collect validators and action inputs are not reads.
+// Unreachable steps are not looked at (W001 covers them).
+func init() {
+	register("unset", func(c *checker) {
+		exprs, tmpls := stepUses(c)
+		a := &unsetAnalysis{c: c, exprs: exprs, tmpls: tmpls, facts: map[*Flow]*flowFacts{}}
+		for _, f := range c.p.Flows {
+			a.report(a.analyse(f))
+		}
+	})
+}
+
+type unsetAnalysis struct {
+	c     *checker
+	exprs map[*Step][]*exprUse
+	tmpls map[*Step][]*tmplUse
+	facts map[*Flow]*flowFacts
+}
+
+// flowFacts is what the analysis found for one flow.
+type flowFacts struct {
+	f     *Flow
+	bit   map[string]int
+	names []string
+	// in is the must-set state at the entry of each step; reached says
+	// whether any path from the first step gets there.
+	in      []bitset
+	reached []bool
+	// summary lists the conversation slots set on every way the flow ends.
+	summary map[string]bool
+	busy    bool
+}
+
+type unsetEdge struct {
+	to  int
+	gen bitset
+	// cancel marks the edge of a flow that ends as cancelled (no
+	// on_invalid, on_error or on_deny): its callers are cancelled too
+	// (docs/language.md, call), so it does not count for the summary.
+	cancel bool
+}
+
+// analyse computes (once) the facts of a flow, analysing the flows it
+// calls or links to first so that their summaries are known.
+func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
+	if ff := a.facts[f]; ff != nil {
+		return ff
+	}
+	ff := &flowFacts{f: f, bit: map[string]int{}, busy: true}
+	a.facts[f] = ff
+	p := a.c.p
+	add := func(name string) {
+		if _, ok := ff.bit[name]; !ok && name != "" && p.Visible(f, name) != nil {
+			ff.bit[name] = len(ff.names)
+			ff.names = append(ff.names, name)
+		}
+	}
+	addStr := func(s Str) {
+		if s.Set {
+			add(s.V)
+		}
+	}
+	// Callee summaries first: their slots need bits in this flow too.
+	callee := make([]map[string]bool, len(f.Steps))
+	for i, s := range f.Steps {
+		switch s.Type.V {
+		case string(ir.KindCall), string(ir.KindLink):
+			if g := p.Flow(s.Target.V); g != nil && s.Target.Set {
+				if gf := a.analyse(g); !gf.busy {
+					callee[i] = gf.summary
+				}
+			}
+		}
+	}
+	for i, s := range f.Steps {
+		for _, u := range a.exprs[s] {
+			for _, n := range u.Refs {
+				add(n)
+			}
+		}
+		for _, u := range a.tmpls[s] {
+			for _, n := range u.Refs {
+				add(n)
+			}
+		}
+		addStr(s.Slot)
+		for _, as := range s.Assign {
+			addStr(as.Slot)
+		}
+		for _, m := range s.MapOutputs {
+			addStr(m.Slot)
+		}
+		for _, name := range sortedKeys(callee[i]) {
+			add(name)
+		}
+	}
+	k := len(ff.names)
+	words := (k + 63) / 64
+	one := func(names ...string) bitset {
+		b := make(bitset, words)
+		for _, n := range names {
+			if i, ok := ff.bit[n]; ok {
+				b.set(i)
+			}
+		}
+		return b
+	}
+	// The edges of every step, with what each sets, and what each step clears.
+	edges := make([][]unsetEdge, len(f.Steps))
+	kills := make([]bitset, len(f.Steps))
+	for i, s := range f.Steps {
+		var out []unsetEdge
+		edge := func(to int, gen bitset) {
+			if to != unknownTarget {
+				out = append(out, unsetEdge{to: to, gen: gen})
+			}
+		}
+		orEnd := func(t Str) {
+			if j, ok := f.optTarget(t); ok {
+				edge(j, nil)
+			} else {
+				out = append(out, unsetEdge{to: ir.End, cancel: true})
+			}
+		}
+		switch s.Type.V {
+		case string(ir.KindCollect):
+			edge(f.next(s), one(s.Slot.V))
+			orEnd(s.OnInvalid)
+		case string(ir.KindSet):
+			last := map[string]bool{}
+			var order []string
+			for _, as := range s.Assign {
+				if _, seen := last[as.Slot.V]; !seen {
+					order = append(order, as.Slot.V)
+				}
+				last[as.Slot.V] = as.Kind != ir.AssignClear
+			}
+			var gen, kill []string
+			for _, n := range order {
+				if last[n] {
+					gen = append(gen, n)
+				} else {
+					kill = append(kill, n)
+				}
+			}
+			if s.Condition.Set {
+				gen = nil
+			}
+			kills[i] = one(kill...)
+			edge(f.next(s), one(gen...))
+		case string(ir.KindBranch):
+			hasDefault := false
+			for _, cs := range s.Cases {
+				edge(f.target(cs.Target.V), nil)
+				if cs.Pattern.V == "default" {
+					hasDefault = true
+				}
+			}
+			if !hasDefault {
+				edge(f.next(s), nil)
+			}
+		case string(ir.KindWhile):
+			edge(f.whileBody(s), nil)
+			edge(f.whileExit(s), nil)
+		case string(ir.KindAction):
+			var outs []string
+			for _, m := range s.MapOutputs {
+				outs = append(outs, m.Slot.V)
+			}
+			edge(f.next(s), one(outs...))
+			orEnd(s.OnError)
+		case string(ir.KindConfirm):
+			if j, ok := f.optTarget(s.OnConfirm); ok {
+				edge(j, nil)
+			} else {
+				edge(f.next(s), nil)
+			}
+			orEnd(s.OnDeny)
+		case string(ir.KindLink):
+			edge(ir.End, one(sortedKeys(callee[i])...))
+		case string(ir.KindCall):
+			edge(f.next(s), one(sortedKeys(callee[i])...))
+		default:
+			edge(f.next(s), nil)
+		}
+		edges[i] = out
+	}
+
+	// The fixpoint: states start full (the meet's identity) and only shrink.
+	n := len(f.Steps)
+	ff.in = make([]bitset, n)
+	ff.reached = make([]bool, n)
+	for i := range ff.in {
+		ff.in[i] = newFullBitset(k)
+	}
+	end := newFullBitset(k)
+	endReached := false
+	ff.summary = map[string]bool{}
+	if n > 0 {
+		entry := make(bitset, words)
+		for name, i := range ff.bit {
+			if s := p.Slot(name); s != nil && s.HasInitial {
+				entry.set(i)
+			}
+		}
+		ff.in[0] = entry
+		ff.reached[0] = true
+		queue := []int{0}
+		queued := make([]bool, n)
+		queued[0] = true
+		tmp := make(bitset, words)
+		for len(queue) > 0 {
+			i := queue[0]
+			queue = queue[1:]
+			queued[i] = false
+			for _, e := range edges[i] {
+				copy(tmp, ff.in[i])
+				if kills[i] != nil {
+					tmp.andNot(kills[i])
+				}
+				if e.gen != nil {
+					tmp.or(e.gen)
+				}
+				if e.to == ir.End {
+					if !e.cancel {
+						end.and(tmp)
+						endReached = true
+					}
+					continue
+				}
+				if e.to < 0 || e.to >= n {
+					continue
+				}
+				changed := ff.in[e.to].and(tmp)
+				if !ff.reached[e.to] {
+					ff.reached[e.to] = true
+					changed = true
+				}
+				if changed && !queued[e.to] {
+					queued[e.to] = true
+					queue = append(queue, e.to)
+				}
+			}
+		}
+	}
+	if endReached {
+		for name, i := range ff.bit {
+			if end.has(i) && p.Slot(name) != nil {
+				ff.summary[name] = true
+			}
+		}
+	}
+	ff.busy = false
+	return ff
+}
+
+// report warns about every read of a slot that may be unset.
+func (a *unsetAnalysis) report(ff *flowFacts) {
+	f := ff.f
+	for i, s := range f.Steps {
+		if !ff.reached[i] || !isKnownKind(s.Type.V) {
+			continue
+		}
+		state := ff.in[i]
+		warn := func(name string, pos diag.Pos, path string) {
+			b, ok := ff.bit[name]
+			if !ok || state.has(b) {
+				return
+			}
+			d := a.c.ds.Add(pos, diag.CodeMaybeUnset, path,
+				"slot %q may be unset here: no step sets it on every path to step %q", name, s.ID.V)
+			if a.c.p.Slot(name) != nil {
+				d.Suggestion = "collect or set it on every path before this step, or give it an \"initial\" value"
+			} else {
+				d.Suggestion = "collect or set it on every path before this step"
+			}
+		}
+		readTmpl := func(u *tmplUse) {
+			if u.T == nil {
+				return
+			}
+			seen := map[string]bool{}
+			for _, part := range u.T.Parts {
+				if part.Slot == "" || seen[part.Slot] {
+					continue
+				}
+				seen[part.Slot] = true
+				if b, ok := ff.bit[part.Slot]; ok && !state.has(b) {
+					warn(part.Slot, tmplRefPos(u.Src, part.Offset), u.Src.Path)
+				}
+			}
+		}
+		readExpr := func(u *exprUse) {
+			if u.Value != nil || (s.Validator.Set && u.Src.Pos == s.Validator.Pos) {
+				return // a validator: reads the answer, not the state
+			}
+			var pos map[string]diag.Pos
+			for _, name := range u.Refs {
+				if b, ok := ff.bit[name]; !ok || state.has(b) {
+					continue
+				}
+				if pos == nil {
+					pos = exprRefPos(u.Src)
+				}
+				at, ok := pos[name]
+				if !ok {
+					at = u.Src.Pos
+				}
+				warn(name, at, u.Src.Path)
+			}
+		}
+		switch s.Type.V {
+		case string(ir.KindBranch):
+			if s.Slot.Set && !s.Evaluate.Set {
+				warn(s.Slot.V, s.Slot.Pos, s.Slot.Path)
+			}
+		case string(ir.KindConfirm):
+			if s.Slot.Set {
+				warn(s.Slot.V, s.Slot.Pos, s.Slot.Path)
+			}
+		}
+		if s.Type.V != string(ir.KindSet) {
+			for _, u := range a.tmpls[s] {
+				readTmpl(u)
+			}
+			for _, u := range a.exprs[s] {
+				readExpr(u)
+			}
+			continue
+		}
+		// A set step: the condition reads the entry state; each value sees
+		// the assignments before it.
+		byPos := map[diag.Pos]int{}
+		for k, as := range s.Assign {
+			if as.Src.Set {
+				byPos[as.Src.Pos] = k
+			}
+		}
+		vals := make([][]func(), len(s.Assign))
+		for _, u := range a.exprs[s] {
+			if k, ok := byPos[u.Src.Pos]; ok && u.Src.Pos != s.Condition.Pos {
+				vals[k] = append(vals[k], func() { readExpr(u) })
+				continue
+			}
+			readExpr(u)
+		}
+		for _, u := range a.tmpls[s] {
+			if k, ok := byPos[u.Src.Pos]; ok {
+				vals[k] = append(vals[k], func() { readTmpl(u) })
+				continue
+			}
+			readTmpl(u)
+		}
+		state = append(bitset(nil), state...)
+		for k, as := range s.Assign {
+			for _, read := range vals[k] {
+				read()
+			}
+			if b, ok := ff.bit[as.Slot.V]; ok {
+				if as.Kind == ir.AssignClear {
+					state.clear(b)
+				} else {
+					state.set(b)
+				}
+			}
+		}
+	}
+}

@@ -168,3 +168,38 @@ func TestDefName(t *testing.T) {
 		})
 	}
 }
+
+// TestRefStandsAlone checks that "$ref" never sits next to an assertion
+// keyword. Draft-07 tools, including older yaml-language-server releases,
+// ignore the siblings of "$ref"; wrapping the reference in allOf keeps the
+// schema meaning the same everywhere. Annotations such as description may
+// stay next to it.
+func TestRefStandsAlone(t *testing.T) {
+	annotations := map[string]bool{"$ref": true, "description": true, "title": true, "examples": true, "$comment": true}
+	var doc any
+	require.NoError(t, json.Unmarshal(JSON(), &doc))
+	var bad []string
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case map[string]any:
+			if _, ok := x["$ref"]; ok {
+				for k := range x {
+					if !annotations[k] {
+						bad = append(bad, path+" has "+k)
+					}
+				}
+			}
+			for k, sub := range x {
+				walk(sub, path+"/"+k)
+			}
+		case []any:
+			for i, sub := range x {
+				walk(sub, path+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(doc, "")
+	sort.Strings(bad)
+	assert.Empty(t, bad)
+}

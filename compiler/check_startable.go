@@ -1,0 +1,32 @@
+package compiler
+
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// check_startable warns about a flow that nothing can start (W007): it has
+// no trigger intents and no other flow links to it or calls it. A flow
+// that only links to or calls itself cannot start either. The check does
+// not follow chains: a flow called only by an unstartable flow is not
+// reported, since the warning on the caller already points at the fix.
+func init() {
+	register("startable", func(c *checker) {
+		targeted := make(map[string]bool, len(c.p.Flows))
+		for _, f := range c.p.Flows {
+			for _, s := range f.Steps {
+				if (s.Type.V == string(ir.KindLink) || s.Type.V == string(ir.KindCall)) && s.Target.Set && s.Target.V != f.Name.V {
+					targeted[s.Target.V] = true
+				}
+			}
+		}
+		for _, f := range c.p.Flows {
+			if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f {
+				continue
+			}
+			c.ds.Add(f.Name.Pos, diag.CodeUnstartableFlow, f.Path,
+				"flow %q can never start: it has no trigger intents and no other flow links to it or calls it; add %q or link or call it from another flow",
+				f.Name.V, "trigger: {intents: [...]}")
+		}
+	})
+}

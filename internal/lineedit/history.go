@@ -1,0 +1,138 @@
+package lineedit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultMaxHistory is the number of history entries kept when
+// Options.MaxHistory is zero.
+const DefaultMaxHistory = 500
+
+// history is the list of earlier lines and, when path is set, the file that
+// keeps them between runs: one entry per line, oldest first.
+type history struct {
+	path  string
+	max   int
+	lines []string
+	// fileLines counts the entries in the file, to know when to trim it.
+	fileLines int
+	// err is the first error met while writing the file.
+	err error
+}
+
+// loadHistory reads the history file at path, if there is one, keeping the
+// last limit entries. A missing file is an empty history; a file holding more
+// than limit entries is rewritten with the last limit.
+func loadHistory(path string, limit int) (*history, error) {
+	h := &history{path: path, max: limit}
+	if path == "" {
+		return h, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read history file %q: %w", path, err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) != "" {
+			h.lines = append(h.lines, line)
+		}
+	}
+	h.fileLines = len(h.lines)
+	if len(h.lines) > limit {
+		h.lines = h.lines[len(h.lines)-limit:]
+		if err := h.rewrite(); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// add records line unless it is blank or repeats the latest entry. Line
+// breaks inside line become spaces, since the file holds one entry per line.
+func (h *history) add(line string) {
+	line = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(line)
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	if n := len(h.lines); n > 0 && h.lines[n-1] == line {
+		return
+	}
+	h.lines = append(h.lines, line)
+	if len(h.lines) > h.max {
+		h.lines = append(h.lines[:0], h.lines[len(h.lines)-h.max:]...)
+	}
+	if h.path == "" || h.err != nil {
+		return
+	}
+	if h.fileLines >= h.max {
+		h.err = h.rewrite()
+		return
+	}
+	h.err = h.appendLine(line)
+}
+
+// appendLine adds one entry at the end of the file, creating the file and
+// its directory when missing.
+func (h *history) appendLine(line string) error {
+	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
+		return fmt.Errorf("create history directory %q: %w", filepath.Dir(h.path), err)
+	}
+	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open history file %q: %w", h.path, err)
+	}
+	_, werr := f.WriteString(line + "\n")
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("write history file %q: %w", h.path, werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("write history file %q: %w", h.path, cerr)
+	}
+	h.fileLines++
+	return nil
+}
+
+// rewrite replaces the file with the entries in memory, atomically: a
+// temporary file in the same directory is written, synced and renamed over
+// the old one.
+func (h *history) rewrite() error {
+	dir := filepath.Dir(h.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create history directory %q: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(h.path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("rewrite history file %q: %w", h.path, err)
+	}
+	var b strings.Builder
+	for _, line := range h.lines {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	_, err = tmp.WriteString(b.String())
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), h.path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("rewrite history file %q: %w", h.path, err)
+	}
+	h.fileLines = len(h.lines)
+	return nil
+}

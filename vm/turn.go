@@ -92,10 +92,18 @@ type turn struct {
 // flow until a step needs input or the stack is empty. st is not modified;
 // the new state is Result.State. On error the turn has no effect: the
 // error is a *RuntimeError when a step failed or a guard stopped the turn.
-func (m *Machine) Turn(ctx context.Context, st *State, in Input) (*Result, error) {
+func (m *Machine) Turn(ctx context.Context, st *State, in Input) (res *Result, err error) {
 	if st == nil {
 		return nil, errors.New("no conversation state: start one with NewState")
 	}
+	if err := m.fits(st); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error in turn: %v", r)
+		}
+	}()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -144,6 +152,35 @@ func (m *Machine) Turn(ctx context.Context, st *State, in Input) (*Result, error
 	}
 	t.res.State = t.st
 	return t.res, nil
+}
+
+// fits checks that a state's stack and pending question point at flows
+// and steps of the program, so that a hand-built state cannot derail a
+// turn. Decode makes the same checks, with more detail.
+func (m *Machine) fits(st *State) error {
+	for _, f := range st.Stack {
+		fr := m.flows[f.Flow]
+		if fr == nil {
+			return fmt.Errorf("state has flow %q on its stack, which the program does not have", f.Flow)
+		}
+		i, ok := fr.index[f.Step]
+		if !ok {
+			return fmt.Errorf("state points at step %q of flow %q, which the program does not have", f.Step, f.Flow)
+		}
+		if f.AfterCall && fr.nodes[i].n.Kind != ir.KindCall {
+			return fmt.Errorf("state waits for a call at step %q of flow %q, which is not a call", f.Step, f.Flow)
+		}
+	}
+	if p := st.Pending; p != nil {
+		if len(st.Stack) == 0 {
+			return errors.New("state has a pending question but no active flow")
+		}
+		top := st.Stack[len(st.Stack)-1]
+		if p.Flow != top.Flow || p.Step != top.Step {
+			return fmt.Errorf("state's pending question (flow %q step %q) is not where the top flow waits", p.Flow, p.Step)
+		}
+	}
+	return nil
 }
 
 // View returns what the understanding layer may see of a conversation.

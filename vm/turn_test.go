@@ -885,3 +885,25 @@ func TestTypedSlots(t *testing.T) {
 	res = do(t, m, m.NewState("s"), start("g"))
 	assert.Equal(t, []string{"Sorry, something went wrong while trying to quote."}, res.Replies, "a bad output is a failure")
 }
+
+func TestTurnRejectsStateThatDoesNotFit(t *testing.T) {
+	m := newMachine(t, program(nil, nil, flow("f", nil, collect("ask", "x", "X?"), call("c", "f"))), Options{})
+	tests := []struct {
+		name string
+		st   *State
+		want string
+	}{
+		{"unknown flow", &State{Stack: []Frame{{Flow: "g", Step: "ask"}}}, `flow "g"`},
+		{"unknown step", &State{Stack: []Frame{{Flow: "f", Step: "nope"}}}, `step "nope" of flow "f"`},
+		{"after call on a collect", &State{Stack: []Frame{{Flow: "f", Step: "ask", AfterCall: true}}}, "not a call"},
+		{"pending with empty stack", &State{Pending: &Pending{Kind: PendingCollect, Flow: "f", Step: "ask", Slot: "x"}}, "no active flow"},
+		{"pending elsewhere", &State{Stack: []Frame{{Flow: "f", Step: "c", AfterCall: true}}, Pending: &Pending{Kind: PendingCollect, Flow: "f", Step: "ask", Slot: "x"}}, "not where the top flow waits"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := m.Turn(context.Background(), tc.st, Input{Commands: []Command{fallback}})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

@@ -653,6 +653,13 @@ func (t *turn) finishTop(ev EventType) {
 		if top == nil || !top.AfterCall {
 			return
 		}
+		if ev == EventFlowCancelled {
+			// The called flow did not complete, so its caller must not go
+			// on as if it had: cancelling a call cancels the flows waiting
+			// on it (one cancel message was said already).
+			t.popTop(EventFlowCancelled)
+			continue
+		}
 		top.AfterCall = false
 		fr := t.m.flows[top.Flow]
 		next := fr.nodes[fr.index[top.Step]].n.Next

@@ -443,6 +443,14 @@ func TestCallReturnsToStepAfter(t *testing.T) {
 	assert.Equal(t, []string{"sub got theirs", "back [mine]"}, res.Replies)
 	assert.Equal(t, []string{"slot_set sub/x", "flow_completed sub", "flow_completed main"}, eventTypes(res))
 
+	t.Run("cancelling a called flow cancels its caller", func(t *testing.T) {
+		st := do(t, m, m.NewState("s"), start("main")).State
+		res := do(t, m, st, cancel)
+		assert.Equal(t, []string{"Okay, I've cancelled that."}, res.Replies, "the caller must not go on after an unfinished call")
+		assert.Empty(t, res.State.Stack)
+		assert.Equal(t, []string{"flow_cancelled sub", "flow_cancelled main"}, eventTypes(res))
+	})
+
 	t.Run("call as the last step ends the caller too", func(t *testing.T) {
 		p := program(nil, nil, flow("main", nil, say("a", "a"), call("c", "sub")), flow("sub", nil, say("s", "s")))
 		m := newMachine(t, p, Options{})

@@ -133,3 +133,24 @@ func TestQuoteListAndDidYouMean(t *testing.T) {
 }
 
 func flowPos(line, col int) diag.Pos { return diag.Pos{File: "t.yaml", Line: line, Col: col} }
+
+// TestFlowWarningsOnOddInput compiles malformed projects: the checks of
+// this half must not panic, and must give the same bytes every time.
+func TestFlowWarningsOnOddInput(t *testing.T) {
+	for _, src := range []string{
+		"flows:\n  f:\n    steps: []\n",
+		"flows:\n  f:\n    steps: x\n",
+		"flows:\n  f:\n    steps:\n      - x\n      - {}\n      - {type: branch}\n      - {type: call}\n      - {type: link, target: 5}\n",
+		"flows:\n  f:\n    steps:\n      - {step: w, type: while, condition: 'a >', do: [w]}\n",
+		"flows:\n  f:\n    steps:\n      - {step: w, type: while, do: [{step: v, type: while, do: [{step: s, type: say, message: '{x'}]}]}\n",
+		"flows:\n  f:\n    steps:\n      - {step: s, type: set, slots: [a, b]}\n      - {step: b, type: branch, slot: a, cases: [x]}\n",
+		"flows:\n  f:\n    steps:\n      - {step: s, type: set, condition: '', slots: {a: null, b: {expr: 'a +'}}}\n      - {step: c, type: confirm}\n      - {step: d, type: collect, on_invalid: nowhere}\n",
+		"slots:\n  s: {type: [1]}\nflows:\n  f:\n    steps:\n      - {step: a, type: action, call: 5, map_outputs: {x: ''}}\n",
+		"flows:\n  f:\n    steps:\n      - {step: a, type: call, target: g}\n  g:\n    steps:\n      - {step: a, type: link, target: f}\n      - {step: a, type: call, target: g}\n",
+	} {
+		first := CompileSource("t.yaml", []byte(src), Options{})
+		require.NotNil(t, first, src)
+		again := CompileSource("t.yaml", []byte(src), Options{})
+		assert.Equal(t, first.Diags, again.Diags, src)
+	}
+}

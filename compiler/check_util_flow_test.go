@@ -96,17 +96,17 @@ func TestRefPositions(t *testing.T) {
 		slot string
 		want [2]int
 	}{
-		{"template inline", withV(inline, "Hi {name}!"), true, 3, "", [2]int{3, 14}},
-		{"template spaces", withV(inline, "Hi {  name }"), true, 3, "", [2]int{3, 16}},
-		{"template runes", withV(inline, "¿Sí {name}?"), true, 4, "", [2]int{3, 15}},
-		{"template block second line", withV(block, "Hello\nand {name}\n"), true, 10, "", [2]int{6, 12}},
-		{"template approx", withV(approx, "a {b}"), true, 2, "", [2]int{9, 4}},
-		{"expr identifier", withV(inline, "a > 1 && bb < 2"), false, 0, "bb", [2]int{3, 19}},
-		{"expr slots index", withV(inline, `slots["bb"] > 1`), false, 0, "bb", [2]int{3, 17}},
-		{"expr slots member", withV(inline, `slots.bb > 1`), false, 0, "bb", [2]int{3, 16}},
-		{"expr first use", withV(inline, "bb + bb"), false, 0, "bb", [2]int{3, 10}},
-		{"expr capitals", withV(inline, "a AND NOT bb"), false, 0, "bb", [2]int{3, 20}},
-		{"expr block", withV(block, "a &&\n  bb"), false, 0, "bb", [2]int{6, 9}},
+		{"template inline", flowStrWith(inline, "Hi {name}!"), true, 3, "", [2]int{3, 14}},
+		{"template spaces", flowStrWith(inline, "Hi {  name }"), true, 3, "", [2]int{3, 16}},
+		{"template runes", flowStrWith(inline, "¿Sí {name}?"), true, 4, "", [2]int{3, 15}},
+		{"template block second line", flowStrWith(block, "Hello\nand {name}\n"), true, 10, "", [2]int{6, 12}},
+		{"template approx", flowStrWith(approx, "a {b}"), true, 2, "", [2]int{9, 4}},
+		{"expr identifier", flowStrWith(inline, "a > 1 && bb < 2"), false, 0, "bb", [2]int{3, 19}},
+		{"expr slots index", flowStrWith(inline, `slots["bb"] > 1`), false, 0, "bb", [2]int{3, 17}},
+		{"expr slots member", flowStrWith(inline, `slots.bb > 1`), false, 0, "bb", [2]int{3, 16}},
+		{"expr first use", flowStrWith(inline, "bb + bb"), false, 0, "bb", [2]int{3, 10}},
+		{"expr capitals", flowStrWith(inline, "a AND NOT bb"), false, 0, "bb", [2]int{3, 20}},
+		{"expr block", flowStrWith(block, "a &&\n  bb"), false, 0, "bb", [2]int{6, 9}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got [2]int
@@ -121,10 +121,10 @@ func TestRefPositions(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
-	assert.Empty(t, exprRefPos(withV(inline, "a >")), "a syntax error gives no positions")
+	assert.Empty(t, exprRefPos(flowStrWith(inline, "a >")), "a syntax error gives no positions")
 }
 
-func withV(s Str, v string) Str { s.V = v; s.Set = true; return s }
+func flowStrWith(s Str, v string) Str { s.V = v; s.Set = true; return s }
 
 func TestQuoteListAndDidYouMean(t *testing.T) {
 	assert.Equal(t, `"a", "b"`, quoteList([]string{"a", "b"}))

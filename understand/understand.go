@@ -229,6 +229,13 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 		}
+		// "no, X" on a free-text slot: X is the new text, unless a typed
+		// slot of the flow took it above.
+		if p.Slot != "" && weak && !typed(def) && noComma(head) && !notAValue(rest) {
+			if val, err := values.Convert(def, rest); err == nil {
+				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
+			}
+		}
 	}
 	if yes, ok := values.YesNo(norm); ok {
 		if yes {
@@ -315,6 +322,14 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 		return "", nil, false
 	}
 	return name, val, true
+}
+
+// noComma reports whether a message starts with "no," — the spec's form of
+// a correction ("no, Rome"), which corrects even a free-text slot; a bare
+// "no Rome" does not.
+func noComma(msg string) bool {
+	m := strings.ToLower(strings.TrimSpace(msg))
+	return strings.HasPrefix(m, "no,")
 }
 
 // notAValue reports whether the rest of a correction is a yes/no, cancel

@@ -73,3 +73,34 @@ func TestRefUtils(t *testing.T) {
 		assert.Equal(t, want[1], isIdentName(s, true), "%q with dash", s)
 	}
 }
+
+// TestRefChecksOnMalformedInput compiles malformed projects: the checks of
+// this half must neither panic nor depend on map order.
+func TestRefChecksOnMalformedInput(t *testing.T) {
+	for _, src := range []string{
+		"flows: {a: null}\n",
+		"flows: {a: {steps: null}}\n",
+		"flows: {a: {steps: [null, 1, [], {}]}}\n",
+		"flows: {a: {slots: [null, {}, {name: null}, {pattern: '('}], steps: [{step: x}]}}\n",
+		"flows: {a: {steps: [{step: w, type: while, do: [null, {}, [], w, {do: [w]}]}]}}\n",
+		"flows: {a: {steps: [{step: s, type: set, slots: {'': 1, x: {expr: null}, y: {}}}]}}\n",
+		"flows: {a: {steps: [{type: branch, cases: {'': null, x: [1]}}, {type: action, call: f, map_outputs: {'': null}}]}}\n",
+		"flows: {a: {trigger: {intents: [null, 1, '']}, steps: [{type: link, target: null}, {type: call, target: ''}]}}\n",
+		"actions: {f: {inputs: [null, {name: null}, {}], outputs: null}}\nflows: {a: {steps: [{type: action, call: f, map_outputs: {x: y}}]}}\n",
+		"slots: {'': {type: date}, x: null}\nsettings: null\nflows: {'': {steps: [{step: '', type: set, slots: {'': 2}}]}}\n",
+		"flows: {a: {steps: [{step: a, type: say, message: '{'}, {step: b, type: set, condition: ')(', slots: {x: '}'}}]}}\n",
+	} {
+		t.Run(src, func(t *testing.T) {
+			var runs [2][]string
+			for i := range runs {
+				require.NotPanics(t, func() {
+					r := CompileSource("t.yaml", []byte(src), Options{})
+					for _, d := range r.Diags {
+						runs[i] = append(runs[i], d.String())
+					}
+				})
+			}
+			assert.Equal(t, runs[0], runs[1])
+		})
+	}
+}

@@ -22,8 +22,9 @@ func genProject(n, perFile int) []Source {
 		files = append(files, Source{Name: fmt.Sprintf("gen/%04d.yaml", len(files)), Src: []byte(b.String())})
 		b.Reset()
 	}
-	b.WriteString("version: \"1.0\"\nslots:\n  amount: {type: number, min: 0}\n  account: {type: categorical, values: {checking: [current], savings: [saver]}}\n  confirmed: {type: boolean}\n")
+	b.WriteString("version: \"1.0\"\nslots:\n  amount: {type: number, min: 0}\n  account: {type: categorical, values: {checking: [current], savings: [saver]}}\n")
 	b.WriteString("actions:\n  lookup:\n    inputs: [account]\n    outputs: [balance]\n")
+	b.WriteString("flows:\n  helper:\n    trigger:\n      intents: [\"help me\"]\n    steps:\n      - step: hi\n        type: say\n        message: \"I can help.\"\n")
 	flush()
 	for i := 0; i < n; i++ {
 		if i%perFile == 0 {
@@ -114,7 +115,7 @@ func genProject(n, perFile int) []Source {
         on_deny: done
       - step: helper
         type: call
-        target: flow_%[2]d
+        target: helper
       - step: done
         type: say
         message: "Done with {note_%[1]d}"

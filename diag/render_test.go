@@ -164,8 +164,8 @@ func TestWriteTextSnippet(t *testing.T) {
 		{"line past end", "a: 1\n", Pos{Line: 2, Col: 1}, "", ""},
 		{"empty source", "", Pos{Line: 1, Col: 1}, "", ""},
 		{"no line", "a: 1\n", Pos{}, "", ""},
-		{"suggestion", "a: 1\n", Pos{Line: 1, Col: 1}, `did you mean "b"?`, "1 | a: 1\n  | ^\n  = help: did you mean \"b\"?\n"},
-		{"suggestion without snippet", "a: 1\n", Pos{Line: 5, Col: 1}, `did you mean "b"?`, "  = help: did you mean \"b\"?\n"},
+		{"suggestion is in the header only", "a: 1\n", Pos{Line: 1, Col: 1}, `did you mean "b"?`, "1 | a: 1\n  | ^\n"},
+		{"suggestion without snippet", "a: 1\n", Pos{Line: 5, Col: 1}, `did you mean "b"?`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,7 +196,7 @@ func TestWriteTextColor(t *testing.T) {
 	}{
 		{"error with position",
 			Diagnostic{Pos: Pos{File: "f.yaml", Line: 1, Col: 2}, Severity: Error, Code: "E011", Message: "m", Suggestion: "s"},
-			"\x1b[1mf.yaml:1:2:\x1b[0m \x1b[1;31merror\x1b[0m: m (s) [E011]\n1 | ab\n  |  \x1b[1;31m^\x1b[0m\n  = \x1b[1mhelp\x1b[0m: s\n"},
+			"\x1b[1mf.yaml:1:2:\x1b[0m \x1b[1;31merror\x1b[0m: m (s) [E011]\n1 | ab\n  |  \x1b[1;31m^\x1b[0m\n"},
 		{"warning without position",
 			Diagnostic{Severity: Warning, Code: "W007", Message: "m"},
 			"\x1b[1;33mwarning\x1b[0m: m [W007]\n"},

@@ -28,7 +28,7 @@ const (
 // line Diagnostic.String prints (file:line:col: severity: message [code]).
 // When src holds the file and the line exists, the source line follows
 // behind a line-number gutter, with a caret under the column on the next
-// line; a suggestion follows as "  = help: SUGGESTION". A blank line ends
+// line (the suggestion is part of the header). A blank line ends
 // each diagnostic, and a summary line ("2 errors, 1 warning", or "no
 // problems found") ends the output. src may be nil.
 func WriteText(w io.Writer, l List, src Sources, opts TextOptions) error {
@@ -62,7 +62,7 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// writeTextDiagnostic writes one diagnostic: header, snippet and help.
+// writeTextDiagnostic writes one diagnostic: header and snippet.
 func writeTextDiagnostic(b *strings.Builder, d Diagnostic, src Sources, opts TextOptions) {
 	sevColor := ansiRed
 	if d.Severity == Warning {
@@ -103,9 +103,6 @@ func writeTextDiagnostic(b *strings.Builder, d Diagnostic, src Sources, opts Tex
 		if d.Pos.Col > 0 {
 			fmt.Fprintf(b, "%s %s%s\n", gutter, caretPrefix(text, d.Pos.Col), paint(sevColor, "^"))
 		}
-	}
-	if d.Suggestion != "" {
-		fmt.Fprintf(b, "  = %s: %s\n", paint(ansiBold, "help"), d.Suggestion)
 	}
 }
 

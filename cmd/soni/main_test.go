@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,3 +96,54 @@ flows:
         type: say
         message: Hello!
 `
+
+// TestSARIFTenMistakes parses the SARIF output back and checks the
+// properties SARIF 2.1.0 requires for code-scanning upload.
+func TestSARIFTenMistakes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"soni", "validate", "--format", "sarif", "../../testdata/ten_mistakes.yaml"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitFailed, code, stderr.String())
+	var doc struct {
+		Version string `json:"version"`
+		Schema  string `json:"$schema"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &doc))
+	assert.Equal(t, "2.1.0", doc.Version)
+	assert.Contains(t, doc.Schema, "sarif")
+	require.Len(t, doc.Runs, 1)
+	assert.Equal(t, "soni", doc.Runs[0].Tool.Driver.Name)
+	assert.NotEmpty(t, doc.Runs[0].Tool.Driver.Rules)
+	require.Len(t, doc.Runs[0].Results, 10)
+	for _, r := range doc.Runs[0].Results {
+		require.Len(t, r.Locations, 1)
+		loc := r.Locations[0].PhysicalLocation
+		assert.Equal(t, "../../testdata/ten_mistakes.yaml", loc.ArtifactLocation.URI)
+		assert.Positive(t, loc.Region.StartLine)
+		assert.Positive(t, loc.Region.StartColumn)
+	}
+}

@@ -4,20 +4,32 @@
 // session. The soni command is built on this package, so there is one way
 // in.
 //
+// Actions run through package actions by default: Go functions registered
+// with [Engine.Register] first, then the commands (run: exec) and HTTP
+// endpoints (run: http) the project declares. Commands run in the project
+// directory, [Options.Dir], which [Load] sets from the path it loads.
+//
 // An Engine is safe for concurrent use. Turns of different sessions run in
-// parallel; turns of the same session are serialised, and every turn is
-// saved with a compare-and-swap on the checkpoint's revision, so a turn is
-// never lost: a conflict with another process is reported as
-// [checkpoints.ErrConflict].
+// parallel; turns of the same session are serialised within the process,
+// and every turn is saved with a compare-and-swap on the checkpoint's
+// revision, so a turn is never lost. When another process saved the same
+// session in between (a conflict), a turn that ran no action is run again
+// on the newer state, up to [Options.ConflictRetries] times; a turn that
+// ran an action is never repeated, because the action's effect on the
+// outside world cannot be undone: its conflict is reported as an error
+// matching [checkpoints.ErrConflict], and nothing of it is saved.
 package soni
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
@@ -29,9 +41,21 @@ import (
 type Options struct {
 	// Store keeps the checkpoints; the default is a new in-memory store.
 	Store checkpoints.Store
-	// Actions runs action steps. When nil, actions registered with
-	// [Engine.Register] are used.
+	// Actions runs action steps. When nil, the engine uses an
+	// [actions.Runner]: the functions registered with [Engine.Register],
+	// else the project's run: exec and run: http declarations.
 	Actions vm.ActionRunner
+	// Dir is the project directory: exec actions run there and relative
+	// command paths are resolved against it. [Load] sets it from its path
+	// when it is empty; the default for [New] is the current directory.
+	Dir string
+	// ActionOptions configure the default action runner (timeouts, output
+	// limit, environment lookup, HTTP transport).
+	ActionOptions actions.Options
+	// ConflictRetries is how many times a turn that lost a checkpoint
+	// compare-and-swap, and ran no action, is run again on the newer
+	// state. Zero means the default, 3; a negative value disables retries.
+	ConflictRetries int
 	// Understander turns messages into commands; the default is the
 	// built-in deterministic understanding of package understand.
 	Understander vm.Understander
@@ -41,9 +65,10 @@ type Options struct {
 
 // Engine runs conversations over one compiled program.
 type Engine struct {
-	m     *vm.Machine
-	store checkpoints.Store
-	reg   *vm.Registry
+	m       *vm.Machine
+	store   checkpoints.Store
+	runner  *actions.Runner
+	retries int
 
 	mu    sync.Mutex
 	locks map[string]*sessionLock
@@ -70,7 +95,20 @@ func Load(path string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Dir == "" {
+		opts.Dir = ProjectDir(path)
+	}
 	return New(prog, opts)
+}
+
+// ProjectDir returns the project directory of a project path: the path
+// itself for a directory, the directory holding it for a file (a one-file
+// project or a compiled program).
+func ProjectDir(path string) string {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
 }
 
 // LoadProgram loads a compiled program or compiles a YAML project.
@@ -95,13 +133,28 @@ func LoadProgram(path string, copts compiler.Options) (*ir.Program, error) {
 
 // New builds an Engine for a compiled program.
 func New(p *ir.Program, opts Options) (*Engine, error) {
-	e := &Engine{store: opts.Store, reg: &vm.Registry{}, locks: map[string]*sessionLock{}}
+	if p == nil {
+		return nil, errors.New("no program: compile a project first")
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	e := &Engine{
+		store:   opts.Store,
+		runner:  actions.New(p, dir, opts.ActionOptions),
+		retries: opts.ConflictRetries,
+		locks:   map[string]*sessionLock{},
+	}
+	if e.retries == 0 {
+		e.retries = 3
+	}
 	if e.store == nil {
 		e.store = checkpoints.NewMemoryStore()
 	}
-	runner := opts.Actions
-	if runner == nil {
-		runner = e.reg
+	var runner vm.ActionRunner = e.runner
+	if opts.Actions != nil {
+		runner = opts.Actions
 	}
 	u := opts.Understander
 	if u == nil {
@@ -115,9 +168,10 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// Register makes a Go function available as the action name. It applies
-// when Options.Actions was nil.
-func (e *Engine) Register(name string, fn vm.ActionFunc) { e.reg.Register(name, fn) }
+// Register makes a Go function the implementation of the action name,
+// used before any run: declaration of it. It may be called at any time,
+// also while turns run; it applies when Options.Actions was nil.
+func (e *Engine) Register(name string, fn vm.ActionFunc) { e.runner.Register(name, fn) }
 
 // Machine returns the engine's VM.
 func (e *Engine) Machine() *vm.Machine { return e.m }
@@ -134,6 +188,10 @@ type Reply struct {
 	// Session and Revision identify the saved checkpoint.
 	Session  string
 	Revision uint64
+	// Warnings are the action runner's warnings of the turn, such as an
+	// output its declaration does not list. They are also at the end of
+	// the trace, each line starting with "warning: ".
+	Warnings []string
 }
 
 // Slots returns the slot values visible after the turn: the conversation
@@ -198,26 +256,50 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 
 // Handle runs one turn of a session: it loads the checkpoint, applies the
 // input, and saves the new state with a compare-and-swap on the revision.
-// A turn that fails leaves the stored checkpoint as it was.
+// A turn that fails leaves the stored checkpoint as it was. A lost
+// compare-and-swap is retried or reported as described in the package
+// documentation.
 func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Reply, error) {
 	unlock := e.lock(session)
 	defer unlock()
-	st, rev, err := e.State(ctx, session)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		st, rev, err := e.State(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		tctx, warnings := actions.WithWarnings(ctx)
+		res, err := e.m.Turn(tctx, st, in)
+		if err != nil {
+			return nil, err
+		}
+		b, err := e.m.Encode(res.State)
+		if err != nil {
+			return nil, err
+		}
+		err = e.store.Save(ctx, session, rev, b)
+		if errors.Is(err, checkpoints.ErrConflict) && attempt < e.retries && !ranAction(res) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		r := &Reply{Result: res, Session: session, Revision: res.State.Revision, Warnings: warnings.Lines()}
+		for _, w := range r.Warnings {
+			res.Trace = append(res.Trace, "warning: "+w)
+		}
+		return r, nil
 	}
-	res, err := e.m.Turn(ctx, st, in)
-	if err != nil {
-		return nil, err
+}
+
+// ranAction reports whether a turn called an action, which makes it
+// unsafe to run again.
+func ranAction(res *vm.Result) bool {
+	for _, ev := range res.Events {
+		if ev.Type == vm.EventActionExecuted || ev.Type == vm.EventActionFailed {
+			return true
+		}
 	}
-	b, err := e.m.Encode(res.State)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.store.Save(ctx, session, rev, b); err != nil {
-		return nil, err
-	}
-	return &Reply{Result: res, Session: session, Revision: res.State.Revision}, nil
+	return false
 }
 
 // Reset deletes a session's checkpoint, so its next turn starts afresh.

@@ -1,0 +1,311 @@
+// Package actions runs the actions that a soni program's action steps call,
+// against real systems: Go functions registered by name, commands declared
+// with `run: {exec: [...]}` and HTTP endpoints declared with
+// `run: {http: {url: ...}}`.
+//
+// A [Runner] implements [vm.ActionRunner]. For each call it picks, in
+// order: the Go function registered under the action's name, the
+// declaration's exec command, its http endpoint. An action with none of
+// these fails with a message that says how to provide one.
+//
+// Every runner speaks the same protocol: the request is one JSON object
+// {"action": ..., "session": ..., "inputs": {...}} and the outputs are one
+// JSON object. Output size is capped (1 MiB by default), every call has a
+// timeout (10s by default, or the declaration's), and an exec command runs
+// in its own process group, which is killed as a whole when the call ends
+// early, so no process outlives its action. docs/actions.md describes the
+// protocols and the failure messages.
+package actions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// DefaultTimeout bounds an exec or http action whose declaration gives no
+// timeout.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultMaxOutput is the largest output, in bytes, an exec command may
+// print or an HTTP endpoint may answer with.
+const DefaultMaxOutput = 1 << 20
+
+// stderrTail is how much of the end of a command's stderr a failure quotes.
+const stderrTail = 4 << 10
+
+// Options configure a [Runner]. Every field is optional.
+type Options struct {
+	// Timeout bounds each exec command and each HTTP attempt whose
+	// declaration has no timeout; default [DefaultTimeout].
+	Timeout time.Duration
+	// MaxOutput is the output size limit in bytes; default
+	// [DefaultMaxOutput].
+	MaxOutput int64
+	// LookupEnv reads the environment for ${VAR} references in HTTP
+	// declarations and for the variables passed to commands; default
+	// os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Transport sends the HTTP requests; default a clone of
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+}
+
+// Runner runs the actions of one program. It is safe for concurrent use;
+// functions may be registered at any time.
+type Runner struct {
+	prog  *ir.Program
+	dir   string
+	opts  Options
+	funcs vm.Registry
+	names sync.Map // action name -> struct{}: registered functions
+	http  *httpClient
+}
+
+// New returns a runner for the actions of prog. dir is the project
+// directory: exec commands run there, and a relative command path is
+// resolved against it. prog may be nil, in which case only registered
+// functions and the declarations carried by each request are used.
+func New(prog *ir.Program, dir string, opts Options) *Runner {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	r := &Runner{prog: prog, dir: dir, opts: opts}
+	r.http = newHTTPClient(opts.Transport)
+	return r
+}
+
+// Register binds an action name to a Go function, replacing any earlier
+// one. A registered function is used before the declaration's run block.
+func (r *Runner) Register(name string, fn vm.ActionFunc) {
+	r.funcs.Register(name, fn)
+	r.names.Store(name, struct{}{})
+}
+
+// Dir returns the project directory the runner runs commands in.
+func (r *Runner) Dir() string { return r.dir }
+
+// RunAction runs one action: the registered function, else the declared
+// exec command, else the declared http endpoint. Required inputs that are
+// unset fail the call before anything runs. Output keys the declaration
+// does not list are reported as warnings (see [WithWarnings]).
+func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
+	decl := req.Decl
+	if decl == nil && r.prog != nil {
+		decl = r.prog.Action(req.Action)
+	}
+	if decl != nil {
+		for _, name := range decl.Required {
+			if v, ok := req.Inputs[name]; !ok || v == nil {
+				return nil, fmt.Errorf("required input %q of action %q is not set", name, req.Action)
+			}
+		}
+	}
+	var (
+		out map[string]any
+		err error
+	)
+	_, registered := r.names.Load(req.Action)
+	switch {
+	case registered:
+		out, err = r.funcs.RunAction(ctx, req)
+	case decl != nil && decl.Run != nil && len(decl.Run.Exec) > 0:
+		out, err = r.runExec(ctx, req, decl)
+	case decl != nil && decl.Run != nil && decl.Run.HTTP != nil:
+		out, err = r.runHTTP(ctx, req, decl)
+	default:
+		return nil, fmt.Errorf("action %q has no runner: declare run: exec/http, register a Go function, or stub it in tests", req.Action)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if decl != nil {
+		for _, k := range undeclared(out, decl.Outputs) {
+			warn(ctx, fmt.Sprintf("action %q returned output %q, which its declaration does not list", req.Action, k))
+		}
+	}
+	return out, nil
+}
+
+// undeclared returns the keys of out that are not in declared, sorted.
+func undeclared(out map[string]any, declared []string) []string {
+	var keys []string
+	for k := range out {
+		found := false
+		for _, d := range declared {
+			if d == k {
+				found = true
+				break
+			}
+		}
+		if !found {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// request is the JSON object an exec command reads and an endpoint
+// receives.
+type request struct {
+	Action  string         `json:"action"`
+	Session string         `json:"session"`
+	Inputs  map[string]any `json:"inputs"`
+}
+
+// encodeRequest returns the request JSON of a call. Unset inputs are null.
+func encodeRequest(req vm.ActionRequest) ([]byte, error) {
+	in := req.Inputs
+	if in == nil {
+		in = map[string]any{}
+	}
+	b, err := json.Marshal(request{Action: req.Action, Session: req.Session, Inputs: in})
+	if err != nil {
+		return nil, fmt.Errorf("action %q: cannot encode its inputs as JSON: %v", req.Action, err)
+	}
+	return b, nil
+}
+
+// decodeOutputs parses the outputs of an exec command or endpoint: exactly
+// one JSON object. Integral numbers become int64, others float64.
+func decodeOutputs(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errors.New("no output: expected one JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("output is not valid JSON: %v (output starts %q)", err, excerpt(b, 80))
+	}
+	switch _, err := dec.Token(); {
+	case err == nil:
+		return nil, fmt.Errorf("output has more than one JSON value (output starts %q)", excerpt(b, 80))
+	case err != io.EOF:
+		return nil, fmt.Errorf("output has data after the JSON object: %v", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("output is a JSON %s, not an object (output starts %q)", jsonKind(v), excerpt(b, 80))
+	}
+	return numbers(obj).(map[string]any), nil
+}
+
+// numbers replaces the json.Numbers in v by int64 or float64.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+		return x
+	}
+	return v
+}
+
+// jsonKind names the JSON type of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number, float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// excerpt returns at most n bytes of b, for messages.
+func excerpt(b []byte, n int) string {
+	b = bytes.TrimSpace(b)
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
+}
+
+// parseDuration reads a declaration's duration: a Go duration ("5s",
+// "200ms") or a number of seconds ("5", "0.5").
+func parseDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 && f < 1e9 {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	return 0, fmt.Errorf("invalid duration %q: use a positive value such as \"5s\", \"200ms\" or a number of seconds", s)
+}
+
+// Warnings collects the warnings of the action calls made with a context
+// from [WithWarnings]. It is safe for concurrent use.
+type Warnings struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// Lines returns the warnings collected so far, in the order they were
+// reported.
+func (w *Warnings) Lines() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.lines...)
+}
+
+func (w *Warnings) add(line string) {
+	w.mu.Lock()
+	w.lines = append(w.lines, line)
+	w.mu.Unlock()
+}
+
+type warningsKey struct{}
+
+// WithWarnings returns a context under which a [Runner] reports its
+// warnings (such as an output key the declaration does not list) to the
+// returned collector. Pass the context to vm.Machine.Turn; the runner
+// receives a context derived from it.
+func WithWarnings(ctx context.Context) (context.Context, *Warnings) {
+	w := &Warnings{}
+	return context.WithValue(ctx, warningsKey{}, w), w
+}
+
+// warn reports a warning to the collector of ctx, if any.
+func warn(ctx context.Context, line string) {
+	if w, ok := ctx.Value(warningsKey{}).(*Warnings); ok {
+		w.add(line)
+	}
+}

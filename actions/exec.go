@@ -1,0 +1,289 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// baseEnv are the variables every command gets, when they are set.
+var baseEnv = []string{"PATH", "HOME", "TMPDIR", "LANG"}
+
+// goEnv are the extra variables a command gets when it is the go tool, so
+// that `go run` finds its caches and settings.
+var goEnv = []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "GOROOT"}
+
+// pipeGrace is how long the runner waits for a command's output pipes to
+// close after its process group was killed; a process that left the group
+// and still holds them is not waited for.
+const pipeGrace = 2 * time.Second
+
+var errTimeout = errors.New("action timeout")
+
+// runExec runs a declared command: the request JSON on stdin, the outputs
+// as one JSON object on stdout.
+func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Action) (map[string]any, error) {
+	run := decl.Run
+	name := run.Exec[0]
+	timeout := r.opts.Timeout
+	if run.Timeout != "" {
+		d, err := parseDuration(run.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
+		}
+		timeout = d
+	}
+	body, err := encodeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	path, err := r.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	dir := r.dir
+	if dir == "" {
+		dir = "."
+	}
+
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("command %q: %v", name, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("command %q: %v", name, err)
+	}
+	cmd := exec.Command(path, run.Exec[1:]...)
+	cmd.Args[0] = name
+	cmd.Dir = dir
+	cmd.Env = r.commandEnv(run, name)
+	cmd.Stdin = bytes.NewReader(body)
+	cmd.Stdout = outW
+	cmd.Stderr = errW
+	cmd.WaitDelay = pipeGrace
+	setGroup(cmd)
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("cannot start command %q: %v", name, unwrapPathError(err))
+	}
+
+	var (
+		stdout    = &capWriter{max: r.opts.MaxOutput}
+		stderr    = &tailWriter{max: stderrTail}
+		overflow  = make(chan struct{})
+		overOnce  sync.Once
+		readers   sync.WaitGroup
+		readersOK = make(chan struct{})
+	)
+	stdout.onOverflow = func() { overOnce.Do(func() { close(overflow) }) }
+	readers.Add(2)
+	go func() { defer readers.Done(); _, _ = io.Copy(stdout, outR) }()
+	go func() { defer readers.Done(); _, _ = io.Copy(stderr, errR) }()
+	go func() { readers.Wait(); close(readersOK) }()
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var waitErr error
+	select {
+	case waitErr = <-waited:
+	case <-ctx.Done():
+		killGroup(cmd.Process)
+		waitErr = <-waited
+	case <-overflow:
+		killGroup(cmd.Process)
+		waitErr = <-waited
+	}
+	// The command has exited: whatever it left running in its group goes
+	// with it, which also closes the pipes those processes held.
+	killGroup(cmd.Process)
+	select {
+	case <-readersOK:
+	case <-time.After(pipeGrace):
+	}
+	outR.Close()
+	errR.Close()
+	<-readersOK
+
+	switch {
+	case stdout.overflowed():
+		return nil, fmt.Errorf("command %q failed: output larger than %s%s", name, sizeText(r.opts.MaxOutput), stderr.suffix())
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeout):
+		return nil, fmt.Errorf("command %q timed out after %s and was killed with its process group%s", name, timeout, stderr.suffix())
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("command %q was stopped: %w%s", name, ctx.Err(), stderr.suffix())
+	}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) {
+		return nil, fmt.Errorf("command %q failed: %s%s", name, exitText(exitErr), stderr.suffix())
+	}
+	if waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		return nil, fmt.Errorf("command %q failed: %v%s", name, waitErr, stderr.suffix())
+	}
+	out, err := decodeOutputs(stdout.buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("command %q failed: %v%s", name, err, stderr.suffix())
+	}
+	return out, nil
+}
+
+// resolve returns the path of the command to start: a relative path with a
+// directory part is taken from the project directory, a bare name is
+// looked up in PATH.
+func (r *Runner) resolve(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("empty command name in run.exec")
+	}
+	if filepath.IsAbs(name) {
+		return name, nil
+	}
+	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
+		return filepath.Join(r.dir, name), nil
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("command %q not found in PATH", name)
+	}
+	return p, nil
+}
+
+// commandEnv returns the minimal environment of a command: the base
+// variables, the go tool's variables for go, and those run.env lists, each
+// only when it is set.
+func (r *Runner) commandEnv(run *ir.Run, name string) []string {
+	keys := append([]string(nil), baseEnv...)
+	if base := filepath.Base(name); base == "go" || base == "go.exe" {
+		keys = append(keys, goEnv...)
+	}
+	keys = append(keys, run.Env...)
+	seen := map[string]bool{}
+	env := []string{}
+	for _, k := range keys {
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if v, ok := r.opts.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// unwrapPathError drops the "fork/exec PATH:" prefix of a start error,
+// keeping its cause.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// exitText describes how a command ended: its exit status or signal.
+func exitText(e *exec.ExitError) string {
+	if code := e.ExitCode(); code >= 0 {
+		return fmt.Sprintf("exit status %d", code)
+	}
+	return e.ProcessState.String()
+}
+
+// sizeText writes a byte count for messages: "1 MiB", "4 KiB" or "100 bytes".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// capWriter keeps up to max bytes; a write beyond that marks it overflowed
+// and fails, which ends the copy from the command's stdout.
+type capWriter struct {
+	mu         sync.Mutex
+	buf        bytes.Buffer
+	max        int64
+	over       bool
+	onOverflow func()
+}
+
+var errOverflow = errors.New("output limit exceeded")
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.over {
+		return 0, errOverflow
+	}
+	if int64(w.buf.Len())+int64(len(p)) > w.max {
+		w.over = true
+		if w.onOverflow != nil {
+			w.onOverflow()
+		}
+		return 0, errOverflow
+	}
+	return w.buf.Write(p)
+}
+
+func (w *capWriter) overflowed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.over
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu   sync.Mutex
+	buf  []byte
+	max  int
+	drop bool
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > w.max {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-w.max:]...)
+		w.drop = true
+	}
+	return len(p), nil
+}
+
+// suffix returns the stderr tail for an error message, or "" when the
+// command wrote nothing to stderr.
+func (w *tailWriter) suffix() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := strings.TrimSpace(string(w.buf))
+	if s == "" {
+		return ""
+	}
+	if w.drop {
+		return fmt.Sprintf("; stderr (last %s): %q", sizeText(int64(w.max)), s)
+	}
+	return fmt.Sprintf("; stderr: %q", s)
+}

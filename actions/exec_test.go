@@ -1,0 +1,265 @@
+//go:build unix
+
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// script writes an executable sh script into dir.
+func script(t *testing.T, dir, name, body string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+}
+
+// execDecl declares an exec action.
+func execDecl(name string, argv []string, outputs ...string) *ir.Action {
+	return &ir.Action{Name: name, Inputs: []string{"account_type"}, Outputs: outputs, Run: &ir.Run{Exec: argv}}
+}
+
+// processGone reports whether pid no longer runs. A killed process whose
+// parent is gone may stay a zombie until init reaps it; it runs no more,
+// so it counts as gone.
+func processGone(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+// readPID reads the pid a script wrote into a file, waiting for it.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	var pid int
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && pid > 0
+	}, 5*time.Second, 10*time.Millisecond)
+	return pid
+}
+
+func TestExec(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "balance.sh", `cat >/dev/null; echo '{"balance": 1520.5, "currency": "EUR", "count": 3}'`)
+	script(t, dir, "echo.sh", `cat`)
+	script(t, dir, "args.sh", `cat >/dev/null; printf '{"first": "%s", "n": %d}' "$1" "$#"`)
+	script(t, dir, "cwd.sh", `cat >/dev/null; printf '{"cwd": "%s"}' "$(pwd)"`)
+	script(t, dir, "env.sh", `cat >/dev/null; printf '{"listed": "%s", "secret": "%s", "home": "%s"}' "$LISTED" "$SECRET" "$HOME"`)
+	script(t, dir, "garbage.sh", `cat >/dev/null; echo 'balance: 12'`)
+	script(t, dir, "nothing.sh", `cat >/dev/null`)
+	script(t, dir, "array.sh", `cat >/dev/null; echo '[1, 2]'`)
+	script(t, dir, "two.sh", `cat >/dev/null; echo '{"a": 1} {"b": 2}'`)
+	script(t, dir, "huge.sh", `cat >/dev/null; head -c 10485760 /dev/zero`)
+	script(t, dir, "exit3.sh", `cat >/dev/null; echo '{"balance": 1}'; echo 'account service unreachable' >&2; exit 3`)
+	script(t, dir, "noisy.sh", `cat >/dev/null; i=0; while [ $i -lt 300 ]; do echo "line $i of a long complaint" >&2; i=$((i+1)); done; echo 'the real reason' >&2; exit 1`)
+	script(t, dir, "killed.sh", `cat >/dev/null; kill -9 $$`)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plain.txt"), []byte("not a program"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	script(t, filepath.Join(dir, "sub"), "nested.sh", `cat >/dev/null; echo '{"ok": true}'`)
+
+	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": "/home/test", "LISTED": "yes", "SECRET": "hunter2"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+
+	tests := []struct {
+		name     string
+		argv     []string
+		envNames []string
+		inputs   map[string]any
+		want     map[string]any
+		wantErr  string
+		// declared are the declared outputs; nil means the keys of want.
+		declared []string
+		warnings []string
+	}{
+		{
+			name:     "outputs",
+			argv:     []string{"./balance.sh"},
+			declared: []string{"balance", "currency"},
+			want:     map[string]any{"balance": 1520.5, "currency": "EUR", "count": int64(3)},
+			warnings: []string{
+				`action "act" returned output "count", which its declaration does not list`,
+			},
+		},
+		{
+			name:     "request on stdin",
+			argv:     []string{"./echo.sh"},
+			inputs:   map[string]any{"account_type": "savings", "amount": nil},
+			declared: []string{},
+			want: map[string]any{
+				"action": "act", "session": "s-1",
+				"inputs": map[string]any{"account_type": "savings", "amount": nil},
+			},
+			warnings: []string{
+				`action "act" returned output "action", which its declaration does not list`,
+				`action "act" returned output "inputs", which its declaration does not list`,
+				`action "act" returned output "session", which its declaration does not list`,
+			},
+		},
+		{name: "arguments without a shell", argv: []string{"./args.sh", "a b; rm -rf /", "x"}, want: map[string]any{"first": "a b; rm -rf /", "n": int64(2)}},
+		{name: "runs in the project directory", argv: []string{"./cwd.sh"}, want: map[string]any{"cwd": dir}},
+		{name: "path in a subdirectory", argv: []string{"sub/nested.sh"}, want: map[string]any{"ok": true}},
+		{name: "absolute path", argv: []string{filepath.Join(dir, "balance.sh")}, want: map[string]any{"balance": 1520.5, "currency": "EUR", "count": int64(3)}},
+		{name: "minimal environment", argv: []string{"./env.sh"}, envNames: []string{"LISTED"}, want: map[string]any{"listed": "yes", "secret": "", "home": "/home/test"}},
+		{name: "command missing", argv: []string{"./missing.sh"}, wantErr: `cannot start command "./missing.sh": no such file or directory`},
+		{name: "not executable", argv: []string{"./plain.txt"}, wantErr: `cannot start command "./plain.txt": permission denied`},
+		{name: "not in PATH", argv: []string{"soni-no-such-program"}, wantErr: `command "soni-no-such-program" not found in PATH`},
+		{name: "garbage", argv: []string{"./garbage.sh"}, wantErr: `command "./garbage.sh" failed: output is not valid JSON: invalid character 'b' looking for beginning of value (output starts "balance: 12")`},
+		{name: "nothing", argv: []string{"./nothing.sh"}, wantErr: `command "./nothing.sh" failed: no output: expected one JSON object`},
+		{name: "not an object", argv: []string{"./array.sh"}, wantErr: `command "./array.sh" failed: output is a JSON array, not an object (output starts "[1, 2]")`},
+		{name: "two objects", argv: []string{"./two.sh"}, wantErr: `command "./two.sh" failed: output has more than one JSON value`},
+		{name: "10 MiB", argv: []string{"./huge.sh"}, wantErr: `command "./huge.sh" failed: output larger than 1 MiB`},
+		{name: "exit 3 with stderr", argv: []string{"./exit3.sh"}, wantErr: `command "./exit3.sh" failed: exit status 3; stderr: "account service unreachable"`},
+		{name: "long stderr keeps its end", argv: []string{"./noisy.sh"}, wantErr: `line 299 of a long complaint\nthe real reason"`},
+		{name: "killed by a signal", argv: []string{"./killed.sh"}, wantErr: `command "./killed.sh" failed: signal: killed`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := New(nil, dir, Options{LookupEnv: lookup})
+			declared := tc.declared
+			if declared == nil {
+				for k := range tc.want {
+					declared = append(declared, k)
+				}
+			}
+			decl := execDecl("act", tc.argv, declared...)
+			decl.Run.Env = tc.envNames
+			inputs := tc.inputs
+			if inputs == nil {
+				inputs = map[string]any{"account_type": "checking"}
+			}
+			ctx, w := WithWarnings(context.Background())
+			out, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Session: "s-1", Inputs: inputs, Decl: decl})
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				assert.Nil(t, out)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, out)
+			assert.Equal(t, tc.warnings, w.Lines())
+		})
+	}
+}
+
+func TestExecLongStderrIsCut(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "noisy.sh", `cat >/dev/null; head -c 100000 /dev/zero | tr '\0' 'x' >&2; echo END >&2; exit 1`)
+	r := New(nil, dir, Options{})
+	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./noisy.sh"})})
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Contains(t, msg, `exit status 1; stderr (last 4 KiB): "xxx`)
+	assert.True(t, strings.HasSuffix(msg, `xxxEND"`), msg)
+	assert.Less(t, len(msg), 4096+200)
+}
+
+func TestExecTimeoutKillsTheProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	// The script starts a grandchild and waits for it: a timeout must kill
+	// both, not leave the sleep running as an orphan.
+	script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`)
+	decl := execDecl("act", []string{"./hang.sh"})
+	decl.Run.Timeout = "300ms"
+	r := New(nil, dir, Options{})
+	start := time.Now()
+	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
+	require.Error(t, err)
+	assert.Equal(t, `command "./hang.sh" timed out after 300ms and was killed with its process group; stderr: "about to hang"`, err.Error())
+	assert.Less(t, time.Since(start), 5*time.Second)
+	pid := readPID(t, pidFile)
+	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+}
+
+func TestExecDefaultTimeout(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "hang.sh", `cat >/dev/null; sleep 60`)
+	r := New(nil, dir, Options{Timeout: 200 * time.Millisecond})
+	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
+	require.Error(t, err)
+	assert.Equal(t, `command "./hang.sh" timed out after 200ms and was killed with its process group`, err.Error())
+}
+
+func TestExecCancelKillsTheProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	script(t, dir, "hang.sh", `cat >/dev/null; sleep 60 & echo $! > child.pid; wait`)
+	r := New(nil, dir, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
+		done <- err
+	}()
+	pid := readPID(t, pidFile)
+	cancel()
+	select {
+	case err := <-done:
+		require.Error(t, err)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Contains(t, err.Error(), `command "./hang.sh" was stopped: context canceled`)
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunAction did not return after its context was cancelled")
+	}
+	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+}
+
+func TestExecBackgroundChildDoesNotOutliveTheAction(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	// The grandchild keeps stdout open after the command exits; the runner
+	// must neither wait for it nor leave it running.
+	script(t, dir, "bg.sh", `cat >/dev/null; sleep 60 & echo $! > child.pid; echo '{"ok": true}'`)
+	r := New(nil, dir, Options{})
+	start := time.Now()
+	out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./bg.sh"}, "ok")})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"ok": true}, out)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	pid := readPID(t, pidFile)
+	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+}
+
+func TestExecEnvironmentForGo(t *testing.T) {
+	env := map[string]string{"PATH": "/bin", "GOCACHE": "/c", "GOFLAGS": "-mod=mod", "SECRET": "x", "LANG": "C.UTF-8"}
+	r := New(nil, "/p", Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	tests := []struct {
+		name string
+		run  *ir.Run
+		want []string
+	}{
+		{"plain command", &ir.Run{Exec: []string{"./a"}}, []string{"PATH=/bin", "LANG=C.UTF-8"}},
+		{"go tool", &ir.Run{Exec: []string{"go", "run", "."}}, []string{"PATH=/bin", "LANG=C.UTF-8", "GOCACHE=/c", "GOFLAGS=-mod=mod"}},
+		{"listed variable", &ir.Run{Exec: []string{"./a"}, Env: []string{"SECRET", "UNSET", "PATH"}}, []string{"PATH=/bin", "LANG=C.UTF-8", "SECRET=x"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, r.commandEnv(tc.run, tc.run.Exec[0]))
+		})
+	}
+}

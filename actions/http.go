@@ -1,0 +1,254 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// maxRedirects is how many redirects an HTTP action follows.
+const maxRedirects = 5
+
+// defaultBackoff is the pause before the first retry of an HTTP action;
+// it doubles after each attempt.
+const defaultBackoff = 200 * time.Millisecond
+
+var errTooManyRedirects = fmt.Errorf("stopped after %d redirects (a redirect loop?)", maxRedirects)
+
+// httpClient sends the requests of HTTP actions.
+type httpClient struct {
+	c *http.Client
+}
+
+func newHTTPClient(t http.RoundTripper) *httpClient {
+	if t == nil {
+		t = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	return &httpClient{c: &http.Client{
+		Transport: t,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxRedirects {
+				return errTooManyRedirects
+			}
+			return nil
+		},
+	}}
+}
+
+// runHTTP POSTs the request JSON to the declared endpoint; a 2xx answer
+// with one JSON object is the outputs.
+func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Action) (map[string]any, error) {
+	h := decl.Run.HTTP
+	timeout := r.opts.Timeout
+	switch {
+	case h.Timeout != "":
+		d, err := parseDuration(h.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("run.http.timeout of action %q: %v", req.Action, err)
+		}
+		timeout = d
+	case decl.Run.Timeout != "":
+		d, err := parseDuration(decl.Run.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
+		}
+		timeout = d
+	}
+	attempts, backoff := 1, defaultBackoff
+	if h.Retry != nil {
+		if h.Retry.Attempts > 1 {
+			attempts = h.Retry.Attempts
+		}
+		if h.Retry.Backoff != "" {
+			d, err := parseDuration(h.Retry.Backoff)
+			if err != nil {
+				return nil, fmt.Errorf("run.http.retry.backoff of action %q: %v", req.Action, err)
+			}
+			backoff = d
+		}
+	}
+	rawURL, err := expandEnv(h.URL, r.opts.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("url of action %q: %v", req.Action, err)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("url of action %q: %q is not an http or https URL", req.Action, rawURL)
+	}
+	headers := make(http.Header, len(h.Headers))
+	names := make([]string, 0, len(h.Headers))
+	for k := range h.Headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v, err := expandEnv(h.Headers[k], r.opts.LookupEnv)
+		if err != nil {
+			return nil, fmt.Errorf("header %q of action %q: %v", k, req.Action, err)
+		}
+		headers.Set(k, v)
+	}
+	body, err := encodeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+
+	var failures []string
+	for attempt := 1; ; attempt++ {
+		out, retry, err := r.postOnce(ctx, u.String(), headers, body, timeout)
+		if err == nil {
+			return out, nil
+		}
+		if attempts > 1 {
+			failures = append(failures, fmt.Sprintf("attempt %d: %v", attempt, err))
+		}
+		if !retry || attempt >= attempts || ctx.Err() != nil {
+			if len(failures) > 1 {
+				return nil, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
+			}
+			return nil, fmt.Errorf("POST %s: %w", redact(u), err)
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			failures = append(failures, fmt.Sprintf("gave up waiting to retry: %v", ctx.Err()))
+			return nil, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
+		case <-t.C:
+		}
+		backoff *= 2
+	}
+}
+
+// postOnce makes one attempt. retry says whether the failure may be
+// retried: a connection error or a 5xx status.
+func (r *Runner) postOnce(ctx context.Context, target string, headers http.Header, body []byte, timeout time.Duration) (out map[string]any, retry bool, err error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, false, err
+	}
+	for k, v := range headers {
+		hreq.Header[k] = v
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	resp, err := r.http.c.Do(hreq)
+	if err != nil {
+		switch {
+		case errors.Is(context.Cause(ctx), errTimeout):
+			return nil, false, fmt.Errorf("no answer within %s", timeout)
+		case ctx.Err() != nil:
+			return nil, false, ctx.Err()
+		case errors.Is(err, errTooManyRedirects):
+			return nil, false, errTooManyRedirects
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, true, fmt.Errorf("connection failed: %v", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, r.opts.MaxOutput+1))
+	if err != nil {
+		if errors.Is(context.Cause(ctx), errTimeout) {
+			return nil, false, fmt.Errorf("status %d, but the body did not arrive within %s", resp.StatusCode, timeout)
+		}
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+		return nil, true, fmt.Errorf("status %d, reading the body: %v", resp.StatusCode, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg := fmt.Sprintf("status %s", resp.Status)
+		if ex := excerpt(b, 200); ex != "" {
+			msg += fmt.Sprintf(": %q", ex)
+		}
+		return nil, resp.StatusCode >= 500, errors.New(msg)
+	}
+	if int64(len(b)) > r.opts.MaxOutput {
+		return nil, false, fmt.Errorf("answer larger than %s", sizeText(r.opts.MaxOutput))
+	}
+	out, err = decodeOutputs(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("status %d, but %v", resp.StatusCode, err)
+	}
+	return out, false, nil
+}
+
+// redact returns the URL without its user information or query, which
+// may carry secrets, for messages.
+func redact(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery = ""
+	c.ForceQuery = false
+	c.Fragment = ""
+	return c.String()
+}
+
+// expandEnv replaces ${NAME} and ${NAME:-default} in s by the value of the
+// environment variable NAME. An unset NAME without a default is an error;
+// with ":-" the default is used when NAME is unset or empty. A "$" not
+// followed by "{" is kept as it is.
+func expandEnv(s string, lookup func(string) (string, bool)) (string, error) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		b.WriteString(s[:i])
+		rest := s[i+2:]
+		j := strings.IndexByte(rest, '}')
+		if j < 0 {
+			return "", fmt.Errorf("unclosed ${ in %q", s)
+		}
+		ref := rest[:j]
+		name, def, hasDef := strings.Cut(ref, ":-")
+		if !validEnvName(name) {
+			return "", fmt.Errorf("invalid environment variable reference %q", "${"+ref+"}")
+		}
+		v, ok := lookup(name)
+		switch {
+		case hasDef && v == "":
+			v = def
+		case !ok:
+			return "", fmt.Errorf("environment variable %q is not set", name)
+		}
+		b.WriteString(v)
+		s = rest[j+1:]
+	}
+}
+
+// validEnvName reports whether s is a shell-style variable name.
+func validEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

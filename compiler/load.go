@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
@@ -114,16 +115,20 @@ func readFile(path string, opts Options) ([]byte, *diag.Diagnostic) {
 		d := diag.Diagnostic{Pos: diag.Pos{File: name, Line: 1, Col: 1}, Severity: diag.SeverityOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
 		return nil, &d
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	info, err := os.Stat(path)
 	if err != nil {
 		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
 	}
 	if !info.Mode().IsRegular() {
+		return fail(diag.CodeFileRead, "cannot read %q: not a regular file", name)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return fail(diag.CodeFileRead, "cannot read %q: not a regular file", name)
 	}
 	if info.Size() > opts.MaxFileSize {

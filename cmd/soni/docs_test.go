@@ -118,6 +118,18 @@ var fileExamples = map[string]fileExample{
 			return validateOutput(t, dir, "--max-file-size", "16", "big.yaml")
 		},
 	},
+	diag.CodeDuplicateSetting: {
+		intro:   "Settings may be split across files, but one setting may be given only once (here in a.yaml and b.yaml of one project):",
+		command: "soni validate project",
+		output: func(t *testing.T) string {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "project")
+			require.NoError(t, os.MkdirAll(p, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(p, "a.yaml"), []byte("version: \"1.0\"\nsettings:\n  idle_message: \"Hi!\"\nflows:\n  greet:\n    trigger: {intents: [hello]}\n    steps:\n      - {step: hi, type: say, message: Hello}\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(p, "b.yaml"), []byte("version: \"1.0\"\nsettings:\n  idle_message: \"What now?\"\n"), 0o644))
+			return validateOutput(t, dir, "project")
+		},
+	},
 }
 
 // validateOutput runs soni validate in dir and returns its stdout.

@@ -329,4 +329,3 @@ func (p *plainReader) ReadLine() (string, error) {
 
 func (p *plainReader) AddHistory(string) {}
 func (p *plainReader) Close() error      { return nil }
-

@@ -51,7 +51,7 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitUsage)
 			}
-			eng, err := soni.New(prog, soni.Options{Store: store})
+			eng, err := soni.New(prog, soni.Options{Store: store, Dir: soni.ProjectDir(path)})
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}

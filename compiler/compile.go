@@ -12,6 +12,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
@@ -89,24 +91,38 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	r := &Result{}
 	proj := &Project{}
 	r.Project = proj
-	for _, in := range inputs {
-		f := &File{Path: in.name, Src: in.src}
-		r.Files = append(r.Files, f)
-		if int64(len(in.src)) > opts.MaxFileSize {
-			ds.Add(diag.Pos{File: in.name, Line: 1, Col: 1}, diag.CodeFileLimit, "", "file %q is %s, over the %s size limit (raise it with --max-file-size)", in.name, size(int64(len(in.src))), size(opts.MaxFileSize))
+	// Files are parsed, schema-checked and decoded in parallel, each into a
+	// partial project of its own, then merged in file order, so the result
+	// does not depend on scheduling.
+	parts := make([]filePart, len(inputs))
+	workers := min(runtime.GOMAXPROCS(0), len(inputs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				parts[i] = loadInput(inputs[i], opts)
+			}
+		}()
+	}
+	for i := range inputs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, part := range parts {
+		r.Files = append(r.Files, part.file)
+		ds = append(ds, part.ds...)
+		if part.proj == nil {
 			continue
 		}
-		p := parseFile(in.name, in.src, opts, &ds)
-		if p == nil {
-			continue
-		}
-		if isTestFile(p.value) {
-			continue
-		}
-		proj.Files = append(proj.Files, f)
-		schemaCheck(p, &ds)
-		d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &ds, proj: proj}
-		d.decodeFile()
+		proj.Files = append(proj.Files, part.file)
+		proj.Settings = append(proj.Settings, part.proj.Settings...)
+		proj.Slots = append(proj.Slots, part.proj.Slots...)
+		proj.Actions = append(proj.Actions, part.proj.Actions...)
+		proj.Flows = append(proj.Flows, part.proj.Flows...)
 	}
 	if len(proj.Flows) == 0 && !ds.HasErrors() {
 		pos := diag.Pos{}
@@ -128,6 +144,32 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 		r.Program = lower(proj)
 	}
 	return r
+}
+
+// filePart is what one input file gives: its diagnostics and, unless it
+// could not be parsed or is a conversation-test file, its definitions.
+type filePart struct {
+	file *File
+	ds   diag.List
+	proj *Project
+}
+
+// loadInput parses, schema-checks and decodes one file.
+func loadInput(in input, opts Options) filePart {
+	part := filePart{file: &File{Path: in.name, Src: in.src}}
+	if int64(len(in.src)) > opts.MaxFileSize {
+		part.ds.Add(diag.Pos{File: in.name, Line: 1, Col: 1}, diag.CodeFileLimit, "", "file %q is %s, over the %s size limit (raise it with --max-file-size)", in.name, size(int64(len(in.src))), size(opts.MaxFileSize))
+		return part
+	}
+	p := parseFile(in.name, in.src, opts, &part.ds)
+	if p == nil || isTestFile(p.value) {
+		return part
+	}
+	part.proj = &Project{}
+	schemaCheck(p, &part.ds)
+	d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &part.ds, proj: part.proj}
+	d.decodeFile()
+	return part
 }
 
 // isTestFile reports whether a document is a conversation test file.

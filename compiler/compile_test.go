@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestExamplesIRGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			require.NoError(t, err, "run SONI_UPDATE=1 go test ./compiler to create it")
-			assert.Equal(t, string(want), string(b))
+			assertSameLines(t, string(want), string(b), golden)
 			p, err := ir.Decode(b)
 			require.NoError(t, err, "a compiled program loads back without YAML")
 			b2, err := ir.Encode(p)
@@ -237,4 +238,27 @@ func TestDirectoryFaults(t *testing.T) {
 		got = append(got, filepath.Base(d.Pos.File)+" "+d.Code)
 	}
 	assert.Equal(t, []string{"dangling.yaml E001", "fifo.yaml E001", "loop1.yaml E001", "loop2.yaml E001"}, got)
+}
+
+// assertSameLines compares a golden file line by line and reports the first
+// difference only, so a changed IR gives a readable failure.
+func assertSameLines(t *testing.T, want, got, name string) {
+	t.Helper()
+	if want == got {
+		return
+	}
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Errorf("%s differs at line %d (refresh with SONI_UPDATE=1 if intended):\nwant: %s\ngot:  %s", name, i+1, w, g)
+			return
+		}
+	}
 }

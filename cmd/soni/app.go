@@ -106,6 +106,7 @@ func newApp(e *env) *cli.App {
 			graphCommand(e),
 			schemaCommand(e),
 			chatCommand(e),
+			testCommand(e),
 		},
 	}
 }

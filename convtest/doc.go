@@ -1,0 +1,16 @@
+// Package convtest runs conversation tests: YAML files whose top level has
+// test_cases, each a scripted conversation with the replies, slots and
+// events expected at every turn (shared/spec/conversation-tests.md; the
+// user guide is docs/testing.md).
+//
+// The phases run in one direction, like the compiler's: [Load] finds the
+// test files below the paths it is given, parses them with positions,
+// resolves and compiles the project each file tests, and checks every name
+// a test uses against the compiled program. Any problem in a test file or
+// its project is a diagnostic, never a pass. [Suite.Run] then runs every
+// case as a new conversation, in parallel on a pool of workers, and returns
+// a [Report] whose order does not depend on scheduling. The report renders
+// as text ([WriteText]), JSON lines ([WriteJSON]) or JUnit XML
+// ([WriteJUnit]); [Update] rewrites the bot steps of failing turns in place
+// and [Report.Coverage] tells which steps no case reached.
+package convtest

@@ -1,0 +1,522 @@
+package convtest
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/schema"
+	"github.com/soni-dev/soni/understand"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Options configure [Load] and [Suite.Run]. Every field is optional.
+type Options struct {
+	// Flows, when set, is the project under test for every file (--flows):
+	// a flow file, a project directory or a compiled program (.json).
+	Flows string
+	// Run, when set, selects the test cases whose names it matches.
+	Run *regexp.Regexp
+	// Jobs is how many cases run at once; default runtime.NumCPU().
+	Jobs int
+	// Actions returns the runner for actions that have no stub, given the
+	// compiled program and the project directory. It is only asked to run
+	// actions whose declaration has a run: block; when it is nil, or the
+	// action has no run:, calling an unstubbed action fails the case.
+	Actions func(prog *ir.Program, dir string) vm.ActionRunner
+	// Compiler holds the compiler's limits.
+	Compiler compiler.Options
+	// Now is the clock that times the cases; default time.Now. Tests
+	// inject a fixed clock so that reports are byte-for-byte stable.
+	Now func() time.Time
+	// Dir is the directory relative paths are resolved from when walking
+	// up to find a project; default the process's working directory.
+	Dir string
+}
+
+// Suite is a set of test files loaded with their projects, ready to run.
+type Suite struct {
+	// Files are the test files in path order.
+	Files []*Target
+	// Projects are the projects under test, in the order first used.
+	Projects []*Project
+	// Diags holds every problem found in the test files and, for projects
+	// that do not compile, the compiler's diagnostics. A suite with
+	// errors must not run.
+	Diags diag.List
+	// Sources holds the bytes of every file a diagnostic may point at.
+	Sources diag.SourceMap
+	opts    Options
+}
+
+// Target is a test file and the project it tests.
+type Target struct {
+	File    *File
+	Project *Project
+	// fixtures are the file's fixtures by name, with converted values.
+	fixtures map[string]*Fixture
+	// stubs are the file-wide stubs by action; caseStubs by case, then
+	// action.
+	stubs     map[string]*Stub
+	caseStubs map[string]map[string]*Stub
+}
+
+// Project is a compiled project under test.
+type Project struct {
+	// Path is the project as given to the compiler.
+	Path string
+	// Dir is the project directory: actions run there.
+	Dir     string
+	Program *ir.Program
+	machine *vm.Machine
+	actions map[string]bool
+}
+
+// Load finds the test files below paths (files, or directories searched
+// recursively, skipping hidden directories), parses them, resolves and
+// compiles their projects and checks every name they use. Problems are in
+// Suite.Diags; a suite with errors must not run.
+func Load(paths []string, opts Options) *Suite {
+	s := &Suite{Sources: diag.SourceMap{}, opts: opts}
+	if s.opts.Dir == "" {
+		s.opts.Dir, _ = os.Getwd()
+	}
+	found := s.discover(paths)
+	projects := map[string]*Project{}
+	for _, fd := range found {
+		f, ds := ParseFile(fd.path, fd.src)
+		s.Sources[fd.path] = fd.src
+		s.Diags = append(s.Diags, ds...)
+		if f == nil || ds.HasErrors() {
+			continue
+		}
+		path, ok := s.projectPath(f, fd.limit)
+		if !ok {
+			continue
+		}
+		key, err := filepath.Abs(path)
+		if err != nil {
+			key = path
+		}
+		p, seen := projects[key]
+		if !seen {
+			p = s.compile(path)
+			projects[key] = p
+			if p != nil {
+				s.Projects = append(s.Projects, p)
+			}
+		}
+		if p == nil {
+			continue
+		}
+		t := &Target{File: f, Project: p}
+		if s.check(t) {
+			s.Files = append(s.Files, t)
+		}
+	}
+	s.Diags.Sort()
+	return s
+}
+
+// found is a test file found on the command line.
+type found struct {
+	path string
+	src  []byte
+	// limit is the highest directory the project search walks up to.
+	limit string
+}
+
+// discover lists the test files below paths, in path order, each once.
+func (s *Suite) discover(paths []string) []found {
+	var out []found
+	seen := map[string]bool{}
+	add := func(path, limit string, src []byte) {
+		key, err := filepath.Abs(path)
+		if err != nil {
+			key = path
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, found{path: filepath.ToSlash(path), src: src, limit: limit})
+	}
+	for _, arg := range paths {
+		info, err := os.Stat(arg)
+		if err != nil {
+			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
+			continue
+		}
+		if !info.IsDir() {
+			src, err := os.ReadFile(arg)
+			if err != nil {
+				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
+				continue
+			}
+			add(arg, s.fileLimit(arg), src)
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(err))
+				return nil
+			}
+			if d.IsDir() {
+				if p != arg && strings.HasPrefix(d.Name(), ".") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if isYAMLName(d.Name()) && d.Type().IsRegular() {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
+		}
+		sort.Strings(files)
+		n := 0
+		for _, p := range files {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(err))
+				continue
+			}
+			if IsTestFile(src) {
+				add(p, arg, src)
+				n++
+			}
+		}
+		if n == 0 {
+			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "no test files (YAML files with test_cases) below %q", arg)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// fileLimit is how far up the project search goes for a file named on the
+// command line: the working directory when the file is below it, else the
+// file's own directory.
+func (s *Suite) fileLimit(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Dir(path)
+	}
+	if rel, err := filepath.Rel(s.opts.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return s.opts.Dir
+	}
+	return filepath.Dir(path)
+}
+
+func isYAMLName(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+var testCasesKey = regexp.MustCompile(`(?m)^["']?test_cases["']?[ \t]*:`)
+
+// IsTestFile reports whether YAML source is a conversation test file: its
+// top level has the key test_cases. Source that is not valid YAML counts
+// as a test file when a line starts with that key, so that a broken test
+// file is reported rather than silently skipped.
+func IsTestFile(src []byte) bool {
+	if !bytes.Contains(src, []byte("test_cases")) {
+		return false
+	}
+	f, err := parser.ParseBytes(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), 0)
+	if err != nil {
+		return testCasesKey.Match(src)
+	}
+	for _, doc := range f.Docs {
+		var pairs []*ast.MappingValueNode
+		switch m := unwrap(doc.Body).(type) {
+		case *ast.MappingNode:
+			pairs = m.Values
+		case *ast.MappingValueNode:
+			pairs = []*ast.MappingValueNode{m}
+		}
+		for _, mv := range pairs {
+			if keyOf(mv) == "test_cases" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// projectPath resolves the project of a test file: --flows, else the
+// file's flows: key (relative to the file), else the nearest directory from
+// the file's up to limit that directly holds YAML files that are not test
+// files.
+func (s *Suite) projectPath(f *File, limit string) (string, bool) {
+	if s.opts.Flows != "" {
+		if _, err := os.Stat(s.opts.Flows); err != nil {
+			s.Diags.Add(diag.Pos{File: filepath.ToSlash(s.opts.Flows)}, CodeNoProject, "", "cannot read the project %q given by --flows: %s", s.opts.Flows, errText(err))
+			return "", false
+		}
+		return s.opts.Flows, true
+	}
+	dir := filepath.Dir(filepath.FromSlash(f.Path))
+	if f.Flows != "" {
+		p := filepath.Join(dir, filepath.FromSlash(f.Flows))
+		if filepath.IsAbs(f.Flows) {
+			p = f.Flows
+		}
+		if _, err := os.Stat(p); err != nil {
+			s.Diags.Add(f.FlowsPos, CodeNoProject, "", "flows: %q does not exist (it is relative to the test file: %q)", f.Flows, filepath.ToSlash(p))
+			return "", false
+		}
+		return p, true
+	}
+	absLimit, err := filepath.Abs(limit)
+	if err != nil {
+		absLimit = limit
+	}
+	cur, err := filepath.Abs(dir)
+	if err != nil {
+		cur = dir
+	}
+	for {
+		if hasFlowFiles(cur) {
+			return s.display(cur), true
+		}
+		parent := filepath.Dir(cur)
+		if cur == absLimit || parent == cur || !within(parent, absLimit) {
+			break
+		}
+		cur = parent
+	}
+	s.Diags.Add(diag.Pos{File: f.Path, Line: 1, Col: 1}, CodeNoProject, "", "no project found for test file %q: no directory from %q up to %q holds flow files; add flows: PATH to the file or pass --flows", f.Path, filepath.ToSlash(dir), filepath.ToSlash(limit))
+	return "", false
+}
+
+// within reports whether dir is limit or below it.
+func within(dir, limit string) bool {
+	rel, err := filepath.Rel(limit, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// display turns an absolute path into one relative to the working
+// directory when it is below it, for stable messages.
+func (s *Suite) display(abs string) string {
+	if rel, err := filepath.Rel(s.opts.Dir, abs); err == nil && within(abs, s.opts.Dir) {
+		return rel
+	}
+	return abs
+}
+
+// hasFlowFiles reports whether dir directly holds a YAML file that is not
+// a test file.
+func hasFlowFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() || !isYAMLName(e.Name()) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil && !IsTestFile(src) {
+			return true
+		}
+	}
+	return false
+}
+
+// compile compiles a project, or decodes a compiled program. It returns
+// nil, with diagnostics, when the project has errors.
+func (s *Suite) compile(path string) *Project {
+	p := &Project{Path: filepath.ToSlash(path), Dir: path}
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		p.Dir = filepath.Dir(path)
+	}
+	if strings.HasSuffix(path, ".json") {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "cannot read %q: %s", path, errText(err))
+			return nil
+		}
+		prog, err := ir.Decode(b)
+		if err != nil {
+			s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "%q is not a compiled program: %s", path, err)
+			return nil
+		}
+		p.Program = prog
+	} else {
+		r := compiler.Compile(path, s.opts.Compiler)
+		for _, f := range r.Files {
+			s.Sources[f.Path] = f.Src
+		}
+		if r.Program == nil {
+			s.Diags = append(s.Diags, r.Diags...)
+			return nil
+		}
+		p.Program = r.Program
+	}
+	var fallback vm.ActionRunner
+	if s.opts.Actions != nil {
+		fallback = s.opts.Actions(p.Program, p.Dir)
+	}
+	m, err := vm.New(p.Program, vm.Options{Actions: dispatcher{prog: p.Program, fallback: fallback}, Understander: understand.New(p.Program)})
+	if err != nil {
+		s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "cannot run the project %q: %s", p.Path, err)
+		return nil
+	}
+	p.machine = m
+	p.actions = map[string]bool{}
+	for _, a := range p.Program.Actions {
+		p.actions[a.Name] = true
+	}
+	for _, f := range p.Program.Flows {
+		for _, n := range f.Nodes {
+			if n.Kind == ir.KindAction {
+				p.actions[n.Action] = true
+			}
+		}
+	}
+	return p
+}
+
+// check checks every name a file uses against its project and converts
+// the fixtures. It reports whether the file is free of errors.
+func (s *Suite) check(t *Target) bool {
+	f, prog := t.File, t.Project.Program
+	var ds diag.List
+	suggest := func(dg *diag.Diagnostic, name string, candidates []string) {
+		if c := schema.Suggest(name, candidates); c != "" {
+			dg.Suggestion = fmt.Sprintf("did you mean %q?", c)
+		}
+	}
+	flows := make([]string, 0, len(prog.Flows))
+	for _, fl := range prog.Flows {
+		flows = append(flows, fl.Name)
+	}
+	allSlots := map[string]bool{}
+	for _, sl := range prog.Slots {
+		allSlots[sl.Name] = true
+	}
+	for _, fl := range prog.Flows {
+		for _, sl := range fl.Slots {
+			allSlots[sl.Name] = true
+		}
+	}
+	slotNames := sortedKeys(allSlots)
+	actionNames := sortedKeys(t.Project.actions)
+	checkRef := func(r ref) {
+		switch r.kind {
+		case "flow":
+			if prog.Flow(r.name) == nil {
+				suggest(ds.Add(r.pos, CodeUnknownFlow, "", "unknown flow %q: the project has no such flow", r.name), r.name, flows)
+			}
+		case "slot":
+			if r.flow != "" {
+				fl := prog.Flow(r.flow)
+				if fl == nil || prog.ResolveSlot(r.flow, r.name) != nil {
+					return
+				}
+				var cands []string
+				for _, sl := range prog.Slots {
+					cands = append(cands, sl.Name)
+				}
+				for _, sl := range fl.Slots {
+					cands = append(cands, sl.Name)
+				}
+				suggest(ds.Add(r.pos, CodeUnknownSlot, "", "flow %q has no slot %q", r.flow, r.name), r.name, cands)
+				return
+			}
+			if !allSlots[r.name] {
+				suggest(ds.Add(r.pos, CodeUnknownSlot, "", "unknown slot %q: no flow of the project has it", r.name), r.name, slotNames)
+			}
+		case "action":
+			if !t.Project.actions[r.name] {
+				suggest(ds.Add(r.pos, CodeUnknownAction, "", "unknown action %q: no step calls it and nothing declares it", r.name), r.name, actionNames)
+			}
+		}
+	}
+	t.fixtures = map[string]*Fixture{}
+	for _, fx := range f.Fixtures {
+		t.fixtures[fx.Name] = fx
+		for i := range fx.Slots {
+			sv := &fx.Slots[i]
+			def := prog.Slot(sv.Slot)
+			if def == nil {
+				if allSlots[sv.Slot] {
+					ds.Add(sv.Pos, CodeInvalidValue, "", "fixture %q sets %q, which is a flow slot: fixtures preset conversation slots only (use start_flow with slots, or set_slot, for flow slots)", fx.Name, sv.Slot)
+					continue
+				}
+				suggest(ds.Add(sv.Pos, CodeUnknownSlot, "", "fixture %q sets unknown slot %q: the project has no conversation slot of that name", fx.Name, sv.Slot), sv.Slot, slotNames)
+				continue
+			}
+			v, err := values.Convert(def, sv.Value)
+			if err != nil {
+				ds.Add(sv.Pos, CodeInvalidValue, "", "fixture %q: value for slot %q does not fit its type %s: %s", fx.Name, sv.Slot, def.Type, err)
+				continue
+			}
+			sv.Value = v
+		}
+	}
+	fixtureNames := sortedKeys(t.fixtures)
+	cases := map[string]bool{}
+	for _, c := range f.Cases {
+		cases[c.Name] = true
+		for _, fr := range c.Fixtures {
+			if t.fixtures[fr.Name] == nil {
+				suggest(ds.Add(fr.Pos, CodeUnknownFixture, "", "test case %q uses unknown fixture %q", c.Name, fr.Name), fr.Name, fixtureNames)
+			}
+		}
+		for _, st := range c.Steps {
+			for _, r := range st.refs {
+				checkRef(r)
+			}
+		}
+	}
+	caseNames := sortedKeys(cases)
+	t.stubs = map[string]*Stub{}
+	t.caseStubs = map[string]map[string]*Stub{}
+	for _, st := range f.Stubs {
+		ok := true
+		if !t.Project.actions[st.Action] {
+			suggest(ds.Add(st.Pos, CodeUnknownAction, "", "stub for unknown action %q: no step calls it and nothing declares it", st.Action), st.Action, actionNames)
+			ok = false
+		}
+		if st.Case != "" && !cases[st.Case] {
+			suggest(ds.Add(st.Pos, CodeUnknownCase, "", "stub %q names test case %q, which this file does not have", st.Case+"::"+st.Action, st.Case), st.Case, caseNames)
+			ok = false
+		}
+		if !ok {
+			continue
+		}
+		if st.Case == "" {
+			t.stubs[st.Action] = st
+			continue
+		}
+		if t.caseStubs[st.Case] == nil {
+			t.caseStubs[st.Case] = map[string]*Stub{}
+		}
+		t.caseStubs[st.Case][st.Action] = st
+	}
+	s.Diags = append(s.Diags, ds...)
+	return !ds.HasErrors()
+}
+
+func errText(err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

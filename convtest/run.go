@@ -1,0 +1,516 @@
+package convtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Status is the outcome of a test case.
+type Status string
+
+// The outcomes of a test case.
+const (
+	Passed  Status = "passed"
+	Failed  Status = "failed"
+	Skipped Status = "skipped"
+)
+
+// Report is the outcome of a run, in file order and then case order,
+// whatever order the cases ran in.
+type Report struct {
+	Files []*FileReport
+	// Passed, Failed and Skipped count the cases.
+	Passed, Failed, Skipped int
+	// Coverage holds, per project, which steps the cases reached.
+	Coverage []*ProjectCoverage
+}
+
+// FileReport is the outcome of the cases of one test file.
+type FileReport struct {
+	Path     string
+	Cases    []*CaseResult
+	Duration time.Duration
+	target   *Target
+}
+
+// CaseResult is the outcome of one test case.
+type CaseResult struct {
+	File   string
+	Name   string
+	Pos    diag.Pos
+	Status Status
+	// Skip is the reason a skipped case gave.
+	Skip     string
+	Duration time.Duration
+	// Failures holds one entry per failing turn, in turn order; the first
+	// is where the case failed.
+	Failures []*Failure
+
+	c *Case
+	// replies holds the actual replies of each turn that ran.
+	replies [][]string
+}
+
+// Failure says how one turn of a case failed.
+type Failure struct {
+	// Turn counts the case's turns from 1; User is the user message.
+	Turn int
+	User string
+	// Pos is the position of the failing step (the user step when the
+	// turn produced more replies than expected or failed to run).
+	Pos diag.Pos
+	// Expected and Actual are the turn's replies: Expected as the bot and
+	// bot_matches steps give them (a bot_matches step that did not match
+	// shows as its pattern between slashes).
+	Expected, Actual []string
+	// Diff is a unified diff of Expected against Actual, or "" when the
+	// replies matched.
+	Diff string
+	// Problems are the checks other than replies that failed, one line
+	// each: a slot that was not set, an event that did not happen, an
+	// action with no stub.
+	Problems []string
+	// Events are what happened during the turn.
+	Events []vm.Event
+	// Error is the runtime error that stopped the turn, if any.
+	Error string
+}
+
+// Header is the failure's first line: file:line: test case NAME failed at
+// turn N ("message").
+func (f *Failure) Header(caseName string) string {
+	return fmt.Sprintf("%s: test case %s failed at turn %d (%q)", lineOf(f.Pos), caseName, f.Turn, f.User)
+}
+
+// lineOf renders a position as file:line.
+func lineOf(p diag.Pos) string {
+	return diag.Pos{File: p.File, Line: p.Line}.String()
+}
+
+// job is one case to run.
+type job struct {
+	file, index int
+}
+
+// Run runs every case of the suite, each as a new conversation, on a pool
+// of Options.Jobs workers. A case that does not match Options.Run is left
+// out of the report; a case marked skip is reported as skipped. The
+// context cancels the run: cases not yet finished fail with its error.
+func (s *Suite) Run(ctx context.Context) *Report {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	now := s.opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	rep := &Report{}
+	var jobs []job
+	for fi, t := range s.Files {
+		fr := &FileReport{Path: t.File.Path, target: t}
+		rep.Files = append(rep.Files, fr)
+		for _, c := range t.File.Cases {
+			if s.opts.Run != nil && !s.opts.Run.MatchString(c.Name) {
+				continue
+			}
+			cr := &CaseResult{File: t.File.Path, Name: c.Name, Pos: c.Pos, c: c}
+			fr.Cases = append(fr.Cases, cr)
+			if c.Skipped {
+				cr.Status, cr.Skip = Skipped, c.Skip
+				continue
+			}
+			jobs = append(jobs, job{fi, len(fr.Cases) - 1})
+		}
+	}
+	n := s.opts.Jobs
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	n = min(n, max(len(jobs), 1))
+	visits := make([]map[*Project]map[string]bool, n)
+	ch := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		visits[w] = map[*Project]map[string]bool{}
+		wg.Add(1)
+		go func(seen map[*Project]map[string]bool) {
+			defer wg.Done()
+			for j := range ch {
+				t := s.Files[j.file]
+				cr := rep.Files[j.file].Cases[j.index]
+				if seen[t.Project] == nil {
+					seen[t.Project] = map[string]bool{}
+				}
+				start := now()
+				runCase(ctx, t, cr, seen[t.Project])
+				cr.Duration = now().Sub(start)
+			}
+		}(visits[w])
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	for _, fr := range rep.Files {
+		for _, cr := range fr.Cases {
+			fr.Duration += cr.Duration
+			switch cr.Status {
+			case Passed:
+				rep.Passed++
+			case Failed:
+				rep.Failed++
+			case Skipped:
+				rep.Skipped++
+			}
+		}
+	}
+	rep.Coverage = coverage(s.Projects, visits)
+	return rep
+}
+
+// caseKey is the context key of the running case's environment.
+type caseKey struct{}
+
+// caseEnv is what the action dispatcher needs to know about a case.
+type caseEnv struct {
+	stubs     map[string]*Stub
+	fileStubs map[string]*Stub
+	// missing lists the actions of the current turn that had neither a
+	// stub nor a runner. A case runs its turns one after another, so no
+	// lock is needed.
+	missing []string
+}
+
+// dispatcher is the action runner of every machine: it answers from the
+// case's stubs, then the file's, then runs declared actions with a run:
+// block through the fallback runner.
+type dispatcher struct {
+	prog     *ir.Program
+	fallback vm.ActionRunner
+}
+
+// RunAction runs one action for the case in ctx.
+func (d dispatcher) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
+	env, _ := ctx.Value(caseKey{}).(*caseEnv)
+	if env == nil {
+		return nil, fmt.Errorf("action %q called outside a test case", req.Action)
+	}
+	st := env.stubs[req.Action]
+	if st == nil {
+		st = env.fileStubs[req.Action]
+	}
+	if st != nil {
+		if st.Fails {
+			return nil, errors.New(st.Error)
+		}
+		return st.Outputs, nil
+	}
+	if d.fallback != nil && req.Decl != nil && req.Decl.Run != nil {
+		return d.fallback.RunAction(ctx, req)
+	}
+	env.missing = append(env.missing, req.Action)
+	return nil, fmt.Errorf("action %q has no stub and no run: block", req.Action)
+}
+
+// runCase runs one case and fills in its result.
+func runCase(ctx context.Context, t *Target, cr *CaseResult, seen map[string]bool) {
+	c := cr.c
+	p := t.Project
+	m := p.machine
+	env := &caseEnv{stubs: t.caseStubs[c.Name], fileStubs: t.stubs}
+	ctx = context.WithValue(ctx, caseKey{}, env)
+	st := m.NewState(c.Name)
+	for _, fr := range c.Fixtures {
+		for _, sv := range t.fixtures[fr.Name].Slots {
+			st.Slots[sv.Slot] = sv.Value
+		}
+	}
+	cr.Status = Passed
+	for _, turn := range c.Turns {
+		env.missing = env.missing[:0]
+		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands}
+		res, err := m.Turn(ctx, st, in)
+		if err != nil {
+			cr.Failures = append(cr.Failures, &Failure{Turn: turn.Index, User: turn.User.Text, Pos: turn.User.Pos, Error: err.Error()})
+			cr.Status = Failed
+			return
+		}
+		cr.replies = append(cr.replies, res.Replies)
+		visit(res.Trace, seen)
+		if f := checkTurn(p.Program, turn, res, env.missing); f != nil {
+			cr.Failures = append(cr.Failures, f)
+			cr.Status = Failed
+		}
+		st = res.State
+	}
+}
+
+// visit records the steps a turn ran, from the trace lines the VM writes
+// for each step: "step FLOW.ID (KIND)".
+func visit(trace []string, seen map[string]bool) {
+	for _, line := range trace {
+		rest, ok := strings.CutPrefix(line, "step ")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(rest, " ("); i >= 0 {
+			seen[rest[:i]] = true
+		}
+	}
+}
+
+// checkTurn compares one turn's result with the turn's check steps. It
+// returns nil when every check passed.
+func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *Failure {
+	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events}
+	var firstBad diag.Pos
+	fail := func(p diag.Pos) {
+		if !firstBad.IsValid() {
+			firstBad = p
+		}
+	}
+	// Replies: strict, in order.
+	i := 0
+	replyBad := false
+	for _, st := range turn.Checks {
+		if st.Kind != StepBot && st.Kind != StepBotMatches {
+			continue
+		}
+		var got string
+		have := i < len(res.Replies)
+		if have {
+			got = res.Replies[i]
+		}
+		switch {
+		case st.Kind == StepBot:
+			f.Expected = append(f.Expected, st.Text)
+			if !have || got != st.Text {
+				replyBad = true
+				fail(st.Pos)
+			}
+		case have && st.Regexp.MatchString(got):
+			f.Expected = append(f.Expected, got)
+		default:
+			f.Expected = append(f.Expected, "/"+st.Text+"/")
+			replyBad = true
+			fail(st.Pos)
+		}
+		i++
+	}
+	if i < len(res.Replies) {
+		replyBad = true
+		fail(turn.User.Pos)
+	}
+	if replyBad {
+		f.Diff = UnifiedDiff("expected", "actual", f.Expected, f.Actual)
+	}
+	for _, st := range turn.Checks {
+		if p := checkEvents(prog, st, res.Events); len(p) > 0 {
+			f.Problems = append(f.Problems, p...)
+			fail(st.Pos)
+		}
+	}
+	for _, a := range missing {
+		f.Problems = append(f.Problems, fmt.Sprintf("action %q has no stub and no run: block: add it to stub_custom_actions", a))
+		fail(turn.User.Pos)
+	}
+	if !firstBad.IsValid() {
+		return nil
+	}
+	f.Pos = firstBad
+	return f
+}
+
+// checkEvents runs one non-reply check step against the turn's events and
+// returns what failed.
+func checkEvents(prog *ir.Program, st *Step, events []vm.Event) []string {
+	switch st.Kind {
+	case StepSlotWasSet, StepSlotWasNotSet:
+		var out []string
+		for _, sv := range st.Slots {
+			if p := checkSlot(prog, st.Kind, sv, events); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out
+	case StepFlowStarted, StepFlowCompleted, StepFlowCancelled:
+		typ := vm.EventType(st.Kind)
+		var names []string
+		for _, e := range events {
+			if e.Type == typ {
+				if e.Flow == st.Text {
+					return nil
+				}
+				names = append(names, e.Flow)
+			}
+		}
+		verb := strings.TrimPrefix(string(st.Kind), "flow_")
+		return []string{fmt.Sprintf("%s: flow %q was not %s during the turn (flows %s: %s)", st.Kind, st.Text, verb, verb, listOrNone(names))}
+	case StepActionExecuted:
+		var names []string
+		for _, e := range events {
+			if e.Type == vm.EventActionExecuted && e.Action == st.Text {
+				return nil
+			}
+			if e.Action == st.Text && e.Type == vm.EventActionFailed {
+				return []string{fmt.Sprintf("action_executed: action %q failed: %s", st.Text, e.Error)}
+			}
+			if e.Type == vm.EventActionExecuted {
+				names = append(names, e.Action)
+			}
+		}
+		return []string{fmt.Sprintf("action_executed: action %q was not executed during the turn (actions executed: %s)", st.Text, listOrNone(names))}
+	}
+	return nil
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkSlot checks one entry of slot_was_set or slot_was_not_set.
+func checkSlot(prog *ir.Program, kind StepKind, sv SlotValue, events []vm.Event) string {
+	var sets []vm.Event
+	for _, e := range events {
+		if e.Type == vm.EventSlotSet && e.Slot == sv.Slot {
+			sets = append(sets, e)
+		}
+	}
+	matches := 0
+	for _, e := range sets {
+		if !sv.HasValue {
+			if e.New != nil {
+				matches++
+			}
+			continue
+		}
+		ok, err := sameValue(prog.ResolveSlot(e.Flow, sv.Slot), sv.Value, e.New)
+		if err != nil {
+			return fmt.Sprintf("%s: %s", kind, err)
+		}
+		if ok {
+			matches++
+		}
+	}
+	want := "set"
+	if sv.HasValue {
+		want = "set to " + show(sv.Value)
+	}
+	switch {
+	case kind == StepSlotWasSet && matches == 0:
+		if len(sets) == 0 {
+			return fmt.Sprintf("slot_was_set: slot %q was not set during the turn", sv.Slot)
+		}
+		return fmt.Sprintf("slot_was_set: slot %q was not %s; it was set to %s", sv.Slot, want, showSets(sets))
+	case kind == StepSlotWasNotSet && matches > 0:
+		return fmt.Sprintf("slot_was_not_set: slot %q was %s during the turn", sv.Slot, want)
+	}
+	return ""
+}
+
+// show renders a value for a message: strings quoted, others as text.
+func show(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null (cleared)"
+	case string:
+		return fmt.Sprintf("%q", x)
+	}
+	return tmpl.Format(v)
+}
+
+func showSets(sets []vm.Event) string {
+	parts := make([]string, len(sets))
+	for i, e := range sets {
+		parts[i] = show(e.New)
+	}
+	return strings.Join(parts, ", then ")
+}
+
+// sameValue compares an expected value, as written in the test, with the
+// value a slot was set to, by the slot's type: the expected value is
+// converted like any value given for the slot (so 50 matches 50.0 for a
+// number slot and a synonym matches its categorical value). A null
+// expected value matches a cleared slot. For slots of type any, numbers
+// compare by value and other scalars by their text.
+func sameValue(def *ir.Slot, expected, actual any) (bool, error) {
+	if expected == nil || actual == nil {
+		return expected == nil && actual == nil, nil
+	}
+	if def != nil && def.Type != ir.TypeAny && def.Type != "" {
+		v, err := values.Convert(def, expected)
+		if err != nil {
+			return false, fmt.Errorf("expected value %s does not fit slot %q of type %s: %s", show(expected), def.Name, def.Type, err)
+		}
+		expected = v
+	}
+	if x, ok := toFloat(expected); ok {
+		if y, ok := toFloat(actual); ok {
+			return x == y, nil
+		}
+	}
+	if reflect.DeepEqual(jsonNorm(expected), jsonNorm(actual)) {
+		return true, nil
+	}
+	if isScalar(expected) && isScalar(actual) {
+		return tmpl.Format(expected) == tmpl.Format(actual), nil
+	}
+	return false, nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case string, bool, int, int64, uint64, float64, float32:
+		return true
+	}
+	return false
+}
+
+// jsonNorm gives structured values one representation.
+func jsonNorm(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
+}

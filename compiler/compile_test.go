@@ -262,3 +262,18 @@ func assertSameLines(t *testing.T, want, got, name string) {
 		}
 	}
 }
+
+// TestRecursiveAliases: an alias inside its own anchor (which goccy
+// accepts) must be refused, not expanded forever. Found by FuzzCompile.
+func TestRecursiveAliases(t *testing.T) {
+	for _, src := range []string{
+		"a: &a [*a, *a]\nflows: {}\n",
+		"settings:\n  b: &b [*b,*b, *b, *b, *b,*b,*b, *b, *b, *b]\nflows: {}\n",
+		"a: &a {x: {y: *a}}\n",
+	} {
+		r := CompileSource("r.yaml", []byte(src), Options{})
+		require.Nil(t, r.Program)
+		require.NotEmpty(t, r.Diags)
+		assert.Equal(t, diag.CodeAliasLimit, r.Diags[0].Code, "%s", r.Diags[0])
+	}
+}

@@ -233,6 +233,7 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 // anything expands them.
 func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
 	sizes := map[string]int{}
+	open := map[string]bool{}
 	total := 0
 	var walk func(n ast.Node, depth int) (int, bool)
 	walk = func(n ast.Node, depth int) (int, bool) {
@@ -267,12 +268,17 @@ func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
 				}
 			}
 		case *ast.AnchorNode:
+			name := ""
+			if x.Name != nil {
+				name = x.Name.GetToken().Value
+			}
+			open[name] = true
 			s, ok := walk(x.Value, depth+1)
+			delete(open, name)
 			if !ok {
 				return 0, false
 			}
-			if x.Name != nil {
-				name := x.Name.GetToken().Value
+			if name != "" {
 				sizes[name] = s
 				p.anchors[name] = x.Value
 			}
@@ -281,6 +287,14 @@ func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
 			name := ""
 			if x.Value != nil {
 				name = x.Value.GetToken().Value
+			}
+			if open[name] {
+				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to the anchor it is inside of: a recursive structure cannot be expanded", name)
+				return 0, false
+			}
+			if _, defined := sizes[name]; !defined {
+				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to no anchor defined before it", name)
+				return 0, false
 			}
 			s := sizes[name]
 			total += s

@@ -1,0 +1,96 @@
+package faketravel_test
+
+import (
+	"context"
+	"net"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/actions"
+	"github.com/soni-dev/soni/internal/faketravel"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// travelEngine loads flows/travel with TRAVEL_API_URL set to apiURL.
+func travelEngine(t *testing.T, apiURL string) *soni.Engine {
+	t.Helper()
+	lookup := func(k string) (string, bool) {
+		if k == "TRAVEL_API_URL" {
+			return apiURL, true
+		}
+		return "", false
+	}
+	e, err := soni.Load("../../flows/travel", soni.Options{ActionOptions: actions.Options{LookupEnv: lookup}})
+	require.NoError(t, err)
+	return e
+}
+
+// talk sends the messages in order and returns the bot's last reply and
+// every action_failed error.
+func talk(t *testing.T, e *soni.Engine, msgs ...string) (last string, failures []string) {
+	t.Helper()
+	for _, m := range msgs {
+		rep, err := e.Handle(context.Background(), "traveller", vm.Input{Text: m})
+		require.NoError(t, err, m)
+		require.NotEmpty(t, rep.Replies, m)
+		last = rep.Replies[len(rep.Replies)-1]
+		for _, ev := range rep.Events {
+			if ev.Type == vm.EventActionFailed {
+				failures = append(failures, ev.Error)
+			}
+		}
+	}
+	return last, failures
+}
+
+var hotelTalk = []string{"book a hotel", "Paris", "2026-07-14", "3", "double", "yes", "Ana Lopez", "ana@example.com"}
+var flightTalk = []string{"book a flight", "Madrid", "Lisbon", "2026-08-01", "business", "2", "yes"}
+
+func TestTravelFlowsAgainstTheFakeAPI(t *testing.T) {
+	srv := httptest.NewServer(faketravel.New())
+	defer srv.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	down := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+
+	tests := []struct {
+		name        string
+		api         string
+		msgs        []string
+		want        string
+		wantFailure string
+	}{
+		{name: "hotel", api: srv.URL, msgs: hotelTalk, want: "You're booked at Riverside Inn Paris: 390 EUR in total. Your reference is H-DSS6ZY."},
+		{name: "flight fare", api: srv.URL, msgs: flightTalk, want: "The best business fare is 1686 EUR in total, on flight AQ1671. Shall I book it?"},
+		{name: "flight booked", api: srv.URL, msgs: append(append([]string{}, flightTalk...), "yes", "Ana Lopez", "ana@example.com"), want: "Booked! Your reference is MEMRTA. Have a good trip."},
+		{
+			name: "no hotel", api: srv.URL,
+			msgs:        []string{"book a hotel", "Nowhere", "2026-07-14", "3", "double", "yes", "Ana Lopez", "ana@example.com"},
+			want:        "Sorry, there is no double room free in Nowhere for those dates.",
+			wantFailure: `/reserve_hotel: status 404 Not Found: "{\"error\":\"not found: no double room free in Nowhere from 2026-07-14\"}"`,
+		},
+		{
+			name: "api down, search retried", api: down, msgs: flightTalk,
+			want:        "I couldn't find a flight from Madrid to Lisbon on 2026-08-01.",
+			wantFailure: "/search_flights failed 3 times: attempt 1: connection failed:",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			last, failures := talk(t, travelEngine(t, tc.api), tc.msgs...)
+			assert.Equal(t, tc.want, last)
+			if tc.wantFailure == "" {
+				assert.Empty(t, failures)
+				return
+			}
+			require.Len(t, failures, 1)
+			assert.Contains(t, failures[0], tc.wantFailure)
+			assert.True(t, strings.HasPrefix(failures[0], "POST "+tc.api+"/"), failures[0])
+		})
+	}
+}

@@ -144,6 +144,7 @@ func (e *Editor) ReadLine() (line string, err error) {
 	if err := e.refresh(s); err != nil {
 		return "", err
 	}
+	emptyReads := 0
 	for {
 		dirty := false
 		for len(e.queue) > 0 {
@@ -173,10 +174,15 @@ func (e *Editor) ReadLine() (line string, err error) {
 		}
 		n, rerr := e.in.Read(e.readBuf)
 		if n > 0 {
+			emptyReads = 0
 			e.queue = append(e.queue, e.dec.feed(e.readBuf[:n])...)
 			continue
 		}
 		if rerr == nil {
+			// A reader that keeps returning nothing would spin forever.
+			if emptyReads++; emptyReads >= 100 {
+				return "", fmt.Errorf("read terminal input: %w", io.ErrNoProgress)
+			}
 			continue
 		}
 		if rerr == io.EOF {

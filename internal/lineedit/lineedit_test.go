@@ -153,6 +153,11 @@ func (w *failWriter) Write(p []byte) (int, error) {
 	return 0, errors.New("broken pipe")
 }
 
+// emptyReader returns no bytes and no error, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
 func TestReadLineErrors(t *testing.T) {
 	t.Run("write error", func(t *testing.T) {
 		e, err := newEditor(strings.NewReader("a\r"), &failWriter{}, Options{})
@@ -173,6 +178,12 @@ func TestReadLineErrors(t *testing.T) {
 		_, err = e.ReadLine()
 		assert.ErrorContains(t, err, "device gone")
 		assert.NotErrorIs(t, err, io.EOF)
+	})
+	t.Run("reader that returns nothing", func(t *testing.T) {
+		e, err := newEditor(emptyReader{}, io.Discard, Options{})
+		require.NoError(t, err)
+		_, err = e.ReadLine()
+		assert.ErrorIs(t, err, io.ErrNoProgress)
 	})
 	t.Run("closed", func(t *testing.T) {
 		e, err := newEditor(strings.NewReader("a\r"), io.Discard, Options{})

@@ -230,7 +230,11 @@ func (c *checker) expr(u *exprUse) {
 		return
 	}
 	runes := []rune(src)
-	v := &refVisitor{c: c, u: u, runes: runes, seen: map[string]bool{}, locals: map[string]bool{}}
+	// Walk visits children before their parent, so the names that let
+	// declares are collected first.
+	locals := localNames{}
+	exprast.Walk(&tree.Node, locals)
+	v := &refVisitor{c: c, u: u, runes: runes, seen: map[string]bool{}, locals: locals}
 	exprast.Walk(&tree.Node, v)
 	if len(u.Unknown) > 0 {
 		return
@@ -287,13 +291,20 @@ type refVisitor struct {
 	u      *exprUse
 	runes  []rune
 	seen   map[string]bool
-	locals map[string]bool
+	locals localNames
+}
+
+// localNames collects the variables an expression declares with let.
+type localNames map[string]bool
+
+func (l localNames) Visit(n *exprast.Node) {
+	if x, ok := (*n).(*exprast.VariableDeclaratorNode); ok {
+		l[x.Name] = true
+	}
 }
 
 func (v *refVisitor) Visit(n *exprast.Node) {
 	switch x := (*n).(type) {
-	case *exprast.VariableDeclaratorNode:
-		v.locals[x.Name] = true
 	case *exprast.MemberNode:
 		if id, ok := x.Node.(*exprast.IdentifierNode); ok && id.Value == "slots" {
 			if prop, ok := x.Property.(*exprast.StringNode); ok {

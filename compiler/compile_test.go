@@ -277,3 +277,37 @@ func TestRecursiveAliases(t *testing.T) {
 		assert.Equal(t, diag.CodeAliasLimit, r.Diags[0].Code, "%s", r.Diags[0])
 	}
 }
+
+// TestLetVariablesAreNotSlots: names declared with let are local to the
+// expression, not unknown slots.
+func TestLetVariablesAreNotSlots(t *testing.T) {
+	src := `version: "1.0"
+slots:
+  amount: {type: number}
+flows:
+  f:
+    trigger: {intents: ["go"]}
+    steps:
+      - {step: a, type: collect, slot: amount, message: "How much?"}
+      - step: b
+        type: branch
+        evaluate: "let double = amount * 2; double > 10"
+        cases: {"true": c}
+      - {step: c, type: say, message: "ok"}
+`
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	assert.Empty(t, r.Diags)
+	require.NotNil(t, r.Program)
+}
+
+// TestPositionsInsideQuotedStrings: a double-quoted template with an
+// apostrophe keeps exact columns for what is inside it.
+func TestPositionsInsideQuotedStrings(t *testing.T) {
+	src := "version: \"1.0\"\nflows:\n  f:\n    trigger: {intents: [\"go\"]}\n    steps:\n      - {step: a, type: say, message: \"It's {nope}\"}\n"
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	require.NotEmpty(t, r.Diags)
+	d := r.Diags[0]
+	assert.Equal(t, diag.CodeUnknownSlot, d.Code)
+	assert.Equal(t, 6, d.Pos.Line)
+	assert.Equal(t, strings.Index("      - {step: a, type: say, message: \"It's {nope}\"}", "nope")+1, d.Pos.Col)
+}

@@ -157,9 +157,14 @@ func (d *decoder) scalarStr(n ast.Node, path string) Str {
 		tk := x.GetToken()
 		if tk != nil && tk.Position != nil {
 			switch tk.Type {
-			case token.DoubleQuoteType, token.SingleQuoteType:
+			case token.DoubleQuoteType:
 				s.Pos.Col++
-				if !strings.ContainsAny(tk.Origin, "\\\n") && !strings.Contains(tk.Value, "'") {
+				if !strings.ContainsAny(tk.Origin, "\\\n") {
+					s.Mode = ModeInline
+				}
+			case token.SingleQuoteType:
+				s.Pos.Col++
+				if !strings.ContainsAny(tk.Origin, "\n") && !strings.Contains(tk.Value, "'") {
 					s.Mode = ModeInline
 				}
 			default:

@@ -55,7 +55,8 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
-			ch := &chat{e: e, eng: eng, session: session, json: c.Bool("json"), trace: c.Bool("trace")}
+			ch := &chat{e: e, eng: eng, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
+				history: filepath.Join(filepath.Dir(filepath.Clean(c.String("checkpoints"))), "history")}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
 	}
@@ -68,6 +69,8 @@ type chat struct {
 	session string
 	json    bool
 	trace   bool
+	// history is the line editor's history file.
+	history string
 }
 
 // lineReader reads one user message at a time.
@@ -289,7 +292,7 @@ var errInterrupted = errors.New("interrupted")
 
 // reader picks the line editor on a terminal, plain lines otherwise.
 func (ch *chat) reader() lineReader {
-	if r := newTerminalReader(ch.e); r != nil {
+	if r := newTerminalReader(ch.e, ch.history); r != nil {
 		return r
 	}
 	return &plainReader{r: bufio.NewReaderSize(ch.e.stdin, 64<<10), e: ch.e}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBankingFlowsRunThisProgram talks to flows/banking as soni chat does:
+// every action runs this program through the `go run` declared in
+// domain.yaml, in the project directory.
+func TestBankingFlowsRunThisProgram(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not in PATH")
+	}
+	tests := []struct {
+		name string
+		msgs []string
+		want string
+		// wantFailure is in the action_failed event of the last message.
+		wantFailure string
+	}{
+		{name: "balance", msgs: []string{"check my balance", "savings"}, want: "Your savings balance is 8200 EUR."},
+		{name: "small transfer", msgs: []string{"send money", "Ana", "50", "checking", "yes"}, want: "Done! I've sent 50 to Ana. The reference is TR-"},
+		{
+			name: "wrong code", msgs: []string{"send money", "Ana", "5000", "savings", "yes", "000000"},
+			want:        "I couldn't verify the code, so I haven't sent any money. Please start again when you have a new code.",
+			wantFailure: `command "go" failed: exit status 1; stderr: "bank: verify_code: the code is wrong or has expired`,
+		},
+		{
+			name: "insufficient funds", msgs: []string{"send money", "Ana", "9000", "savings", "yes", "123456"},
+			want:        "The transfer didn't go through and no money left your account. Please try again later.",
+			wantFailure: `insufficient funds: 8200.00 EUR in savings, 9000.00 EUR requested`,
+		},
+		{name: "block and replace", msgs: []string{"block my card", "4821", "yes", "yes", "express", "yes"}, want: "Your new card is on its way and should arrive within 2 working days."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := soni.Load("../..", soni.Options{})
+			require.NoError(t, err)
+			var rep *soni.Reply
+			for _, m := range tc.msgs {
+				rep, err = e.Handle(context.Background(), "t", vm.Input{Text: m})
+				require.NoError(t, err, m)
+			}
+			require.NotEmpty(t, rep.Replies)
+			last := rep.Replies[len(rep.Replies)-1]
+			assert.True(t, strings.HasPrefix(last, tc.want), "got %q\ntrace:\n%s", last, strings.Join(rep.Trace, "\n"))
+			var failures []string
+			for _, ev := range rep.Events {
+				if ev.Type == vm.EventActionFailed {
+					failures = append(failures, ev.Error)
+				}
+			}
+			if tc.wantFailure == "" {
+				assert.Empty(t, failures)
+				return
+			}
+			require.Len(t, failures, 1)
+			assert.Contains(t, failures[0], tc.wantFailure)
+		})
+	}
+}

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/soni-dev/soni/diag"
@@ -13,20 +12,7 @@ import (
 // "line:col message", with " (suggestion)" when there is one.
 func warnDiags(t *testing.T, src, code string) []string {
 	t.Helper()
-	r := CompileSource("t.yaml", []byte(src), Options{})
-	require.NotNil(t, r)
-	var out []string
-	for _, d := range r.Diags {
-		if d.Code != code {
-			continue
-		}
-		s := fmt.Sprintf("%d:%d %s", d.Pos.Line, d.Pos.Col, d.Message)
-		if d.Suggestion != "" {
-			s += " (" + d.Suggestion + ")"
-		}
-		out = append(out, s)
-	}
-	return out
+	return codeDiags(t, src, code)
 }
 
 func TestSCCs(t *testing.T) {

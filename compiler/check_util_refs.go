@@ -13,30 +13,14 @@ import (
 // suggestInto sets a diagnostic's did-you-mean suggestion to the candidate
 // nearest to name, when one is close enough.
 func suggestInto(d *diag.Diagnostic, name string, candidates []string) {
-	if best := schema.Suggest(name, candidates); best != "" && best != name {
-		d.Suggestion = "did you mean " + quote(best) + "?"
+	if best := schema.Suggest(name, candidates); best != name {
+		d.Suggestion = didYouMean(name, candidates)
 	}
 }
 
 // runeLineCol converts a rune offset into a string to a 1-based line and
 // a 0-based column within that line, the coordinates Str.At takes.
-func runeLineCol(s string, offset int) (line, col int) {
-	line = 1
-	i := 0
-	for _, r := range s {
-		if i >= offset {
-			break
-		}
-		if r == '\n' {
-			line++
-			col = 0
-		} else {
-			col++
-		}
-		i++
-	}
-	return line, col
-}
+func runeLineCol(s string, offset int) (line, col int) { return runePos([]rune(s), offset) }
 
 // lastPathKey returns the last key of a data path, without any index:
 // "flows.f.steps[2].condition" gives "condition".

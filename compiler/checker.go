@@ -334,15 +334,7 @@ func (v *refVisitor) ref(name string, from int) {
 		}
 		return
 	}
-	line, col := 1, 0
-	for i := 0; i < from && i < len(v.runes); i++ {
-		if v.runes[i] == '\n' {
-			line++
-			col = 0
-		} else {
-			col++
-		}
-	}
+	line, col := runePos(v.runes, from)
 	v.u.Unknown = append(v.u.Unknown, nameRef{Name: name, Line: line, Col: col})
 }
 

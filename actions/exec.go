@@ -153,13 +153,19 @@ func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 // looked up in PATH.
 func (r *Runner) resolve(name string) (string, error) {
 	if name == "" {
-		return "", errors.New("empty command name in run.exec")
+		return "", errors.New("run.exec has an empty command name")
 	}
 	if filepath.IsAbs(name) {
 		return name, nil
 	}
 	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
-		return filepath.Join(r.dir, name), nil
+		// Absolute, because os/exec resolves a relative command path
+		// against the command's working directory, which is r.dir too.
+		p, err := filepath.Abs(filepath.Join(r.dir, name))
+		if err != nil {
+			return "", fmt.Errorf("command %q: %v", name, err)
+		}
+		return p, nil
 	}
 	p, err := exec.LookPath(name)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,6 +135,7 @@ func TestExec(t *testing.T) {
 		{name: "10 MiB", argv: []string{"./huge.sh"}, wantErr: `command "./huge.sh" failed: output larger than 1 MiB`},
 		{name: "exit 3 with stderr", argv: []string{"./exit3.sh"}, wantErr: `command "./exit3.sh" failed: exit status 3; stderr: "account service unreachable"`},
 		{name: "long stderr keeps its end", argv: []string{"./noisy.sh"}, wantErr: `line 299 of a long complaint\nthe real reason"`},
+		{name: "empty command name", argv: []string{""}, wantErr: `run.exec has an empty command name`},
 		{name: "killed by a signal", argv: []string{"./killed.sh"}, wantErr: `command "./killed.sh" failed: signal: killed`},
 	}
 	for _, tc := range tests {
@@ -262,4 +264,29 @@ func TestExecEnvironmentForGo(t *testing.T) {
 			assert.Equal(t, tc.want, r.commandEnv(tc.run, tc.run.Exec[0]))
 		})
 	}
+}
+
+func TestExecRelativeProjectDirectory(t *testing.T) {
+	parent := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(parent, "proj"), 0o755))
+	script(t, filepath.Join(parent, "proj"), "ok.sh", `cat >/dev/null; printf '{"cwd": "%s"}' "$(pwd)"`)
+	t.Chdir(parent)
+	r := New(nil, "proj", Options{})
+	out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./ok.sh"}, "cwd")})
+	require.NoError(t, err)
+	want, err := filepath.EvalSymlinks(filepath.Join(parent, "proj"))
+	require.NoError(t, err)
+	got, err := filepath.EvalSymlinks(out["cwd"].(string))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func TestExecInputsThatAreNotJSON(t *testing.T) {
+	r := New(nil, t.TempDir(), Options{})
+	_, err := r.RunAction(context.Background(), vm.ActionRequest{
+		Action: "act", Decl: execDecl("act", []string{"./never.sh"}),
+		Inputs: map[string]any{"account_type": math.NaN()},
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `action "act": cannot encode its inputs as JSON`)
 }

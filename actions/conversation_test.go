@@ -196,9 +196,9 @@ func TestConversationFaults(t *testing.T) {
 			wantErr: `exit status 3; stderr: "ledger offline"`, wantReply: "Sorry, I could not lookup.",
 		},
 		{
-			name: "hangs past the timeout", run: "exec: [\"./hang.sh\"]\ntimeout: 300ms",
+			name: "hangs past the timeout", run: "exec: [\"./hang.sh\"]\ntimeout: 500ms",
 			scripts: map[string]string{"hang.sh": `sleep 60 & echo $! > child.pid; wait`},
-			wantErr: `timed out after 300ms`, wantReply: "The balance service is unavailable.", pidFile: "child.pid",
+			wantErr: `timed out after 500ms`, wantReply: "The balance service is unavailable.", pidFile: "child.pid",
 		},
 		{
 			name: "missing output map_outputs needs", run: `exec: ["./other.sh"]`,

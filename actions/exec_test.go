@@ -187,12 +187,12 @@ func TestExecTimeoutKillsTheProcessGroup(t *testing.T) {
 	// both, not leave the sleep running as an orphan.
 	script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`)
 	decl := execDecl("act", []string{"./hang.sh"})
-	decl.Run.Timeout = "300ms"
+	decl.Run.Timeout = "500ms"
 	r := New(nil, dir, Options{})
 	start := time.Now()
 	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
 	require.Error(t, err)
-	assert.Equal(t, `command "./hang.sh" timed out after 300ms and was killed with its process group; stderr: "about to hang"`, err.Error())
+	assert.Equal(t, `command "./hang.sh" timed out after 500ms and was killed with its process group; stderr: "about to hang"`, err.Error())
 	assert.Less(t, time.Since(start), 5*time.Second)
 	pid := readPID(t, pidFile)
 	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)

@@ -41,9 +41,6 @@ type Options struct {
 	// Now is the clock that times the cases; default time.Now. Tests
 	// inject a fixed clock so that reports are byte-for-byte stable.
 	Now func() time.Time
-	// Dir is the directory relative paths are resolved from when walking
-	// up to find a project; default the process's working directory.
-	Dir string
 }
 
 // Suite is a set of test files loaded with their projects, ready to run.
@@ -90,18 +87,18 @@ type Project struct {
 // Suite.Diags; a suite with errors must not run.
 func Load(paths []string, opts Options) *Suite {
 	s := &Suite{Sources: diag.SourceMap{}, opts: opts}
-	if s.opts.Dir == "" {
-		s.opts.Dir, _ = os.Getwd()
-	}
 	found := s.discover(paths)
 	projects := map[string]*Project{}
 	for _, fd := range found {
 		f, ds := ParseFile(fd.path, fd.src)
 		s.Sources[fd.path] = fd.src
 		s.Diags = append(s.Diags, ds...)
-		if f == nil || ds.HasErrors() {
+		if f == nil {
 			continue
 		}
+		// A file with syntax problems is still checked against its
+		// project, so that one run reports every problem; it never runs.
+		clean := !ds.HasErrors()
 		path, ok := s.projectPath(f, fd.limit)
 		if !ok {
 			continue
@@ -122,7 +119,7 @@ func Load(paths []string, opts Options) *Suite {
 			continue
 		}
 		t := &Target{File: f, Project: p}
-		if s.check(t) {
+		if s.check(t) && clean {
 			s.Files = append(s.Files, t)
 		}
 	}
@@ -134,7 +131,8 @@ func Load(paths []string, opts Options) *Suite {
 type found struct {
 	path string
 	src  []byte
-	// limit is the highest directory the project search walks up to.
+	// limit is the highest directory the project search walks up to: the
+	// directory given on the command line, or "" (no limit) for a file.
 	limit string
 }
 
@@ -165,7 +163,7 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
 			}
-			add(arg, s.fileLimit(arg), src)
+			add(arg, "", src)
 			continue
 		}
 		var files []string
@@ -209,20 +207,6 @@ func (s *Suite) discover(paths []string) []found {
 	return out
 }
 
-// fileLimit is how far up the project search goes for a file named on the
-// command line: the working directory when the file is below it, else the
-// file's own directory.
-func (s *Suite) fileLimit(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Dir(path)
-	}
-	if rel, err := filepath.Rel(s.opts.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return s.opts.Dir
-	}
-	return filepath.Dir(path)
-}
-
 func isYAMLName(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
@@ -260,8 +244,9 @@ func IsTestFile(src []byte) bool {
 
 // projectPath resolves the project of a test file: --flows, else the
 // file's flows: key (relative to the file), else the nearest directory from
-// the file's up to limit that directly holds YAML files that are not test
-// files.
+// the file's up to limit (the directory given on the command line; for a
+// file given directly, up to the root) that directly holds YAML files that
+// are not test files.
 func (s *Suite) projectPath(f *File, limit string) (string, bool) {
 	if s.opts.Flows != "" {
 		if _, err := os.Stat(s.opts.Flows); err != nil {
@@ -282,9 +267,13 @@ func (s *Suite) projectPath(f *File, limit string) (string, bool) {
 		}
 		return p, true
 	}
-	absLimit, err := filepath.Abs(limit)
-	if err != nil {
-		absLimit = limit
+	absLimit := ""
+	if limit != "" {
+		if l, err := filepath.Abs(limit); err == nil {
+			absLimit = l
+		} else {
+			absLimit = limit
+		}
 	}
 	cur, err := filepath.Abs(dir)
 	if err != nil {
@@ -295,12 +284,16 @@ func (s *Suite) projectPath(f *File, limit string) (string, bool) {
 			return s.display(cur), true
 		}
 		parent := filepath.Dir(cur)
-		if cur == absLimit || parent == cur || !within(parent, absLimit) {
+		if cur == absLimit || parent == cur || (absLimit != "" && !within(parent, absLimit)) {
 			break
 		}
 		cur = parent
 	}
-	s.Diags.Add(diag.Pos{File: f.Path, Line: 1, Col: 1}, CodeNoProject, "", "no project found for test file %q: no directory from %q up to %q holds flow files; add flows: PATH to the file or pass --flows", f.Path, filepath.ToSlash(dir), filepath.ToSlash(limit))
+	upTo := "the file system's root"
+	if limit != "" {
+		upTo = fmt.Sprintf("%q", filepath.ToSlash(limit))
+	}
+	s.Diags.Add(diag.Pos{File: f.Path, Line: 1, Col: 1}, CodeNoProject, "", "no project found for test file %q: no directory from %q up to %s holds flow files; add flows: PATH to the file or pass --flows", f.Path, filepath.ToSlash(dir), upTo)
 	return "", false
 }
 
@@ -310,10 +303,14 @@ func within(dir, limit string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// display turns an absolute path into one relative to the working
-// directory when it is below it, for stable messages.
+// display turns an absolute path into one relative to the process's
+// working directory when it is below it, for short, stable messages.
 func (s *Suite) display(abs string) string {
-	if rel, err := filepath.Rel(s.opts.Dir, abs); err == nil && within(abs, s.opts.Dir) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil && within(abs, wd) {
 		return rel
 	}
 	return abs

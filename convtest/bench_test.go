@@ -1,0 +1,78 @@
+package convtest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// benchTurns is one ten-turn conversation with the banking example: a
+// balance, a transfer, a blocked card.
+var benchTurns = []struct {
+	user    string
+	replies []string
+}{
+	{"check my balance", []string{"Which account: checking or savings?"}},
+	{"savings", []string{"Your savings balance is 1234.5 EUR."}},
+	{"send money", []string{"Who should receive the money?"}},
+	{"Ana", []string{"How much?"}},
+	{"50", []string{"Send 50 from your savings account to Ana?"}},
+	{"yes", []string{"Done! I've sent 50 to Ana. The reference is T-1."}},
+	{"block my card", []string{"What are the last four digits of the card?"}},
+	{"4821", []string{"Block the card ending in 4821? It can't be used again afterwards."}},
+	{"yes", []string{"Your card ending in 4821 is blocked. Reference: B-7.", "Would you like a replacement card?"}},
+	{"no", []string{"Okay. You can order a new card whenever you like."}},
+}
+
+// benchFile writes a test file of n generated cases of benchTurns against
+// flows/banking, with every action stubbed.
+func benchFile(t testing.TB, n int) string {
+	flows, err := filepath.Abs(filepath.Join("..", "flows", "banking"))
+	require.NoError(t, err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "flows: %s\nstub_custom_actions:\n", filepath.ToSlash(flows))
+	b.WriteString("  get_balance: {outputs: {balance: 1234.5, currency: EUR}}\n")
+	b.WriteString("  make_transfer: {outputs: {reference: T-1}}\n")
+	b.WriteString("  block_card: {outputs: {reference: B-7}}\n")
+	b.WriteString("test_cases:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  - test_case: conversation_%04d\n    steps:\n", i)
+		for _, turn := range benchTurns {
+			fmt.Fprintf(&b, "      - user: %q\n", turn.user)
+			for _, r := range turn.replies {
+				fmt.Fprintf(&b, "      - bot: %q\n", r)
+			}
+		}
+	}
+	return writeFile(t, t.TempDir(), "bench_test.yaml", b.String())
+}
+
+// TestBenchFilePasses keeps the benchmark honest: its conversation passes.
+func TestBenchFilePasses(t *testing.T) {
+	_, r := run(t, []string{benchFile(t, 3)}, Options{})
+	require.Equal(t, "3 passed, 0 failed", r.Summary(), textOf(t, r))
+}
+
+// BenchmarkSoniTest loads and runs 1,000 generated cases of 10 turns each
+// against flows/banking with stubbed actions, as soni test does:
+//
+//	go test -run '^$' -bench BenchmarkSoniTest -benchtime 5x ./convtest
+func BenchmarkSoniTest(b *testing.B) {
+	path := benchFile(b, 1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := Load([]string{path}, Options{})
+		if s.Diags.HasErrors() {
+			b.Fatal(s.Diags)
+		}
+		r := s.Run(context.Background())
+		if r.Passed != 1000 {
+			b.Fatalf("%s\n%s", r.Summary(), textOf(b, r))
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package convtest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestUpdate rewrites a file with comments and every quoting style and
+// compares it with the golden after-file; the updated file then passes,
+// and updating it again changes nothing.
+func TestUpdate(t *testing.T) {
+	before, err := os.ReadFile(filepath.Join("testdata", "update", "before.yaml"))
+	require.NoError(t, err)
+	for _, nl := range []string{"\n", "\r\n"} {
+		name := "lf"
+		if nl == "\r\n" {
+			name = "crlf"
+		}
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "before.yaml", strings.ReplaceAll(string(before), "\n", nl))
+			opts := Options{Flows: projectDir(t)}
+			_, r := run(t, []string{path}, opts)
+			require.Equal(t, 0, r.Passed, "every case of before.yaml fails")
+			changed, err := Update(r)
+			require.NoError(t, err)
+			assert.Equal(t, []string{filepath.ToSlash(path)}, changed)
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			golden(t, filepath.Join("testdata", "update", "after.golden"), []byte(strings.ReplaceAll(string(after), nl, "\n")))
+
+			_, r = run(t, []string{path}, opts)
+			assert.Equal(t, "5 passed, 1 failed", r.Summary(), "only the case whose bot_matches fails still fails:\n%s", textOf(t, r))
+			assert.Equal(t, "bot_matches_alone", failedNames(r))
+
+			changed, err = Update(r)
+			require.NoError(t, err)
+			assert.Empty(t, changed, "a second update changes nothing")
+			again, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, string(after), string(again))
+		})
+	}
+}
+
+func failedNames(r *Report) string {
+	var names []string
+	for _, f := range r.Files {
+		for _, c := range f.Cases {
+			if c.Status == Failed {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// TestUpdateFlowStyleList refuses to rewrite steps written as [...], and
+// leaves the file alone.
+func TestUpdateFlowStyleList(t *testing.T) {
+	src := "test_cases:\n  - test_case: a\n    steps: [{user: hello}, {bot: Hi}]\n"
+	path := writeFile(t, t.TempDir(), "t.yaml", src)
+	_, r := run(t, []string{path}, Options{Flows: projectDir(t)})
+	_, err := Update(r)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "flow-style list")
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, src, string(got))
+}
+
+// TestUpdateKeepsPassingFiles leaves files without reply mismatches alone.
+func TestUpdateKeepsPassingFiles(t *testing.T) {
+	_, r := run(t, []string{filepath.Join("testdata", "assert", "slot_was_set.yaml")}, Options{})
+	require.Positive(t, r.Failed)
+	changed, err := Update(r)
+	require.NoError(t, err)
+	assert.Empty(t, changed, "slot failures are not bot mismatches")
+}
+
+// TestQuoteYAML renders scalars that read back unchanged.
+func TestQuoteYAML(t *testing.T) {
+	tests := []struct {
+		in, style string
+		flow      bool
+		want      string
+	}{
+		{"Hello!", stylePlain, false, "Hello!"},
+		{"Note: x", stylePlain, false, `"Note: x"`},
+		{"a # b", stylePlain, false, `"a # b"`},
+		{"true", stylePlain, false, `"true"`},
+		{"12.5", stylePlain, false, `"12.5"`},
+		{"- item", stylePlain, false, `"- item"`},
+		{"a, b", stylePlain, true, `"a, b"`},
+		{"a, b", stylePlain, false, "a, b"},
+		{" padded", stylePlain, false, `" padded"`},
+		{"", stylePlain, false, `""`},
+		{"it's", styleSingle, false, "'it''s'"},
+		{"two\nlines", styleSingle, false, `"two\nlines"`},
+		{`say "hi" \o/`, styleDouble, false, `"say \"hi\" \\o/"`},
+		{"tab\there\x01", styleDouble, false, `"tab\there\x01"`},
+		{"café ☕", styleDouble, false, `"café ☕"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got := quoteYAML(tt.in, tt.style, tt.flow)
+			assert.Equal(t, tt.want, got)
+			step := "- user: " + got
+			if tt.flow {
+				step = "- {user: " + got + "}"
+			}
+			f, ds := ParseFile("q.yaml", []byte("test_cases:\n  - test_case: q\n    steps:\n      "+step+"\n"))
+			require.False(t, ds.HasErrors(), "%v", ds)
+			assert.Equal(t, tt.in, f.Cases[0].Steps[0].Text, "reads back unchanged")
+		})
+	}
+}

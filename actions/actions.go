@@ -259,18 +259,6 @@ func excerpt(b []byte, n int) string {
 	return string(b[:n]) + "..."
 }
 
-// parseDuration reads a declaration's duration: a Go duration ("5s",
-// "200ms") or a number of seconds ("5", "0.5").
-func parseDuration(s string) (time.Duration, error) {
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 && f < 1e9 {
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	return 0, fmt.Errorf("invalid duration %q: use a positive value such as \"5s\", \"200ms\" or a number of seconds", s)
-}
-
 // Warnings collects the warnings of the action calls made with a context
 // from [WithWarnings]. It is safe for concurrent use.
 type Warnings struct {

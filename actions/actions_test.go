@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
@@ -102,35 +101,6 @@ func TestDecodeOutputs(t *testing.T) {
 			got, err := decodeOutputs([]byte(tc.in))
 			if tc.wantErr != "" {
 				require.EqualError(t, err, tc.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-		})
-	}
-}
-
-func TestParseDuration(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    time.Duration
-		wantErr bool
-	}{
-		{in: "5s", want: 5 * time.Second},
-		{in: "200ms", want: 200 * time.Millisecond},
-		{in: "5", want: 5 * time.Second},
-		{in: "0.5", want: 500 * time.Millisecond},
-		{in: "0", wantErr: true},
-		{in: "-1s", wantErr: true},
-		{in: "soon", wantErr: true},
-		{in: "", wantErr: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.in, func(t *testing.T) {
-			got, err := parseDuration(tc.in)
-			if tc.wantErr {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), "invalid duration")
 				return
 			}
 			require.NoError(t, err)

@@ -38,7 +38,7 @@ func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 	name := run.Exec[0]
 	timeout := r.opts.Timeout
 	if run.Timeout != "" {
-		d, err := parseDuration(run.Timeout)
+		d, err := ir.ParseDuration(run.Timeout)
 		if err != nil {
 			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
 		}

@@ -52,13 +52,13 @@ func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 	timeout := r.opts.Timeout
 	switch {
 	case h.Timeout != "":
-		d, err := parseDuration(h.Timeout)
+		d, err := ir.ParseDuration(h.Timeout)
 		if err != nil {
 			return nil, fmt.Errorf("run.http.timeout of action %q: %v", req.Action, err)
 		}
 		timeout = d
 	case decl.Run.Timeout != "":
-		d, err := parseDuration(decl.Run.Timeout)
+		d, err := ir.ParseDuration(decl.Run.Timeout)
 		if err != nil {
 			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
 		}
@@ -70,7 +70,7 @@ func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 			attempts = h.Retry.Attempts
 		}
 		if h.Retry.Backoff != "" {
-			d, err := parseDuration(h.Retry.Backoff)
+			d, err := ir.ParseDuration(h.Retry.Backoff)
 			if err != nil {
 				return nil, fmt.Errorf("run.http.retry.backoff of action %q: %v", req.Action, err)
 			}

@@ -402,14 +402,21 @@ func (d *decoder) action(e entry) *Action {
 		case "outputs":
 			a.Outputs = d.strList(f.value, f.key.Path)
 		case "run":
-			a.Run = d.run(f.value, f.key.Path)
+			a.Run = d.run(f.value, f.key.Path, &a.Durations)
 		}
 	}
 	return a
 }
 
 // run decodes an action's run block.
-func (d *decoder) run(n ast.Node, path string) *ir.Run {
+func (d *decoder) run(n ast.Node, path string, durations *[]Str) *ir.Run {
+	dur := func(n ast.Node, path string) string {
+		s := d.scalarStr(n, path)
+		if s.Set {
+			*durations = append(*durations, s)
+		}
+		return s.V
+	}
 	r := &ir.Run{}
 	for _, e := range d.entries(n, path) {
 		switch e.key.V {
@@ -426,7 +433,7 @@ func (d *decoder) run(n ast.Node, path string) *ir.Run {
 				r.Env = append(r.Env, s.V)
 			}
 		case "timeout":
-			r.Timeout = d.scalarStr(e.value, e.key.Path).V
+			r.Timeout = dur(e.value, e.key.Path)
 		case "http":
 			h := &ir.HTTP{}
 			for _, g := range d.entries(e.value, e.key.Path) {
@@ -434,7 +441,7 @@ func (d *decoder) run(n ast.Node, path string) *ir.Run {
 				case "url":
 					h.URL = d.scalarStr(g.value, g.key.Path).V
 				case "timeout":
-					h.Timeout = d.scalarStr(g.value, g.key.Path).V
+					h.Timeout = dur(g.value, g.key.Path)
 				case "headers":
 					h.Headers = map[string]string{}
 					for _, hh := range d.entries(g.value, g.key.Path) {
@@ -448,7 +455,7 @@ func (d *decoder) run(n ast.Node, path string) *ir.Run {
 							f, _ := d.number(rr.value)
 							rt.Attempts = int(f)
 						case "backoff":
-							rt.Backoff = d.scalarStr(rr.value, rr.key.Path).V
+							rt.Backoff = dur(rr.value, rr.key.Path)
 						}
 					}
 					h.Retry = rt

@@ -103,8 +103,10 @@ type Action struct {
 	Required    []Str
 	Outputs     []Str
 	Run         *ir.Run
-	Pos         diag.Pos
-	Path        string
+	// Durations are the run block's timeouts and backoff, as written.
+	Durations []Str
+	Pos       diag.Pos
+	Path      string
 }
 
 // Flow is a flow definition.

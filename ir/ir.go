@@ -8,7 +8,14 @@
 // positions; the VM compiles them once when it loads the program.
 package ir
 
-import "github.com/soni-dev/soni/diag"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/soni-dev/soni/diag"
+)
 
 // Version is the IR version. It changes whenever the encoding changes in a
 // way an older decoder could misread.
@@ -318,4 +325,22 @@ func (p *Program) ResolveSlot(flow, name string) *Slot {
 		return f.Slot(name)
 	}
 	return nil
+}
+
+// ParseDuration reads a duration of an action's run block: a Go duration
+// ("5s", "250ms", "1m30s") or a plain number of seconds ("5", "2.5"). It
+// must be positive.
+func ParseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f > math.MaxInt64/float64(time.Second) {
+			return 0, fmt.Errorf("invalid duration %q: write a number of seconds or a duration such as 10s or 500ms", s)
+		}
+		d = time.Duration(f * float64(time.Second))
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("invalid duration %q: it must be positive", s)
+	}
+	return d, nil
 }

@@ -141,8 +141,8 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 	}
 	for _, a := range p.Actions {
 		if a != nil && a.Run != nil && a.Run.Timeout != "" {
-			d, err := time.ParseDuration(a.Run.Timeout)
-			if err != nil || d <= 0 {
+			d, err := ir.ParseDuration(a.Run.Timeout)
+			if err != nil {
 				return nil, fmt.Errorf("%s: action %q: invalid timeout %q", a.Pos, a.Name, a.Run.Timeout)
 			}
 			m.timeouts[a.Name] = d

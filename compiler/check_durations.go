@@ -1,0 +1,21 @@
+package compiler
+
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+// check_durations: the timeouts and backoff of an action's run block must
+// be positive durations, so a typo fails at validate time, not at the
+// first call.
+func init() {
+	register("durations", func(c *checker) {
+		for _, a := range c.p.Actions {
+			for _, d := range a.Durations {
+				if _, err := ir.ParseDuration(d.V); err != nil {
+					c.ds.Add(d.Pos, diag.CodeInvalidValue, d.Path, "action %q: %s", a.Name.V, err)
+				}
+			}
+		}
+	})
+}

@@ -42,9 +42,9 @@ func testCommand(e *env) *cli.Command {
 			if c.Int("jobs") < 0 {
 				return usageError("test: --jobs must be at least 1, not %d", c.Int("jobs"))
 			}
-			min := c.Float64("coverage-min")
-			if min < 0 || min > 100 {
-				return usageError("test: --coverage-min must be between 0 and 100, not %v", min)
+			minCov := c.Float64("coverage-min")
+			if minCov < 0 || minCov > 100 {
+				return usageError("test: --coverage-min must be between 0 and 100, not %v", minCov)
 			}
 			opts := convtest.Options{
 				Flows:    c.String("flows"),
@@ -99,8 +99,8 @@ func testCommand(e *env) *cli.Command {
 				_ = convtest.WriteCoverage(w, report.Coverage)
 				if c.IsSet("coverage-min") {
 					for _, pc := range report.Coverage {
-						if pc.Percent() < min {
-							fmt.Fprintf(e.stderr, "coverage of %s is %.1f%%, below --coverage-min %v\n", pc.Project, pc.Percent(), min)
+						if pc.Percent() < minCov {
+							fmt.Fprintf(e.stderr, "coverage of %s is %.1f%%, below --coverage-min %v\n", pc.Project, pc.Percent(), minCov)
 							failed = true
 						}
 					}

@@ -1,0 +1,41 @@
+package compiler
+
+import (
+	"github.com/expr-lang/expr/builtin"
+	"github.com/soni-dev/soni/diag"
+)
+
+// check_reserved_names: slots are variables in expressions, so a slot may
+// not take the name of an expr built-in function (count, len, date, ...)
+// or keyword; the VM could not tell them apart.
+func init() {
+	register("reserved_names", func(c *checker) {
+		check := func(s *Slot) {
+			if s.Name.Set && reservedNames[s.Name.V] {
+				c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions (a built-in function or keyword): rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
+			}
+		}
+		for _, s := range c.p.Slots {
+			check(s)
+		}
+		for _, f := range c.p.Flows {
+			for _, s := range f.Slots {
+				check(s)
+			}
+		}
+	})
+}
+
+// reservedNames are expr's built-in functions and keywords, plus the
+// names soni itself gives meaning in expressions.
+var reservedNames = func() map[string]bool {
+	m := map[string]bool{
+		"in": true, "not": true, "and": true, "or": true, "matches": true, "contains": true,
+		"startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
+		"nil": true, "true": true, "false": true, "slots": true, "value": true,
+	}
+	for _, n := range builtin.Names {
+		m[n] = true
+	}
+	return m
+}()

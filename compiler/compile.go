@@ -156,6 +156,13 @@ type filePart struct {
 
 // loadInput parses, schema-checks and decodes one file.
 func loadInput(in input, opts Options) filePart {
+	// goccy miscounts lines after a comment ending in CRLF; positions and
+	// snippets use the LF form, which has the same lines and columns.
+	src := in.src
+	if bytes.Contains(src, []byte("\r\n")) {
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
+	in.src = src
 	part := filePart{file: &File{Path: in.name, Src: in.src}}
 	if int64(len(in.src)) > opts.MaxFileSize {
 		part.ds.Add(diag.Pos{File: in.name, Line: 1, Col: 1}, diag.CodeFileLimit, "", "file %q is %s, over the %s size limit (raise it with --max-file-size)", in.name, size(int64(len(in.src))), size(opts.MaxFileSize))

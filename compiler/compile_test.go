@@ -311,3 +311,14 @@ func TestPositionsInsideQuotedStrings(t *testing.T) {
 	assert.Equal(t, 6, d.Pos.Line)
 	assert.Equal(t, strings.Index("      - {step: a, type: say, message: \"It's {nope}\"}", "nope")+1, d.Pos.Col)
 }
+
+// TestCRLFPositions: a file with Windows line endings and comments gets
+// the same positions as its LF form.
+func TestCRLFPositions(t *testing.T) {
+	src := "# a comment\nversion: \"1.0\"\n# another\nflows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - step: a\n        type: say\n        mesage: hi\n"
+	lf := CompileSource("t.yaml", []byte(src), Options{})
+	crlf := CompileSource("t.yaml", []byte(strings.ReplaceAll(src, "\n", "\r\n")), Options{})
+	require.NotEmpty(t, lf.Diags)
+	assert.Equal(t, lf.Diags, crlf.Diags)
+	assert.Equal(t, 10, crlf.Diags[0].Pos.Line)
+}

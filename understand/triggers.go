@@ -101,6 +101,8 @@ type triggerMatch struct {
 	flow   *flowRules
 	score  float64
 	strong bool
+	// exact is true when the message equals the trigger phrase.
+	exact bool
 }
 
 // bestTrigger scores every flow's triggers against a normalized message.
@@ -127,9 +129,9 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 				msgWords = every
 			}
 			var score float64
-			strong := false
+			strong, exact := false, false
 			if exactOK && norm == t.norm {
-				score, strong = 3, true
+				score, strong, exact = 3, true, true
 			} else {
 				inter := intersect(t.words, msgWords)
 				if inter == 0 {
@@ -143,7 +145,7 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 				score, strong = coverage+jaccard, jaccard >= strongJaccard
 			}
 			if score > best.score {
-				best = triggerMatch{flow: fr, score: score, strong: strong}
+				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact}
 			}
 		}
 	}

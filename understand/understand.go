@@ -171,9 +171,15 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		// pending question, not a restart.
 		m.flow = nil
 	}
-	if m.flow != nil && p != nil && !m.strong {
-		if cmd, ok := r.answer(p, text, head, norm, v); ok {
-			return one(cmd), nil
+	if m.flow != nil && p != nil && !m.exact {
+		// A message that is a valid answer keeps answering: for a typed
+		// question (a number, a category, a date...) unless it is exactly
+		// a trigger phrase, for free text unless the match is strong.
+		typedQuestion := p.Kind == vm.PendingConfirm || typed(r.slotDef(p.Flow, p.Slot))
+		if typedQuestion || !m.strong {
+			if cmd, ok := r.answer(p, text, head, norm, v); ok {
+				return one(cmd), nil
+			}
 		}
 	}
 	if m.flow != nil {

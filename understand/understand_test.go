@@ -471,3 +471,30 @@ func FuzzUnderstand(f *testing.F) {
 		}
 	})
 }
+
+// TestTypedAnswerBeatsLooseTrigger: at a menu (a categorical question), a
+// valid value that also matches another flow's trigger phrase loosely
+// answers the question; only the exact phrase digresses. Found in the
+// banking greeting menu, where "balance" started check_balance.
+func TestTypedAnswerBeatsLooseTrigger(t *testing.T) {
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "menu", Triggers: []string{"hello"},
+			Slots: []*ir.Slot{{Name: "service", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "balance"}, {Value: "transfer"}}}},
+			Nodes: []*ir.Node{collect("ask_service", "service")}},
+		{Name: "check_balance", Triggers: []string{"what's my balance"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+	}}
+	r := New(p)
+	menu := view([]string{"menu"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "menu", Step: "ask_service", Slot: "service"}, nil)
+	for _, tc := range []struct {
+		msg  string
+		want vm.Command
+	}{
+		{"balance", set("service", "balance")},
+		{"what's my balance", start("check_balance")},
+		{"transfer", set("service", "transfer")},
+	} {
+		got, err := r.Understand(context.Background(), tc.msg, menu)
+		require.NoError(t, err)
+		assert.Equal(t, []vm.Command{tc.want}, got, tc.msg)
+	}
+}

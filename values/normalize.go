@@ -117,6 +117,7 @@ var (
 		"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "true",
 		"confirm", "confirmed", "correct", "right", "affirmative", "absolutely",
 		"definitely", "of course", "sure thing", "go ahead", "do it", "please do",
+		"perfect", "great", "sounds good", "exactly", "yes please",
 		"si", "claro", "vale", "dale", "correcto", "exacto", "afirmativo",
 		"confirmo", "confirmar", "de acuerdo", "por supuesto", "perfecto",
 	}

@@ -145,7 +145,13 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 			return nil, errorf(ErrInvalid, "the pattern %q of slot %q is not a valid regular expression", slot.Pattern, slot.Name)
 		}
 		if !re.MatchString(s) {
-			return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
+			// "my code is 654321": one word of the text that matches
+			// in full is the value, as numbers are found inside text.
+			w, ok := onlyMatchingWord(re, s)
+			if !ok {
+				return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
+			}
+			s = w
 		}
 	}
 	return s, nil
@@ -334,4 +340,22 @@ func quoted(s string) string {
 		n++
 	}
 	return s
+}
+
+// onlyMatchingWord returns the one distinct word of s (split at spaces,
+// trimmed of surrounding punctuation) that re matches in full; ok is false
+// when none or several do.
+func onlyMatchingWord(re *regexp.Regexp, s string) (string, bool) {
+	found := ""
+	for _, w := range strings.Fields(s) {
+		w = strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(".,;:!?¿¡\"'()[]", r) })
+		if w == "" || !re.MatchString(w) {
+			continue
+		}
+		if found != "" && found != w {
+			return "", false
+		}
+		found = w
+	}
+	return found, found != ""
 }

@@ -93,6 +93,9 @@ func TestConvertAnyAndText(t *testing.T) {
 		{name: "pattern full match", slot: codeSlot, raw: " MAD ", want: "MAD"},
 		{name: "pattern partial is not enough", slot: codeSlot, raw: "MADRID", err: `"MADRID" is not in the expected format`, sentinel: ErrInvalid},
 		{name: "pattern case", slot: codeSlot, raw: "mad", err: `"mad" is not in the expected format`, sentinel: ErrInvalid},
+		{name: "pattern word inside text", slot: codeSlot, raw: "from MAD, please", want: "MAD"},
+		{name: "pattern same word twice", slot: codeSlot, raw: "MAD or MAD", want: "MAD"},
+		{name: "pattern two words is ambiguous", slot: codeSlot, raw: "MAD or BCN", err: `"MAD or BCN" is not in the expected format`, sentinel: ErrInvalid},
 		{name: "bad pattern", slot: badPatternSlot, raw: "x", err: `the pattern "[a-" of slot "bad" is not a valid regular expression`, sentinel: ErrInvalid},
 		{name: "unknown type is text", slot: unknownTypeSlot, raw: " Paris ", want: "Paris"},
 	})

@@ -13,7 +13,7 @@ func TestUnknownSlotTypes(t *testing.T) {
 	const known = "text, integer, number, boolean, categorical, date, any"
 	src := `slots:
   origin: {type: city}
-  count: {type: interger}
+  counter: {type: interger}
   fine: {type: Integer}
   alias: {type: bool}
   blank: {type: ""}
@@ -29,11 +29,11 @@ flows:
     steps:
       - step: a
         type: say
-        message: "{origin} {count} {fine} {alias} {blank} {local} {ok}"
+        message: "{origin} {counter} {fine} {alias} {blank} {local} {ok}"
 `
 	assert.Equal(t, []string{
 		`2:18 unknown type "city" of slot "origin": the slot is treated as text; use one of ` + known,
-		`3:17 unknown type "interger" of slot "count": the slot is treated as text; use one of ` + known + ` (did you mean "integer"?)`,
+		`3:19 unknown type "interger" of slot "counter": the slot is treated as text; use one of ` + known + ` (did you mean "integer"?)`,
 		`6:18 unknown type "" of slot "blank": the slot is treated as text; use one of ` + known,
 		`13:15 unknown type "Money" of slot "local": the slot is treated as text; use one of ` + known,
 	}, warnDiags(t, src, diag.CodeUnknownSlotType))

@@ -138,6 +138,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	proj.resolve()
 	c := newChecker(proj, &ds)
 	c.run()
+	ds = suppress(ds, r.Files)
 	ds.Sort()
 	r.Diags = ds
 	if !ds.HasErrors() {

@@ -42,6 +42,10 @@ E and stop the project from running; warnings start with W and fail only
 under ` + "`--strict`" + `. Each entry below shows a small file that triggers the code and
 the exact output of ` + "`soni validate example.yaml`" + ` for it.
 
+A warning that is intended can be acknowledged on its own line with a comment
+naming its code, ` + "`# soni:ignore W010`" + ` (several codes may follow, separated by
+spaces or commas). Only warnings can be silenced this way; errors cannot.
+
 This file is generated from ` + "`compiler/testdata/codes`" + ` and checked by a test
 (` + "`TestDiagnosticsDoc`" + `); refresh it with ` + "`SONI_UPDATE=1 go test ./cmd/soni`" + `.
 

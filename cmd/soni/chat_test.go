@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// slowProject writes a one-flow project whose action sleeps, so a test can
+// act while a turn is running.
+func slowProject(t *testing.T) string {
+	dir := t.TempDir()
+	src := `version: "1.0"
+actions:
+  slow:
+    outputs: [done]
+    run:
+      exec: ["sh", "-c", "sleep 0.5; echo '{\"done\": \"yes\"}'"]
+flows:
+  wait:
+    trigger: {intents: ["start"]}
+    slots:
+      - {name: name, type: text}
+    steps:
+      - {step: ask, type: collect, slot: name, message: "Name?"}
+      - {step: work, type: action, call: slow, map_outputs: {done: done}}
+      - {step: bye, type: say, message: "Bye {name}, done: {done}"}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flow.yaml"), []byte(src), 0o644))
+	return dir
+}
+
+// TestChatStdinClosedMidTurn: the input ends while a turn is still
+// running; the turn finishes, is saved, and chat leaves cleanly.
+func TestChatStdinClosedMidTurn(t *testing.T) {
+	dir := slowProject(t)
+	cps := filepath.Join(dir, "cps")
+	pr, pw := io.Pipe()
+	go func() {
+		_, _ = pw.Write([]byte("start\nAna\n"))
+		time.Sleep(100 * time.Millisecond) // the action of the second turn is running
+		_ = pw.Close()
+	}()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"soni", "chat", "--checkpoints", cps, dir}, pr, &out, &errOut)
+	assert.Equal(t, exitOK, code, errOut.String())
+	assert.Equal(t, "Name?\nBye Ana, done: yes\n", out.String())
+	b, err := os.ReadFile(filepath.Join(cps, "default.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"revision": 2`, "the turn that was running when stdin closed is saved")
+}
+
+// TestChatInterruptedKeepsLastTurn: Ctrl-C (the context is cancelled)
+// during a turn leaves cleanly; the checkpoint keeps the last completed
+// turn, never a half-done one.
+func TestChatInterruptedKeepsLastTurn(t *testing.T) {
+	dir := slowProject(t)
+	cps := filepath.Join(dir, "cps")
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	go func() {
+		_, _ = pw.Write([]byte("start\nAna\n"))
+		time.Sleep(150 * time.Millisecond)
+		cancel() // Ctrl-C while the action runs
+		time.Sleep(100 * time.Millisecond)
+		_ = pw.Close()
+	}()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"soni", "chat", "--checkpoints", cps, dir}, pr, &out, &errOut)
+	assert.Equal(t, exitOK, code, errOut.String())
+	assert.Equal(t, "Name?\n", out.String())
+	b, err := os.ReadFile(filepath.Join(cps, "default.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"revision": 1`, "the interrupted turn is not saved")
+	assert.Contains(t, string(b), `"step": "ask"`)
+}
+
+// TestChatHugeMessage: a 1 MiB line is cut and answered quickly.
+func TestChatHugeMessage(t *testing.T) {
+	dir := slowProject(t)
+	huge := strings.Repeat("x", 1<<20)
+	var out, errOut bytes.Buffer
+	start := time.Now()
+	code := run(context.Background(), []string{"soni", "chat", "--checkpoints", filepath.Join(dir, "cps"), dir}, strings.NewReader(huge+"\n"), &out, &errOut)
+	require.Equal(t, exitOK, code, errOut.String())
+	assert.Contains(t, errOut.String(), "message cut to 64 KiB")
+	assert.Equal(t, "How can I help?\n", out.String(), "nothing understood, nothing pending: the idle message")
+	assert.Less(t, time.Since(start), 30*time.Second, "a huge message must not hang chat")
+}
+
+// TestChatCorruptCheckpoint: a corrupt checkpoint is reported by name and
+// left as it is.
+func TestChatCorruptCheckpoint(t *testing.T) {
+	dir := slowProject(t)
+	cps := filepath.Join(dir, "cps")
+	require.NoError(t, os.MkdirAll(cps, 0o755))
+	path := filepath.Join(cps, "default.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"format": "soni.checkpoint/v1", "revis`), 0o644))
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"soni", "chat", "--checkpoints", cps, dir}, strings.NewReader("start\n"), &out, &errOut)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, errOut.String(), path)
+	assert.Contains(t, errOut.String(), "--reset")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, `{"format": "soni.checkpoint/v1", "revis`, string(b), "never overwritten")
+}

@@ -1,18 +1,19 @@
 package compiler
 
 import (
-	"github.com/expr-lang/expr/builtin"
 	"github.com/soni-dev/soni/diag"
 )
 
 // check_reserved_names: slots are variables in expressions, so a slot may
-// not take the name of an expr built-in function (count, len, date, ...)
-// or keyword; the VM could not tell them apart.
+// not take the name of an expression keyword (in, and, nil...) or of the
+// names soni gives meaning there (value, slots). Names of expr's built-in
+// functions (count, date, max...) are fine: in an expression a bare name is
+// always the variable.
 func init() {
 	register("reserved_names", func(c *checker) {
 		check := func(s *Slot) {
 			if s.Name.Set && reservedNames[s.Name.V] {
-				c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions (a built-in function or keyword): rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
+				c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions: rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
 			}
 		}
 		for _, s := range c.p.Slots {
@@ -26,16 +27,10 @@ func init() {
 	})
 }
 
-// reservedNames are expr's built-in functions and keywords, plus the
-// names soni itself gives meaning in expressions.
-var reservedNames = func() map[string]bool {
-	m := map[string]bool{
-		"in": true, "not": true, "and": true, "or": true, "matches": true, "contains": true,
-		"startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
-		"nil": true, "true": true, "false": true, "slots": true, "value": true,
-	}
-	for _, n := range builtin.Names {
-		m[n] = true
-	}
-	return m
-}()
+// reservedNames are expr's keywords and the names soni itself gives
+// meaning in expressions.
+var reservedNames = map[string]bool{
+	"in": true, "not": true, "and": true, "or": true, "matches": true, "contains": true,
+	"startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
+	"nil": true, "true": true, "false": true, "slots": true, "value": true,
+}

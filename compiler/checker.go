@@ -239,6 +239,8 @@ func (c *checker) expr(u *exprUse) {
 	if len(u.Unknown) > 0 {
 		return
 	}
+	// A slot named like a built-in (count, date) is the slot.
+	exprast.Walk(&tree.Node, &exprcompat.ShadowBuiltins{})
 	cfg.Expect, cfg.ExpectAny = reflect.Invalid, false
 	if u.Bool {
 		cfg.Expect, cfg.ExpectAny = reflect.Bool, true

@@ -24,10 +24,11 @@ type compiled struct {
 }
 
 // compileExpr compiles an expression once. Slots are top-level variables
-// resolved at run time (unset slots are nil); AND, OR and NOT in capitals
-// are rewritten to and, or and not first.
+// resolved at run time (unset slots are nil), also when a slot is named like
+// an expr built-in (count, date); AND, OR and NOT in capitals are rewritten
+// to and, or and not first.
 func compileExpr(e *ir.Expr) (*compiled, error) {
-	p, err := expr.Compile(exprcompat.Rewrite(e.Src), expr.AllowUndefinedVariables())
+	p, err := expr.Compile(exprcompat.Rewrite(e.Src), expr.AllowUndefinedVariables(), expr.Patch(&exprcompat.ShadowBuiltins{}))
 	if err != nil {
 		return nil, fmt.Errorf("%s: expression %q: %v", e.Pos, e.Src, firstLine(err.Error()))
 	}

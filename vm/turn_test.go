@@ -915,3 +915,16 @@ func TestTurnRejectsStateThatDoesNotFit(t *testing.T) {
 		})
 	}
 }
+
+// TestSlotsNamedLikeBuiltins: a slot named like an expr built-in function
+// (count, date, max) is the slot in expressions, typed or not.
+func TestSlotsNamedLikeBuiltins(t *testing.T) {
+	p := program(nil, nil, flow("f", []*ir.Slot{anySlot("count"), anySlot("date"), anySlot("max")},
+		set("s", "count", int64(5), "date", "2027-01-02"),
+		set("t", "max", "=count * 2"),
+		say("out", "{count} {date} {max}"),
+	))
+	m := newMachine(t, p, Options{})
+	res := do(t, m, m.NewState("s"), start("f"))
+	assert.Equal(t, []string{"5 2027-01-02 10"}, res.Replies)
+}

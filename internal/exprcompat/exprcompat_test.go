@@ -3,7 +3,9 @@ package exprcompat
 import (
 	"testing"
 
+	"github.com/expr-lang/expr"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRewrite(t *testing.T) {
@@ -22,6 +24,30 @@ func TestRewrite(t *testing.T) {
 			got := Rewrite(tt.in)
 			assert.Equal(t, tt.want, got)
 			assert.Len(t, got, len(tt.in), "offsets must be kept")
+		})
+	}
+}
+
+func TestShadowBuiltins(t *testing.T) {
+	env := map[string]any{"count": int64(5), "date": "2027-01-02", "items": []any{1, 2, 3}}
+	tests := []struct {
+		src  string
+		want any
+	}{
+		{"count > 3", true},
+		{"date == '2027-01-02'", true},
+		{"len(date)", 10},
+		{"count(items, # > 1)", 2},
+		{"let m = 7; m + count", int64(12)},
+		{"max == nil", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			p, err := expr.Compile(tt.src, expr.AllowUndefinedVariables(), expr.Patch(&ShadowBuiltins{}))
+			require.NoError(t, err)
+			got, err := expr.Run(p, env)
+			require.NoError(t, err)
+			assert.EqualValues(t, tt.want, got)
 		})
 	}
 }

@@ -158,6 +158,36 @@ func BenchmarkCompile(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(peak())/float64(size), "peak-heap-x-yaml")
+	b.ReportMetric(liveAfterCompile(files)/float64(size), "live-heap-x-yaml")
+}
+
+// liveAfterCompile returns the bytes a compile keeps live: the model, the
+// program and the sources, measured after a collection.
+func liveAfterCompile(files []Source) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := CompileSources(files, Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(r)
+	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
+}
+
+// TestCompileMemoryBudget: compiling keeps live at most 20× the YAML's size
+// (the model, the program and the sources). Memory, unlike time, is
+// stable enough to assert.
+func TestCompileMemoryBudget(t *testing.T) {
+	files := genProject(200, 10)
+	size := 0
+	for _, f := range files {
+		size += len(f.Src)
+	}
+	ratio := liveAfterCompile(files) / float64(size)
+	t.Logf("live heap %.1f× the YAML", ratio)
+	if ratio > 20 {
+		t.Fatalf("compiling keeps %.1f× the YAML's size live; the budget is 20×", ratio)
+	}
 }
 
 // startPeakSampler samples the live heap every millisecond until the

@@ -508,7 +508,7 @@ func (d *decoder) flow(e entry) *Flow {
 
 // step decodes one step; inline while-body steps are appended to inline.
 func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[]*Step) *Step {
-	s := &Step{Flow: f, Pos: pos, Path: path}
+	s := newStep(f, pos, path)
 	str := func(e entry) Str { return d.scalarStr(e.value, e.key.Path) }
 	for _, e := range d.entries(n, path) {
 		switch e.key.V {
@@ -525,59 +525,59 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 		case "slot":
 			s.Slot = str(e)
 		case "validator":
-			s.Validator = str(e)
+			s.collect().Validator = str(e)
 		case "validation_error_message":
-			s.ErrorMessage = str(e)
+			s.collect().ErrorMessage = str(e)
 		case "force":
-			s.Force = d.boolean(e.value)
+			s.collect().Force = d.boolean(e.value)
 		case "max_attempts":
 			if f, ok := d.number(e.value); ok {
-				s.MaxAttempts = int(f)
+				s.collect().MaxAttempts = int(f)
 			}
 		case "on_invalid":
-			s.OnInvalid = str(e)
+			s.collect().OnInvalid = str(e)
 		case "slots":
 			for _, a := range d.entries(e.value, e.key.Path) {
-				s.Assign = append(s.Assign, d.assign(a))
+				s.set().Assign = append(s.Assign, d.assign(a))
 			}
 		case "condition":
 			s.Condition = str(e)
 		case "evaluate":
-			s.Evaluate = str(e)
+			s.branch().Evaluate = str(e)
 		case "cases":
 			for _, c := range d.entries(e.value, e.key.Path) {
-				s.Cases = append(s.Cases, &Case{Pattern: c.key, Target: d.scalarStr(c.value, c.key.Path)})
+				s.branch().Cases = append(s.Cases, &Case{Pattern: c.key, Target: d.scalarStr(c.value, c.key.Path)})
 			}
 		case "do":
 			for i, it := range d.items(e.value) {
 				p := index(e.key.Path, i)
 				if ref := d.scalarStr(it, p); ref.Set {
-					s.Do = append(s.Do, &DoEntry{Ref: ref})
+					s.while().Do = append(s.Do, &DoEntry{Ref: ref})
 					continue
 				}
 				if _, ok := d.unwrap(it).(*ast.MappingNode); ok {
 					body := d.step(f, it, d.itemPos(e.value, i, it), p, inline)
 					body.Inline = true
 					*inline = append(*inline, body)
-					s.Do = append(s.Do, &DoEntry{Ref: body.ID, Step: body})
+					s.while().Do = append(s.Do, &DoEntry{Ref: body.ID, Step: body})
 				}
 			}
 		case "exit_to":
-			s.ExitTo = str(e)
+			s.while().ExitTo = str(e)
 		case "call":
-			s.Call = str(e)
+			s.action().Call = str(e)
 		case "map_outputs":
 			for _, m := range d.entries(e.value, e.key.Path) {
-				s.MapOutputs = append(s.MapOutputs, &Mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
+				s.action().MapOutputs = append(s.MapOutputs, &Mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
 			}
 		case "on_error":
-			s.OnError = str(e)
+			s.action().OnError = str(e)
 		case "target":
-			s.Target = str(e)
+			s.link().Target = str(e)
 		case "on_confirm":
-			s.OnConfirm = str(e)
+			s.confirm().OnConfirm = str(e)
 		case "on_deny":
-			s.OnDeny = str(e)
+			s.confirm().OnDeny = str(e)
 		}
 	}
 	return s

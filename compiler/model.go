@@ -126,7 +126,13 @@ type Flow struct {
 	slots map[string]*Slot
 }
 
-// Step is one step of a flow, with every field it may have.
+// Step is one step of a flow, with every field it may have. The fields
+// that only some step types have live in per-type groups, embedded so that
+// they read as fields of the step (s.Validator, s.Cases...). A step that
+// has none of a group's fields points at a shared empty group, which is
+// never written: the decoder gives a step its own group before it sets one
+// of its fields. Most steps have one group, which keeps the model of a
+// large project small.
 type Step struct {
 	Flow  *Flow
 	Index int
@@ -135,32 +141,138 @@ type Step struct {
 	Pos   diag.Pos
 	Path  string
 
-	JumpTo       Str
-	Message      Str
-	Rephrase     bool
-	Slot         Str
-	Validator    Str
-	ErrorMessage Str
-	Force        bool
-	MaxAttempts  int
-	OnInvalid    Str
-	Assign       []*Assign
-	Condition    Str
-	Evaluate     Str
-	Cases        []*Case
-	Do           []*DoEntry
-	ExitTo       Str
-	Call         Str
-	MapOutputs   []*Mapping
-	OnError      Str
-	Target       Str
-	OnConfirm    Str
-	OnDeny       Str
+	JumpTo    Str
+	Message   Str
+	Slot      Str
+	Condition Str
+	Rephrase  bool
 
 	// Inline is true for a step written inside a while's do list.
 	Inline bool
 	// Loop is the while step whose body holds this step, if any.
 	Loop *Step
+
+	*CollectFields
+	*SetFields
+	*BranchFields
+	*WhileFields
+	*ActionFields
+	*LinkFields
+	*ConfirmFields
+}
+
+// CollectFields are the fields of collect steps.
+type CollectFields struct {
+	Validator    Str
+	ErrorMessage Str
+	Force        bool
+	MaxAttempts  int
+	OnInvalid    Str
+}
+
+// SetFields are the fields of set steps.
+type SetFields struct {
+	Assign []*Assign
+}
+
+// BranchFields are the fields of branch steps.
+type BranchFields struct {
+	Evaluate Str
+	Cases    []*Case
+}
+
+// WhileFields are the fields of while steps.
+type WhileFields struct {
+	Do     []*DoEntry
+	ExitTo Str
+}
+
+// ActionFields are the fields of action steps.
+type ActionFields struct {
+	Call       Str
+	MapOutputs []*Mapping
+	OnError    Str
+}
+
+// LinkFields are the fields of link and call steps.
+type LinkFields struct {
+	Target Str
+}
+
+// ConfirmFields are the fields of confirm steps.
+type ConfirmFields struct {
+	OnConfirm Str
+	OnDeny    Str
+}
+
+// The shared empty groups of steps that lack them. Never written.
+var (
+	noCollect CollectFields
+	noSet     SetFields
+	noBranch  BranchFields
+	noWhile   WhileFields
+	noAction  ActionFields
+	noLink    LinkFields
+	noConfirm ConfirmFields
+)
+
+// newStep returns a step that has none of the per-type field groups.
+func newStep(f *Flow, pos diag.Pos, path string) *Step {
+	return &Step{Flow: f, Pos: pos, Path: path,
+		CollectFields: &noCollect, SetFields: &noSet, BranchFields: &noBranch, WhileFields: &noWhile,
+		ActionFields: &noAction, LinkFields: &noLink, ConfirmFields: &noConfirm}
+}
+
+// The accessors below return a step's own group, allocating it the first
+// time, so that the decoder never writes to a shared empty group.
+
+func (s *Step) collect() *CollectFields {
+	if s.CollectFields == &noCollect {
+		s.CollectFields = &CollectFields{}
+	}
+	return s.CollectFields
+}
+
+func (s *Step) set() *SetFields {
+	if s.SetFields == &noSet {
+		s.SetFields = &SetFields{}
+	}
+	return s.SetFields
+}
+
+func (s *Step) branch() *BranchFields {
+	if s.BranchFields == &noBranch {
+		s.BranchFields = &BranchFields{}
+	}
+	return s.BranchFields
+}
+
+func (s *Step) while() *WhileFields {
+	if s.WhileFields == &noWhile {
+		s.WhileFields = &WhileFields{}
+	}
+	return s.WhileFields
+}
+
+func (s *Step) action() *ActionFields {
+	if s.ActionFields == &noAction {
+		s.ActionFields = &ActionFields{}
+	}
+	return s.ActionFields
+}
+
+func (s *Step) link() *LinkFields {
+	if s.LinkFields == &noLink {
+		s.LinkFields = &LinkFields{}
+	}
+	return s.LinkFields
+}
+
+func (s *Step) confirm() *ConfirmFields {
+	if s.ConfirmFields == &noConfirm {
+		s.ConfirmFields = &ConfirmFields{}
+	}
+	return s.ConfirmFields
 }
 
 // Assign is one entry of a set step's slots mapping.

@@ -93,12 +93,20 @@ func Decode(b []byte) (*Program, error) {
 // flow or End, and every link and call names a flow.
 func (p *Program) Validate() error {
 	names := make(map[string]bool, len(p.Flows))
-	for _, f := range p.Flows {
+	for i, f := range p.Flows {
+		if f == nil {
+			return fmt.Errorf("flow %d of the program is null", i)
+		}
 		names[f.Name] = true
 	}
 	for _, f := range p.Flows {
 		if len(f.Nodes) == 0 {
 			return fmt.Errorf("flow %q has no nodes", f.Name)
+		}
+		for i, n := range f.Nodes {
+			if n == nil {
+				return fmt.Errorf("flow %q node %d is null", f.Name, i)
+			}
 		}
 		ok := func(i int) bool { return i == End || (i >= 0 && i < len(f.Nodes)) }
 		okp := func(i *int) bool { return i == nil || ok(*i) }

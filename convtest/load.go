@@ -99,7 +99,7 @@ func Load(paths []string, opts Options) *Suite {
 		// A file with syntax problems is still checked against its
 		// project, so that one run reports every problem; it never runs.
 		clean := !ds.HasErrors()
-		path, ok := s.projectPath(f, fd.limit)
+		path, ok := s.projectPath(f, fd.limit, fd.limitHasFlows)
 		if !ok {
 			continue
 		}
@@ -134,13 +134,17 @@ type found struct {
 	// limit is the highest directory the project search walks up to: the
 	// directory given on the command line, or "" (no limit) for a file.
 	limit string
+	// limitHasFlows is true when limit holds, anywhere below it, YAML
+	// files that are not test files: then limit itself is the project of
+	// a file for which walking up found no closer one.
+	limitHasFlows bool
 }
 
 // discover lists the test files below paths, in path order, each once.
 func (s *Suite) discover(paths []string) []found {
 	var out []found
 	seen := map[string]bool{}
-	add := func(path, limit string, src []byte) {
+	add := func(path, limit string, limitHasFlows bool, src []byte) {
 		key, err := filepath.Abs(path)
 		if err != nil {
 			key = path
@@ -149,7 +153,7 @@ func (s *Suite) discover(paths []string) []found {
 			return
 		}
 		seen[key] = true
-		out = append(out, found{path: filepath.ToSlash(path), src: src, limit: limit})
+		out = append(out, found{path: filepath.ToSlash(path), src: src, limit: limit, limitHasFlows: limitHasFlows})
 	}
 	for _, arg := range paths {
 		info, err := os.Stat(arg)
@@ -163,7 +167,7 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
 			}
-			add(arg, "", src)
+			add(arg, "", false, src)
 			continue
 		}
 		var files []string
@@ -187,7 +191,9 @@ func (s *Suite) discover(paths []string) []found {
 			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 		}
 		sort.Strings(files)
-		n := 0
+		var tests []string
+		var srcs [][]byte
+		hasFlows := false
 		for _, p := range files {
 			src, err := os.ReadFile(p)
 			if err != nil {
@@ -195,10 +201,16 @@ func (s *Suite) discover(paths []string) []found {
 				continue
 			}
 			if IsTestFile(src) {
-				add(p, arg, src)
-				n++
+				tests = append(tests, p)
+				srcs = append(srcs, src)
+			} else {
+				hasFlows = true
 			}
 		}
+		for i, p := range tests {
+			add(p, arg, hasFlows, srcs[i])
+		}
+		n := len(tests)
 		if n == 0 {
 			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "no test files (YAML files with test_cases) below %q", arg)
 		}
@@ -246,8 +258,9 @@ func IsTestFile(src []byte) bool {
 // file's flows: key (relative to the file), else the nearest directory from
 // the file's up to limit (the directory given on the command line; for a
 // file given directly, up to the root) that directly holds YAML files that
-// are not test files.
-func (s *Suite) projectPath(f *File, limit string) (string, bool) {
+// are not test files, else limit itself when limitHasFlows says it holds
+// such files further down (project/flows next to project/tests).
+func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, bool) {
 	if s.opts.Flows != "" {
 		if _, err := os.Stat(s.opts.Flows); err != nil {
 			s.Diags.Add(diag.Pos{File: filepath.ToSlash(s.opts.Flows)}, CodeNoProject, "", "cannot read the project %q given by --flows: %s", s.opts.Flows, errText(err))
@@ -288,6 +301,9 @@ func (s *Suite) projectPath(f *File, limit string) (string, bool) {
 			break
 		}
 		cur = parent
+	}
+	if limit != "" && limitHasFlows {
+		return limit, true
 	}
 	upTo := "the file system's root"
 	if limit != "" {

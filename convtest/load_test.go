@@ -150,6 +150,22 @@ func TestProjectResolution(t *testing.T) {
 		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
 		assert.Contains(t, s.Diags[0].Message, "add flows: PATH")
 	})
+	t.Run("flows and tests in sibling directories of the path given", func(t *testing.T) {
+		// project/flows/*.yaml and project/tests/*.yaml: walking up from
+		// tests finds no directory that directly holds flow files, so the
+		// project is the directory given on the command line.
+		root := t.TempDir()
+		writeFile(t, root, "bot/flows/shop.yaml", string(proj))
+		writeFile(t, root, "bot/tests/t.yaml", "test_cases:\n  - test_case: hello\n    steps:\n      - user: hello\n      - bot: \"Hello!\"\n      - bot: I can take an order.\n")
+		s, r := run(t, []string{filepath.Join(root, "bot")}, Options{})
+		require.Len(t, s.Projects, 1)
+		assert.True(t, strings.HasSuffix(s.Projects[0].Path, "bot"), s.Projects[0].Path)
+		assert.Equal(t, "1 passed, 0 failed", r.Summary())
+
+		s = Load([]string{filepath.Join(root, "bot", "tests")}, Options{})
+		require.Len(t, s.Diags, 1, "the path given holds no flow files: %v", s.Diags)
+		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
+	})
 	t.Run("--flows missing", func(t *testing.T) {
 		s := Load([]string{filepath.Join(dir, "lonely")}, Options{Flows: filepath.Join(dir, "nope")})
 		require.Len(t, s.Diags, 1)

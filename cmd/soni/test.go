@@ -20,7 +20,8 @@ func testCommand(e *env) *cli.Command {
 		ArgsUsage: "PATH...",
 		Description: "PATH is a test file or a directory searched recursively for test files.\n" +
 			"The project under test is --flows, else the file's flows: key, else the nearest\n" +
-			"directory from the file's up to PATH that holds flow files. See docs/testing.md.",
+			"directory from the file's up to PATH that holds flow files, else PATH itself when\n" +
+			"flow files sit further below it. See docs/testing.md.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "flows", Usage: "the project under test, for every file (`PATH`)"},
 			&cli.BoolFlag{Name: "update", Usage: "rewrite the bot steps of failing turns with the actual replies"},

@@ -2,6 +2,7 @@ package convtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -23,8 +24,15 @@ import (
 // steps after its last reply step (or after the user step), indented like
 // it; a turn with fewer replies loses its surplus bot steps. bot_matches
 // steps are never touched. It returns the files it changed, in order.
+//
+// A case it cannot rewrite (steps written as a flow list [...], a bot
+// step whose value is not a string it can edit) is left as it is, and so
+// is a file whose update would not parse or cannot be written; the other
+// cases and files are still updated, and the error says what was left
+// alone and why, one line each.
 func Update(r *Report) ([]string, error) {
 	var changed []string
+	var problems []error
 	for _, fr := range r.Files {
 		if fr.target == nil {
 			continue
@@ -32,11 +40,17 @@ func Update(r *Report) ([]string, error) {
 		f := fr.target.File
 		u := newUpdater(f.Src)
 		for _, c := range fr.Cases {
+			kept := len(u.edits)
 			for i, replies := range c.replies {
-				if i < len(c.c.Turns) {
-					if err := u.turn(c.c, c.c.Turns[i], replies); err != nil {
-						return changed, fmt.Errorf("%s: test case %q: %w", f.Path, c.Name, err)
-					}
+				if i >= len(c.c.Turns) {
+					break
+				}
+				if err := u.turn(c.c, c.c.Turns[i], replies); err != nil {
+					// Drop this case's edits: a case is updated whole or
+					// not at all.
+					u.edits = u.edits[:kept]
+					problems = append(problems, fmt.Errorf("%s: test case %q was left as it is: %w", lineOf(c.Pos), c.Name, err))
+					break
 				}
 			}
 		}
@@ -45,18 +59,20 @@ func Update(r *Report) ([]string, error) {
 		}
 		out := u.apply()
 		if _, ds := ParseFile(f.Path, out); ds.HasErrors() {
-			return changed, fmt.Errorf("%s: the updated file would not parse (%s); it was left unchanged", f.Path, ds[0].Message)
+			problems = append(problems, fmt.Errorf("%s: the updated file would not parse (%s); it was left unchanged", f.Path, ds[0].Message))
+			continue
 		}
 		mode := os.FileMode(0o644)
 		if info, err := os.Stat(f.Path); err == nil {
 			mode = info.Mode().Perm()
 		}
 		if err := os.WriteFile(f.Path, out, mode); err != nil {
-			return changed, fmt.Errorf("cannot write %q: %s", f.Path, errText(err))
+			problems = append(problems, fmt.Errorf("cannot write %q: %s", f.Path, errText(err)))
+			continue
 		}
 		changed = append(changed, f.Path)
 	}
-	return changed, nil
+	return changed, errors.Join(problems...)
 }
 
 // srcEdit replaces text[start:end] with text.

@@ -59,18 +59,39 @@ func failedNames(r *Report) string {
 	return strings.Join(names, ",")
 }
 
-// TestUpdateFlowStyleList refuses to rewrite steps written as [...], and
-// leaves the file alone.
-func TestUpdateFlowStyleList(t *testing.T) {
-	src := "test_cases:\n  - test_case: a\n    steps: [{user: hello}, {bot: Hi}]\n"
-	path := writeFile(t, t.TempDir(), "t.yaml", src)
-	_, r := run(t, []string{path}, Options{Flows: projectDir(t)})
-	_, err := Update(r)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "flow-style list")
-	got, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, src, string(got))
+// TestUpdateLeavesUnrewritableCases refuses to rewrite a case it cannot
+// edit (steps written as [...], a tagged bot value) and leaves that case
+// as it is, but still updates the other cases of the file and the other
+// files, and says which case was left alone.
+func TestUpdateLeavesUnrewritableCases(t *testing.T) {
+	good := "  - test_case: good\n    steps:\n      - user: hello\n      - bot: Hi\n"
+	fixed := "  - test_case: good\n    steps:\n      - user: hello\n      - bot: Hello!\n      - bot: I can take an order.\n"
+	tests := []struct {
+		name, bad, want string
+	}{
+		{"flow-style steps", "  - test_case: bad\n    steps: [{user: hello}, {bot: Hi}]\n", "flow-style list"},
+		{"tagged bot value", "  - test_case: bad\n    steps:\n      - user: hello\n      - bot: !!str Hi\n", "not a plain or quoted string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			mixed := writeFile(t, dir, "a.yaml", "test_cases:\n"+tt.bad+good)
+			other := writeFile(t, dir, "b.yaml", "test_cases:\n"+good)
+			_, r := run(t, []string{mixed, other}, Options{Flows: projectDir(t)})
+			require.Equal(t, "0 passed, 3 failed", r.Summary())
+			changed, err := Update(r)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), filepath.ToSlash(mixed)+":2: test case \"bad\" was left as it is")
+			assert.Equal(t, []string{filepath.ToSlash(mixed), filepath.ToSlash(other)}, changed)
+			got, err := os.ReadFile(mixed)
+			require.NoError(t, err)
+			assert.Equal(t, "test_cases:\n"+tt.bad+fixed, string(got), "the bad case is untouched, the good one updated")
+			got, err = os.ReadFile(other)
+			require.NoError(t, err)
+			assert.Equal(t, "test_cases:\n"+fixed, string(got))
+		})
+	}
 }
 
 // TestUpdateKeepsPassingFiles leaves files without reply mismatches alone.

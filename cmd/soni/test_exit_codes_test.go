@@ -33,6 +33,7 @@ func TestTestExitCodes(t *testing.T) {
 	broken := write("broken/tests/t.yaml", "test_cases:\n  - test_case: a\n    steps:\n      - user: hi\n")
 	orphan := write("orphan/t.yaml", "flows: ../nowhere\ntest_cases:\n  - test_case: a\n    steps:\n      - user: hi\n")
 	update := write("proj/tests/update.yaml", "test_cases:\n  - test_case: hi\n    steps:\n      - user: hello\n      - bot: Bye!\n")
+	mixed := write("proj/tests/mixed.yaml", "test_cases:\n  - test_case: flow\n    steps: [{user: hello}, {bot: Bye!}]\n  - test_case: block\n    steps:\n      - user: hello\n      - bot: Bye!\n")
 	junit := filepath.Join(dir, "report.xml")
 
 	tests := []struct {
@@ -64,6 +65,7 @@ func TestTestExitCodes(t *testing.T) {
 		{"coverage below min", []string{"test", "--coverage-min", "100", fail}, exitFailed, ""},
 		{"coverage min out of range", []string{"test", "--coverage-min", "101", pass}, exitUsage, ""},
 		{"update fixes the file", []string{"test", "--update", update}, exitOK, "1 passed, 0 failed\n"},
+		{"update leaves a flow-style case and reports the rest", []string{"test", "--update", mixed}, exitFailed, "1 passed, 1 failed\n"},
 		{"help", []string{"test", "--help"}, exitOK, "--update"},
 	}
 	for _, tt := range tests {

@@ -165,12 +165,12 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	}
 
 	// 2. Triggers.
+	// A match for the flow already on top follows the same rules as a
+	// digression: a valid answer keeps answering, and anything else is a
+	// start_flow, which the VM ignores for the flow on top (language §8),
+	// so the pending question is asked again. The trigger phrase is never
+	// stored as the answer nor counted as an invalid one.
 	m := r.bestTrigger(norm, complete)
-	if m.flow != nil && p != nil && len(v.Stack) > 0 && v.Stack[len(v.Stack)-1] == m.flow.name {
-		// The flow is already on top and waiting: the message is for its
-		// pending question, not a restart.
-		m.flow = nil
-	}
 	if m.flow != nil && p != nil && !m.exact {
 		// A message that is a valid answer keeps answering: for a typed
 		// question (a number, a category, a date...) unless it is exactly

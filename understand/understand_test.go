@@ -205,7 +205,15 @@ func TestTriggers(t *testing.T) {
 		{"unrelated", "what's the weather like", idle, fallback},
 		{"best score wins", "what is my balance", idle, start("check_balance")},
 		{"tie goes to the first name", "report a problem", idle, start("report_a")},
-		{"same flow on top with a pending question is an answer", "send money", askAmount, set("amount", "send money")},
+		// The flow on top: start_flow, which the VM ignores, so the
+		// question is asked again instead of storing the phrase as the
+		// answer or counting it as an invalid one.
+		{"same flow on top, exact phrase at a number question", "send money", askAmount, start("transfer_funds")},
+		{"same flow on top, exact phrase at a text question", "Send money!", askRecipient, start("transfer_funds")},
+		{"same flow on top, strong match at a text question", "I want to send money", askRecipient, start("transfer_funds")},
+		{"same flow on top, no valid answer", "I want to send the money", askAmount, start("transfer_funds")},
+		{"same flow on top, weak match with a valid answer", "send money, 50", askAmount, set("amount", 50.0)},
+		{"same flow on top at a confirm", "send money", confirmAmount, start("transfer_funds")},
 	})
 }
 

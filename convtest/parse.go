@@ -455,6 +455,7 @@ func (d *decoder) file(body ast.Node) {
 		return
 	}
 	var cases ast.Node
+	var casesKey diag.Pos
 	var fixtures, stubs *ast.MappingValueNode
 	for _, mv := range pairs {
 		switch keyOf(mv) {
@@ -467,7 +468,7 @@ func (d *decoder) file(body ast.Node) {
 		case "stub_custom_actions":
 			stubs = mv
 		case "test_cases":
-			cases = mv.Value
+			cases, casesKey = mv.Value, d.pos(mv.Key)
 			if cases == nil {
 				cases = mv.Key
 			}
@@ -486,10 +487,16 @@ func (d *decoder) file(body ast.Node) {
 		d.stubs(stubs.Value)
 	}
 	if isNull(cases) {
+		d.errorf(casesKey, CodeMissingField, "test_cases of test file %q is empty: a test file needs at least one test case", d.f.Path)
 		return
 	}
 	seq, ok := d.sequence(cases, "test_cases")
 	if !ok {
+		return
+	}
+	if len(seq.Values) == 0 {
+		// An empty list runs nothing and would report a pass.
+		d.errorf(casesKey, CodeMissingField, "test_cases of test file %q is empty: a test file needs at least one test case", d.f.Path)
 		return
 	}
 	seen := map[string]diag.Pos{}
@@ -560,6 +567,16 @@ func (d *decoder) stubs(n ast.Node) {
 			fields, ok := d.mapping(mv.Value, "stub "+strconv.Quote(key))
 			if !ok {
 				continue
+			}
+			// Succeeding with outputs and failing are exclusive: which
+			// one the test meant is anybody's guess.
+			seen := map[string]bool{}
+			for _, f := range fields {
+				k := keyOf(f)
+				if (k == "outputs" && seen["error"]) || (k == "error" && seen["outputs"]) {
+					d.errorf(d.pos(f.Key), CodeUnknownKey, "stub %q has both outputs and error: give outputs for an action that succeeds or error for one that fails", key)
+				}
+				seen[k] = true
 			}
 			for _, f := range fields {
 				switch keyOf(f) {

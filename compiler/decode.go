@@ -245,13 +245,7 @@ func (d *decoder) decodeFile() {
 	for _, e := range d.entries(d.p.body, "") {
 		switch e.key.V {
 		case "version":
-			v := d.scalarStr(e.value, "version")
-			if v.V != "1.0" && v.V != "1" {
-				if v.V == "" {
-					v.V = "null"
-				}
-				d.ds.Add(v.Pos, diag.CodeVersion, "version", "unsupported version %q: this soni supports version \"1.0\"", v.V)
-			}
+			d.version(e.value)
 		case "settings":
 			for _, s := range d.entries(e.value, "settings") {
 				v, _ := d.scalar(s.value)
@@ -275,6 +269,37 @@ func (d *decoder) decodeFile() {
 			}
 		}
 	}
+}
+
+// version reports a version other than "1.0" (E010). The string must be
+// "1.0"; a number must equal 1.0 (1, 1.0 and 1.00 are the same number). A
+// list, a mapping or null is the schema's wrong type (E012), not reported
+// here.
+func (d *decoder) version(n ast.Node) {
+	raw, ok := d.scalar(n)
+	if !ok || raw == nil {
+		return
+	}
+	switch x := raw.(type) {
+	case string:
+		if x == "1.0" {
+			return
+		}
+	case int64:
+		if x == 1 {
+			return
+		}
+	case uint64:
+		if x == 1 {
+			return
+		}
+	case float64:
+		if x == 1 {
+			return
+		}
+	}
+	v := d.scalarStr(n, "version")
+	d.ds.Add(v.Pos, diag.CodeVersion, "version", "unsupported version %q: this soni supports version \"1.0\"", v.V)
 }
 
 // generic converts any node to Go data (for compatibility settings).

@@ -5,12 +5,13 @@
 // The rules, in priority order (docs/understanding.md has the full
 // description, the word lists and examples):
 //
-//  1. A cancel word as the whole message cancels the top flow, or denies a
-//     pending confirm.
+//  1. A cancel word, alone or with polite words around it ("please
+//     cancel"), cancels the top flow, or denies a pending confirm.
 //  2. A message that matches a flow's trigger phrases starts that flow,
 //     filling slots recognised in the same message. While a question is
 //     pending, only an exact or very strong match interrupts a message that
-//     is also a valid answer.
+//     is also a valid answer. Then a cancel verb with a short object
+//     ("cancel the transfer") cancels.
 //  3. A pending confirm takes a correction ("actually 50", "no, 50"), a yes
 //     or a no.
 //  4. A pending collect takes the message as its answer.
@@ -156,12 +157,13 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	norm := values.Normalize(head)
 	p := v.Pending
 
-	// 1. Cancel words.
-	if complete && cancelWords[norm] {
-		if p != nil && p.Kind == vm.PendingConfirm {
-			return one(vm.Command{Kind: vm.CmdDeny}), nil
-		}
-		return one(vm.Command{Kind: vm.CmdCancelFlow}), nil
+	// 1. Cancel words, alone or with polite words around them.
+	plainCancel, objectCancel := false, false
+	if complete {
+		plainCancel, objectCancel = cancelRequest(norm)
+	}
+	if plainCancel {
+		return one(cancelCommand(p)), nil
 	}
 
 	// 2. Triggers.
@@ -185,6 +187,11 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	if m.flow != nil {
 		return one(vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head)}), nil
 	}
+	// "cancel the transfer": after the triggers, so that a flow whose
+	// phrase is "cancel my card" still starts.
+	if objectCancel {
+		return one(cancelCommand(p)), nil
+	}
 
 	// 3, 4. The pending question; 5. fallback.
 	if p == nil {
@@ -195,6 +202,94 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 }
 
 func one(c vm.Command) []vm.Command { return []vm.Command{c} }
+
+// cancelCommand is what a request to cancel means: a deny while a confirm
+// is pending (cancel is one of its no-words), else cancel_flow.
+func cancelCommand(p *vm.Pending) vm.Command {
+	if p != nil && p.Kind == vm.PendingConfirm {
+		return vm.Command{Kind: vm.CmdDeny}
+	}
+	return vm.Command{Kind: vm.CmdCancelFlow}
+}
+
+// Words around a cancel word that do not change its meaning: "please
+// cancel", "ok, stop", "I want to cancel", "cancel please", "never mind,
+// thanks". Each entry is a normalized word sequence.
+var (
+	cancelLeads = [][]string{
+		{"i", "want", "to"}, {"i", "wanna"}, {"i", "would", "like", "to"}, {"id", "like", "to"},
+		{"i", "need", "to"}, {"can", "you"}, {"could", "you"}, {"can", "we"}, {"lets"},
+		{"please"}, {"pls"}, {"just"}, {"ok"}, {"okay"}, {"oh"}, {"well"}, {"um"}, {"uh"},
+		{"hmm"}, {"ah"}, {"no"}, {"so"}, {"actually"},
+		{"quiero"}, {"quisiera"}, {"por", "favor"}, {"puedes"}, {"mejor"}, {"pues"},
+		{"bueno"}, {"vale"},
+	}
+	cancelTails = [][]string{
+		{"please"}, {"pls"}, {"thanks"}, {"thank", "you"}, {"now"}, {"right", "now"},
+		{"then"}, {"por", "favor"}, {"gracias"}, {"ya"},
+	}
+	// cancelVerbs may take a short object: "cancel the transfer", "stop
+	// this", "cancela la transferencia".
+	cancelVerbs   = map[string]bool{"cancel": true, "stop": true, "abort": true, "cancelar": true, "cancela": true}
+	cancelObjects = map[string]bool{
+		"the": true, "this": true, "that": true, "it": true, "my": true, "everything": true,
+		"all": true, "la": true, "el": true, "lo": true, "esto": true, "eso": true,
+		"todo": true, "mi": true,
+	}
+)
+
+// cancelRequest reads a normalized message as a request to cancel. plain
+// is true for a cancel word, alone or with polite words around it
+// ("please cancel", "cancel please", "I want to cancel"); object is true
+// for a cancel verb with a short object ("cancel the transfer", "stop
+// this booking please"), which the caller tries only after the triggers.
+func cancelRequest(norm string) (plain, object bool) {
+	if cancelWords[norm] {
+		return true, false
+	}
+	words := strings.Fields(norm)
+	if len(words) > 12 {
+		return false, false
+	}
+	for changed := true; changed && len(words) > 1; {
+		changed = false
+		for _, lead := range cancelLeads {
+			if len(words) > len(lead) && hasPrefixWords(words, lead) {
+				words, changed = words[len(lead):], true
+				break
+			}
+		}
+	}
+	for changed := true; changed && len(words) > 1; {
+		changed = false
+		for _, tail := range cancelTails {
+			if len(words) > len(tail) && hasPrefixWords(words[len(words)-len(tail):], tail) {
+				words, changed = words[:len(words)-len(tail)], true
+				break
+			}
+		}
+	}
+	if cancelWords[strings.Join(words, " ")] {
+		return true, false
+	}
+	// A verb, a determiner or pronoun, and at most two more words.
+	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
+		return false, true
+	}
+	return false, false
+}
+
+func hasPrefixWords(words, prefix []string) bool {
+	if len(words) < len(prefix) {
+		return false
+	}
+	for i, w := range prefix {
+		if words[i] != w {
+			return false
+		}
+	}
+	return true
+}
 
 // cut returns the longest prefix of s of at most n bytes that does not
 // split a UTF-8 sequence.

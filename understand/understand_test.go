@@ -62,6 +62,7 @@ func testProgram() *ir.Program {
 				},
 			},
 			{Name: "greet", Triggers: []string{"hello"}, Nodes: []*ir.Node{{ID: "hi", Kind: ir.KindSay}}},
+			{Name: "block_card", Triggers: []string{"cancel my card"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
 			{
 				Name:     "pay_bill",
 				Triggers: []string{"pay a bill", "pagar una factura"},
@@ -185,7 +186,28 @@ func TestCancel(t *testing.T) {
 		{"stop during confirm denies", "stop", confirmRecip, deny},
 		{"no alone is not cancel when idle", "no", idle, fallback},
 		{"no alone is an answer to a collect", "no", askAmount, set("amount", "no")},
-		{"cancel inside a sentence is not cancel", "please cancel the thing", idle, fallback},
+		// Polite words around a cancel word do not hide it.
+		{"please cancel", "please cancel", askAmount, cancel},
+		{"cancel please", "Cancel, please.", askAmount, cancel},
+		{"i want to cancel", "I want to cancel", askAmount, cancel},
+		{"i'd like to stop", "I'd like to stop now", askRecipient, cancel},
+		{"ok never mind thanks", "ok, never mind, thanks", askClass, cancel},
+		{"no, forget it", "no, forget it", askAmount, cancel},
+		{"spanish por favor cancela", "por favor, cancela", askAmount, cancel},
+		{"spanish quiero cancelar", "Quiero cancelar", askAmount, cancel},
+		{"polite cancel at a confirm denies", "please cancel", confirmAmount, deny},
+		// A cancel verb with a short object.
+		{"cancel the transfer", "cancel the transfer", askAmount, cancel},
+		{"stop this booking please", "stop this booking please", askDate, cancel},
+		{"cancela la transferencia", "cancela la transferencia", askRecipient, cancel},
+		{"cancel the thing at a confirm denies", "cancel the thing", confirmAmount, deny},
+		{"cancel the thing with nothing active", "please cancel the thing", idle, cancel},
+		// Not a request to cancel.
+		{"please alone is no cancel", "please", askRecipient, set("recipient", "please")},
+		{"a long sentence with stop is an answer", "stop the car at the corner of the street", askRecipient,
+			set("recipient", "stop the car at the corner of the street")},
+		{"a trigger that starts with cancel wins", "cancel my card", askAmount, start("block_card")},
+		{"cancel followed by no object", "cancel payment 50", askAmount, set("amount", 50.0)},
 	})
 }
 

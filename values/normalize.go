@@ -118,14 +118,17 @@ var (
 		"confirm", "confirmed", "correct", "right", "affirmative", "absolutely",
 		"definitely", "of course", "sure thing", "go ahead", "do it", "please do",
 		"perfect", "great", "sounds good", "exactly", "yes please",
+		"certainly", "why not", "thats right", "thats correct", "that is right", "that is correct",
 		"si", "claro", "vale", "dale", "correcto", "exacto", "afirmativo",
 		"confirmo", "confirmar", "de acuerdo", "por supuesto", "perfecto",
+		"claro que si", "por supuesto que si",
 	}
 	noWords = []string{
 		"no", "nope", "nah", "false", "cancel", "incorrect", "wrong",
 		"negative", "not really", "no way", "dont", "do not",
+		"not at all", "not now", "i dont think so", "thats wrong", "that is wrong",
 		"cancelar", "cancela", "negativo", "incorrecto", "para nada",
-		"de ninguna manera",
+		"de ninguna manera", "nunca", "claro que no", "por supuesto que no",
 	}
 	// soloWords answer only as the whole message: "y" and "n" are too
 	// short to be recognised at the start of a longer one ("y luego..." is
@@ -187,18 +190,26 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 	if v, found := yesNoPhrases[rest]; found {
 		return v, true
 	}
-	w1, tail := firstWord(rest)
-	if tail != "" {
-		w2, _ := firstWord(tail)
-		if v, found := yesNoPhrases[w1+" "+w2]; found {
-			return v, true
+	// The longest phrase of up to four words at the start.
+	// words holds the first maxPhraseWords+2 words, then the remainder.
+	words := strings.SplitN(rest, " ", maxPhraseWords+3)
+	for k := min(len(words), maxPhraseWords); k >= 1; k-- {
+		v, found := yesNoPhrases[strings.Join(words[:k], " ")]
+		if !found {
+			continue
 		}
-	}
-	if v, found := yesNoPhrases[w1]; found {
+		// A yes word negated right after it is a no: "of course not",
+		// "absolutely not", "claro que no".
+		if v && len(words) > k && (words[k] == "not" || (words[k] == "que" && len(words) > k+1 && words[k+1] == "no")) {
+			return false, true
+		}
 		return v, true
 	}
 	return false, false
 }
+
+// maxPhraseWords is the length of the longest yes or no phrase.
+const maxPhraseWords = 4
 
 // firstWord splits a normalized text at its first space.
 func firstWord(n string) (word, rest string) {

@@ -308,6 +308,25 @@ func TestYesNo(t *testing.T) {
 		{"I don't know", false, false},
 		{"blue", false, false},
 		{"well", false, false},
+		// A yes word negated right after it is a no.
+		{"of course not", false, true},
+		{"Absolutely not!", false, true},
+		{"definitely not, thanks", false, true},
+		{"certainly not", false, true},
+		{"Claro que no", false, true},
+		{"por supuesto que no", false, true},
+		{"sure, why not", true, true},
+		{"why not", true, true},
+		{"of course", true, true},
+		{"por supuesto que sí", true, true},
+		// Longer phrases.
+		{"not at all", false, true},
+		{"I don't think so", false, true},
+		{"that's right", true, true},
+		{"that is correct, go ahead", true, true},
+		{"not now", false, true},
+		{"nunca", false, true},
+		{"not sure", false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

@@ -69,6 +69,11 @@ func testCommand(e *env) *cli.Command {
 				return err
 			}
 			report := suite.Run(c.Context)
+			if opts.Run != nil && report.Passed+report.Failed+report.Skipped == 0 {
+				// Most likely a typo in the pattern: say so rather than
+				// let "0 passed, 0 failed" pass unnoticed.
+				fmt.Fprintf(e.stderr, "soni: test: --run %q matches no test case\n", opts.Run.String())
+			}
 			if c.Bool("update") && report.Failed > 0 {
 				changed, err := convtest.Update(report)
 				for _, f := range changed {

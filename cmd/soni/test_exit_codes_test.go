@@ -88,3 +88,32 @@ func TestTestExitCodes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "- bot: Hello!\n")
 }
+
+// TestTestRunMatchesNothing warns on stderr when --run selects no case, so
+// that a typo in the pattern does not pass unnoticed; a pattern that
+// selects something prints no warning.
+func TestTestRunMatchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(goodFlow), 0o644))
+	pass := filepath.Join(dir, "pass.yaml")
+	require.NoError(t, os.WriteFile(pass, []byte("test_cases:\n  - test_case: hi\n    steps:\n      - user: hello\n      - bot: Hello!\n"), 0o644))
+	tests := []struct {
+		name, pattern, stdout, stderr string
+	}{
+		{"no match", "^nope$", "0 passed, 0 failed\n", `soni: test: --run "^nope$" matches no test case`},
+		{"match", "^hi$", "1 passed, 0 failed\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"soni", "test", "--run", tt.pattern, pass}, strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, exitOK, code)
+			assert.Equal(t, tt.stdout, stdout.String())
+			if tt.stderr == "" {
+				assert.Empty(t, stderr.String())
+			} else {
+				assert.Contains(t, stderr.String(), tt.stderr)
+			}
+		})
+	}
+}

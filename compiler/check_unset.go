@@ -226,7 +226,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 	if n > 0 {
 		entry := make(bitset, words)
 		for name, i := range ff.bit {
-			if s := p.Slot(name); s != nil && s.HasInitial {
+			if s := p.Slot(name); s != nil && s.HasInitial && s.Initial != nil {
 				entry.set(i)
 			}
 		}

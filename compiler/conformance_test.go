@@ -45,3 +45,96 @@ func TestVersionValues(t *testing.T) {
 		})
 	}
 }
+
+func TestSlotValues(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		slots string
+		code  string
+		want  []string
+	}{
+		{"typed initial values that fit", `  pin: {type: text, initial: 1234}
+  n: {type: integer, initial: "5"}
+  x: {type: number, initial: 2.5, min: 1, max: 3}
+  tier: {type: categorical, values: {premium: [gold]}, initial: gold}
+  b: {type: boolean, initial: "true"}
+  d: {type: date, initial: "2026-01-31"}
+  code: {type: text, pattern: "[0-9]{4}", initial: "0042"}
+  blob: {type: any, initial: {a: [1, 2]}}
+  none: {type: integer, initial: null}
+`, diag.CodeInvalidValue, nil},
+		{"integer initial that is text", `  n: {type: integer, initial: "abc"}
+`, diag.CodeInvalidValue, []string{`2:31 initial value "abc" does not fit integer slot "n": write a whole number such as 3`}},
+		{"date initial that is not ISO", `  d: {type: date, initial: tomorrow}
+`, diag.CodeInvalidValue, []string{`2:28 initial value "tomorrow" does not fit date slot "d": write an ISO date such as "2024-12-31"`}},
+		{"categorical initial that is not declared", `  c: {type: categorical, values: [a, b], initial: z}
+`, diag.CodeInvalidValue, []string{`2:51 initial value "z" does not fit categorical slot "c": write one of its values "a", "b"`}},
+		{"boolean initial that is a list", `  b: {type: boolean, initial: [true]}
+`, diag.CodeInvalidValue, []string{`2:31 initial value a list does not fit boolean slot "b": write a single boolean value`}},
+		{"initial below min", `  x: {type: number, initial: 3, min: 5}
+`, diag.CodeInvalidValue, []string{`2:30 initial value 3 of slot "x" can never be stored: 3 is below the minimum of 5; change the value or the slot's constraints`}},
+		{"initial that breaks the pattern", `  code: {type: text, pattern: "[0-9]{4}", initial: "12"}
+`, diag.CodeInvalidValue, []string{`2:52 initial value "12" of slot "code" can never be stored: "12" is not in the expected format; change the value or the slot's constraints`}},
+		{"bad pattern is E038 only", `  code: {type: text, pattern: "(", initial: "12"}
+`, diag.CodeInvalidValue, nil},
+		{"min greater than max", `  n: {type: integer, min: 10, max: 1.5}
+`, diag.CodeInvalidValue, []string{`2:3 slot "n" has min 10 greater than max 1.5, so no value can ever be stored: swap them or fix one`}},
+		{"min equal to max is fine", `  n: {type: integer, min: 3, max: 3}
+`, diag.CodeInvalidValue, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "slots:\n" + tc.slots + oneFlow
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+}
+
+func TestFlowSlotMinMax(t *testing.T) {
+	src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots:
+      - {name: n, type: integer, min: 5, max: 1}
+    steps:
+      - {step: a, type: collect, slot: n, message: "n?"}
+`
+	assert.Equal(t, []string{`5:16 slot "n" has min 5 greater than max 1, so no value can ever be stored: swap them or fix one`},
+		codeDiags(t, src, diag.CodeInvalidValue))
+}
+
+func TestInitialValuesAreLoweredTyped(t *testing.T) {
+	src := `slots:
+  pin: {type: text, initial: 1234}
+  n: {type: integer, initial: "5"}
+  tier: {type: categorical, values: {premium: [gold]}, initial: gold}
+  b: {type: boolean, initial: "true"}
+  blob: {type: any, initial: " kept "}
+flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: a, type: say, message: "{pin} {n} {tier} {b} {blob}"}
+`
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	if !assert.False(t, r.Diags.HasErrors(), "%v", r.Diags) {
+		return
+	}
+	got := map[string]any{}
+	for _, s := range r.Program.Slots {
+		got[s.Name] = s.Initial
+	}
+	assert.Equal(t, map[string]any{"pin": "1234", "n": int64(5), "tier": "premium", "b": true, "blob": " kept "}, got)
+}
+
+func TestNullInitialIsUnset(t *testing.T) {
+	src := `slots:
+  x: {type: text, initial: null}
+flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: a, type: say, message: "{x}"}
+`
+	assert.Equal(t, []string{`7:41 slot "x" may be unset here: no step sets it on every path to step "a" (collect or set it on every path before this step, or give it an "initial" value)`},
+		codeDiags(t, src, diag.CodeMaybeUnset))
+}

@@ -117,7 +117,7 @@ func lowerSlot(s *Slot) *ir.Slot {
 		out.InvalidMessage = &ir.Template{Src: s.Invalid.V, Pos: s.Invalid.Pos}
 	}
 	if s.HasInitial && s.Flow == nil {
-		out.Initial = s.Initial
+		out.Initial = initialValue(s, out)
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -180,7 +182,7 @@ func matchPattern(pattern string, v any) bool {
 }
 
 func compareNum(v any, operand string, cmp func(a, b float64) bool) bool {
-	x, ok := toFloat(v)
+	x, ok := branchNumber(v)
 	if !ok {
 		return false
 	}
@@ -195,12 +197,31 @@ func compareNum(v any, operand string, cmp func(a, b float64) bool) bool {
 // are numbers (so 5 matches "5.0"), else by the value's template text.
 func equalText(v any, s string) bool {
 	s = strings.TrimSpace(s)
-	if x, ok := toFloat(v); ok {
+	if x, ok := branchNumber(v); ok {
 		if y, err := strconv.ParseFloat(s, 64); err == nil {
 			return x == y
 		}
 	}
 	return tmpl.Format(v) == s
+}
+
+// plainNumber is a decimal number as a string may hold it: an optional
+// sign, digits and an optional fraction ("25", "-3", "12.5", ".5").
+var plainNumber = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
+
+// branchNumber returns the number a branch compares: a numeric value, or a
+// string that holds a plain decimal number, as an untyped slot filled by a
+// collect does ("25"). Text with anything else in it is not a number.
+func branchNumber(v any) (float64, bool) {
+	if s, ok := v.(string); ok {
+		s = strings.TrimSpace(s)
+		if !plainNumber.MatchString(s) {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil && !math.IsInf(f, 0)
+	}
+	return toFloat(v)
 }
 
 // action runs an action node.

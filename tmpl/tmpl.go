@@ -4,11 +4,14 @@
 package tmpl
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Part is one piece of a template: literal text, or a reference to a slot
@@ -166,8 +169,9 @@ func (t *Template) Render(get func(slot string) (any, bool)) string {
 }
 
 // Format prints a value the way templates show it: numbers in their
-// shortest exact form (1200, 12.5), booleans as true or false, nil as the
-// empty string, lists joined by ", " and maps as sorted key: value pairs.
+// shortest exact form (1200, 12.5, never 1.2e+03), booleans as true or
+// false, a time at midnight as a date (YYYY-MM-DD), nil as the empty
+// string, lists joined by ", " and maps as sorted key: value pairs.
 func Format(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -185,9 +189,21 @@ func Format(v any) string {
 	case int32:
 		return strconv.FormatInt(int64(x), 10)
 	case float32:
-		return formatFloat(float64(x))
+		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+			return formatFloat(float64(x))
+		}
+		// The shortest form of the float32 itself: 0.1, not
+		// 0.10000000149011612.
+		return strconv.FormatFloat(float64(x), 'f', -1, 32)
 	case float64:
 		return formatFloat(x)
+	case json.Number:
+		return formatNumber(x)
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
+		return x.Format(time.RFC3339Nano)
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -203,6 +219,66 @@ func Format(v any) string {
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + ": " + Format(x[k])
+		}
+		return strings.Join(parts, ", ")
+	}
+	return formatOther(v)
+}
+
+// formatNumber prints a JSON number as a number: 1e3 is 1000. A number
+// too large for a float64 is printed as written.
+func formatNumber(n json.Number) string {
+	if i, err := n.Int64(); err == nil {
+		return strconv.FormatInt(i, 10)
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		return string(n)
+	}
+	return formatFloat(f)
+}
+
+// formatOther prints the values Format has no case for: other integer
+// kinds, and lists and maps of other element types (a []string, a
+// map[string]int from an embedding program), formatted like []any and
+// map[string]any so that the output is deterministic.
+func formatOther(v any) string {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(rv.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		return Format(rv.Float())
+	case reflect.String:
+		return rv.String()
+	case reflect.Bool:
+		return strconv.FormatBool(rv.Bool())
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+			break // []byte: printed as fmt prints it
+		}
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			parts[i] = Format(rv.Index(i).Interface())
+		}
+		return strings.Join(parts, ", ")
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			break
+		}
+		keys := make([]string, 0, rv.Len())
+		vals := make(map[string]any, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			k := it.Key().String()
+			keys = append(keys, k)
+			vals[k] = it.Value().Interface()
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ": " + Format(vals[k])
 		}
 		return strings.Join(parts, ", ")
 	}

@@ -1,9 +1,11 @@
 package tmpl
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,6 +96,24 @@ func TestFormat(t *testing.T) {
 		{map[string]any{"b": 1.0, "a": "x"}, "a: x, b: 1"},
 		{[]any{1.5, "y"}, "1.5, y"},
 		{struct{}{}, "{}"},
+		// The shortest form of a float32 is its own, not its float64's.
+		{float32(0.1), "0.1"},
+		{float32(1200), "1200"},
+		// A JSON number prints as a number, never in exponent form.
+		{json.Number("1e3"), "1000"},
+		{json.Number("1.25E+3"), "1250"},
+		{json.Number("12.50"), "12.5"},
+		{json.Number("9007199254740993"), "9007199254740993"},
+		// A date is YYYY-MM-DD; a time of day keeps its clock.
+		{time.Date(2027, 3, 5, 0, 0, 0, 0, time.UTC), "2027-03-05"},
+		{time.Date(2027, 3, 5, 9, 30, 0, 0, time.UTC), "2027-03-05T09:30:00Z"},
+		// Other kinds print like their []any and map[string]any forms.
+		{int8(-3), "-3"},
+		{uint16(8), "8"},
+		{[]string{"a", "b"}, "a, b"},
+		{[]float64{1e21, 0.5}, "1000000000000000000000, 0.5"},
+		{map[string]float64{"b": 2, "a": 1.5}, "a: 1.5, b: 2"},
+		{[2]int{1, 2}, "1, 2"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Format(tt.v), "%#v", tt.v)

@@ -269,6 +269,11 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 		return s.opts.Flows, true
 	}
 	dir := filepath.Dir(filepath.FromSlash(f.Path))
+	if f.flowsKey && strings.TrimSpace(f.Flows) == "" {
+		// The key is there but unusable (already reported): searching
+		// for another project would only add unrelated diagnostics.
+		return "", false
+	}
 	if f.Flows != "" {
 		p := filepath.Join(dir, filepath.FromSlash(f.Flows))
 		if filepath.IsAbs(f.Flows) {
@@ -292,12 +297,21 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	if err != nil {
 		cur = dir
 	}
+	last := cur
 	for {
 		if hasFlowFiles(cur) {
 			return s.display(cur), true
 		}
+		last = cur
 		parent := filepath.Dir(cur)
 		if cur == absLimit || parent == cur || (absLimit != "" && !within(parent, absLimit)) {
+			break
+		}
+		if absLimit == "" && (isRepoRoot(cur) || neverProject(parent)) {
+			// A file given directly: the search stays inside its
+			// repository and never takes the home or temporary
+			// directory, or the root, for a project (compiling every
+			// YAML file below /tmp helps nobody).
 			break
 		}
 		cur = parent
@@ -305,12 +319,53 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	if limit != "" && limitHasFlows {
 		return limit, true
 	}
-	upTo := "the file system's root"
+	upTo := fmt.Sprintf("%q", filepath.ToSlash(s.display(last)))
 	if limit != "" {
 		upTo = fmt.Sprintf("%q", filepath.ToSlash(limit))
 	}
 	s.Diags.Add(diag.Pos{File: f.Path, Line: 1, Col: 1}, CodeNoProject, "", "no project found for test file %q: no directory from %q up to %s holds flow files; add flows: PATH to the file or pass --flows", f.Path, filepath.ToSlash(dir), upTo)
 	return "", false
+}
+
+// isRepoRoot reports whether dir is the top of a version-controlled tree:
+// a project is never above it.
+func isRepoRoot(dir string) bool {
+	for _, vcs := range []string{".git", ".hg", ".svn"} {
+		if _, err := os.Lstat(filepath.Join(dir, vcs)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// neverProject reports whether dir is one the search for a project of a
+// file given directly does not look at: the file system's root, the home
+// directory and the temporary directory, which hold unrelated YAML files.
+func neverProject(dir string) bool {
+	if filepath.Dir(dir) == dir {
+		return true
+	}
+	for _, d := range []func() (string, error){os.UserHomeDir, func() (string, error) { return os.TempDir(), nil }} {
+		p, err := d()
+		if err != nil || p == "" {
+			continue
+		}
+		if p, err = filepath.Abs(p); err == nil && (p == dir || sameDir(p, dir)) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDir reports whether two paths name the same directory, through
+// symbolic links (macOS's /tmp is /private/tmp).
+func sameDir(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
 }
 
 // within reports whether dir is limit or below it.

@@ -170,6 +170,36 @@ func TestProjectResolution(t *testing.T) {
 		require.Len(t, s.Diags, 1, "the path given holds no flow files: %v", s.Diags)
 		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
 	})
+	t.Run("a file given directly: the search stops at the repository root", func(t *testing.T) {
+		outer := t.TempDir()
+		writeFile(t, outer, "shop.yaml", string(proj))
+		require.NoError(t, os.MkdirAll(filepath.Join(outer, "repo", ".git"), 0o755))
+		test := writeFile(t, outer, "repo/tests/t.yaml", "test_cases:\n  - test_case: hello\n    steps:\n      - user: hello\n")
+		s := Load([]string{test}, Options{})
+		require.Len(t, s.Diags, 1, "%v", s.Diags)
+		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
+		assert.Contains(t, s.Diags[0].Message, `up to "`+filepath.ToSlash(filepath.Join(outer, "repo"))+`" holds flow files`)
+	})
+	t.Run("a file given directly: the temporary directory is never the project", func(t *testing.T) {
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		writeFile(t, tmp, "stray.yaml", string(proj))
+		test := writeFile(t, tmp, "work/t.yaml", "test_cases:\n  - test_case: hello\n    steps:\n      - user: hello\n")
+		s := Load([]string{test}, Options{})
+		require.Len(t, s.Diags, 1, "%v", s.Diags)
+		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
+	})
+	t.Run("an unusable flows: key is reported and nothing else is searched", func(t *testing.T) {
+		for _, value := range []string{`""`, "[a, b]", "{}", ""} {
+			d := t.TempDir()
+			writeFile(t, d, "broken.yaml", "flows:\n  f:\n    steps:\n      - step: a\n        type: say\n        mesage: hi\n")
+			test := writeFile(t, d, "t.yaml", "flows: "+value+"\ntest_cases:\n  - test_case: hello\n    steps:\n      - user: hello\n")
+			s := Load([]string{test}, Options{})
+			require.Len(t, s.Diags, 1, "flows: %s: %v", value, s.Diags)
+			assert.Equal(t, CodeWrongType, s.Diags[0].Code, "flows: %s", value)
+			assert.Equal(t, 1, s.Diags[0].Pos.Line)
+		}
+	})
 	t.Run("--flows missing", func(t *testing.T) {
 		s := Load([]string{filepath.Join(dir, "lonely")}, Options{Flows: filepath.Join(dir, "nope")})
 		require.Len(t, s.Diags, 1)

@@ -63,6 +63,9 @@ type File struct {
 	// Flows is the value of the flows: key as written, or "" when absent.
 	Flows    string
 	FlowsPos diag.Pos
+	// flowsKey is true when the file has a flows: key, even one whose
+	// value is unusable: then the project is never searched for.
+	flowsKey bool
 	Fixtures []*Fixture
 	Stubs    []*Stub
 	Cases    []*Case
@@ -460,8 +463,12 @@ func (d *decoder) file(body ast.Node) {
 	for _, mv := range pairs {
 		switch keyOf(mv) {
 		case "flows":
+			d.f.flowsKey = true
 			if s, ok := d.scalar(mv.Value, "flows"); ok {
 				d.f.Flows, d.f.FlowsPos = s, d.pos(mv.Value)
+				if strings.TrimSpace(s) == "" {
+					d.errorf(d.pos(mv.Value), CodeWrongType, "flows is empty: write the path of the project under test, relative to this file, or remove the key")
+				}
 			}
 		case "fixtures":
 			fixtures = mv

@@ -11,7 +11,8 @@ import (
 // collects, sets, maps, branches on or confirms it, when an action lists it
 // as an input, or when a template or expression reads it, including other
 // slots' validations and invalid messages (a slot's own validation and
-// invalid message do not count). A flow slot hidden by a conversation slot
+// invalid message do not count), and a message setting such as
+// action_error_message that reads it by name. A flow slot hidden by a conversation slot
 // of the same name can never be used, and the warning says so. Only the
 // first of duplicate declarations is considered; the others are errors.
 func init() {
@@ -70,6 +71,21 @@ func init() {
 			}
 		}
 		for _, u := range c.tmpls {
+			if u.Setting {
+				// A message setting reads the slot of that name in
+				// whatever flow is running.
+				for _, name := range u.Refs {
+					if s := c.p.Slot(name); s != nil {
+						used[s] = true
+					}
+					for _, f := range c.p.Flows {
+						if s := f.slots[name]; s != nil {
+							used[s] = true
+						}
+					}
+				}
+				continue
+			}
 			self := (*Slot)(nil)
 			if u.Step == nil {
 				self = owner[u.Src.Pos]

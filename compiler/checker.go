@@ -59,9 +59,13 @@ type nameRef struct {
 
 // tmplUse is one template in the project.
 type tmplUse struct {
-	Src     Str
-	Flow    *Flow
-	Step    *Step
+	Src  Str
+	Flow *Flow
+	Step *Step
+	// Setting is true for a message setting: it is said in whatever flow
+	// is running, so it may read a conversation slot or any flow's slot,
+	// and action_error_message also {action}.
+	Setting bool
 	T       *tmpl.Template
 	Err     *tmpl.Error
 	Refs    []string
@@ -91,8 +95,17 @@ func (c *checker) run() {
 	}
 }
 
+// messageSettings are the settings that are templates (language.md §2,
+// docs/language.md §7).
+var messageSettings = map[string]bool{"idle_message": true, "fallback_message": true, "cancel_message": true, "action_error_message": true}
+
 // collect gathers every expression and template of the project.
 func (c *checker) collect() {
+	for _, st := range c.p.Settings {
+		if messageSettings[st.Key.V] && st.Text.Set {
+			c.settingTmpl(st)
+		}
+	}
 	for _, s := range c.p.Slots {
 		c.slotUses(s, nil)
 	}
@@ -169,6 +182,49 @@ func (c *checker) tmpl(s Str, f *Flow, st *Step) {
 		}
 	}
 	c.tmpls = append(c.tmpls, u)
+}
+
+// settingTmpl parses and records a message setting's template. Its
+// references may name a conversation slot or a slot of any flow (the
+// message is said while that flow runs), and action_error_message may
+// also say {action}, the failed action's name.
+func (c *checker) settingTmpl(st *Setting) {
+	u := &tmplUse{Src: st.Text, Setting: true}
+	t, err := tmpl.Parse(st.Text.V)
+	if err != nil {
+		var te *tmpl.Error
+		if errors.As(err, &te) {
+			u.Err = te
+		}
+		c.tmpls = append(c.tmpls, u)
+		return
+	}
+	u.T = t
+	for _, part := range t.Parts {
+		switch {
+		case part.Slot == "":
+		case part.Slot == "action" && st.Key.V == "action_error_message":
+		case c.anySlot(part.Slot):
+			u.Refs = append(u.Refs, part.Slot)
+		default:
+			u.Unknown = append(u.Unknown, part)
+		}
+	}
+	c.tmpls = append(c.tmpls, u)
+}
+
+// anySlot reports whether some conversation slot or some flow's slot
+// (declared or implicit) has this name.
+func (c *checker) anySlot(name string) bool {
+	if c.p.slots[name] != nil {
+		return true
+	}
+	for _, f := range c.p.Flows {
+		if f.slots[name] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // visible reports whether a flow (nil: conversation scope) sees a slot.

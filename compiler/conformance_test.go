@@ -138,3 +138,40 @@ flows:
 	assert.Equal(t, []string{`7:41 slot "x" may be unset here: no step sets it on every path to step "a" (collect or set it on every path before this step, or give it an "initial" value)`},
 		codeDiags(t, src, diag.CodeMaybeUnset))
 }
+
+func TestMessageSettingsAreTemplates(t *testing.T) {
+	const flows = `flows:
+  f:
+    trigger: {intents: [go]}
+    slots: [{name: account, type: text}]
+    steps:
+      - {step: a, type: collect, slot: account, message: "Which account?"}
+      - {step: b, type: action, call: pay}
+`
+	for _, tc := range []struct {
+		name     string
+		settings string
+		code     string
+		want     []string
+	}{
+		{"malformed action_error_message", `  action_error_message: "Could not {action"
+`, diag.CodeTemplate, []string{`2:36 unclosed '{' in template: write '{{' for a literal brace`}},
+		{"malformed cancel_message", `  cancel_message: "Cancelled }"
+`, diag.CodeTemplate, []string{`2:30 unmatched '}' in template: write '}}' for a literal brace`}},
+		{"unknown slot in idle_message", `  idle_message: "Hi {nmae}"
+`, diag.CodeUnknownSlot, []string{`2:22 unknown slot "nmae" in template: declare it in the top-level slots, or fix its name (did you mean "name"?)`}},
+		{"action, flow slots and conversation slots are known", `  action_error_message: "Could not {action} for {account}, {name}. {{sorry}}"
+  fallback_message: "Sorry {name}?"
+`, diag.CodeUnknownSlot, nil},
+		{"action is only known in action_error_message", `  cancel_message: "Cancelled {action}"
+`, diag.CodeUnknownSlot, []string{`2:31 unknown slot "action" in template: declare it in the top-level slots, or fix its name`}},
+		{"slots read by a setting are used", `  action_error_message: "Could not {action} for {account}, {name}."
+`, diag.CodeUnusedSlot, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "settings:\n" + tc.settings + "slots:\n  name: {type: text}\n" + flows
+			// The slot name is read by no step: only a setting uses it.
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+}

@@ -252,7 +252,11 @@ func (d *decoder) decodeFile() {
 				if _, ok := d.scalar(s.value); !ok {
 					v = d.generic(s.value)
 				}
-				d.proj.Settings = append(d.proj.Settings, &Setting{Key: s.key, Value: v, Pos: s.key.Pos})
+				st := &Setting{Key: s.key, Value: v, Pos: s.key.Pos}
+				if _, isStr := v.(string); isStr {
+					st.Text = d.scalarStr(s.value, s.key.Path)
+				}
+				d.proj.Settings = append(d.proj.Settings, st)
 			}
 		case "slots":
 			for _, s := range d.entries(e.value, "slots") {

@@ -70,7 +70,10 @@ type File struct {
 type Setting struct {
 	Key   Str
 	Value any
-	Pos   diag.Pos
+	// Text is the value with its position when it is a string (the
+	// message settings are templates).
+	Text Str
+	Pos  diag.Pos
 }
 
 // Slot is a slot definition: a conversation slot (Flow is nil) or a flow slot.

@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
+	"github.com/soni-dev/soni/internal/lineedit"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,13 +50,12 @@ func (e *env) color() bool {
 	return isTerminal(e.stdout)
 }
 
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one too, and "soni chat P > /dev/null" must not
+// switch the terminal to the line editor or print colour.
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && lineedit.IsTerminal(f)
 }
 
 // run is the whole CLI: it parses args, runs the command and returns the
@@ -65,7 +66,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	notFound := false
 	app.CommandNotFound = func(c *cli.Context, name string) {
 		notFound = true
-		fmt.Fprintf(stderr, "soni: unknown command %q; run 'soni help' for the list\n", name)
+		hint := ""
+		if s := suggest(name, commandNames(c.App)); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		fmt.Fprintf(stderr, "soni: unknown command %q%s; run 'soni help' for the list\n", name, hint)
 	}
 	err := app.RunContext(ctx, reorderArgs(app, args))
 	if notFound {
@@ -87,6 +92,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newApp(e *env) *cli.App {
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
+	commands := []*cli.Command{
+		validateCommand(e),
+		compileCommand(e),
+		graphCommand(e),
+		schemaCommand(e),
+		chatCommand(e),
+		testCommand(e),
+	}
+	for _, cmd := range commands {
+		if cmd.OnUsageError == nil {
+			cmd.OnUsageError = onUsageError(cmd)
+		}
+	}
 	return &cli.App{
 		Name:            "soni",
 		Usage:           "compile, check, run and test declarative dialogue flows",
@@ -98,17 +116,99 @@ func newApp(e *env) *cli.App {
 		Suggest:         true,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return usageError("%s", err)
+			return usageError("%s; run 'soni -h' for usage", flagErrorText(err, c.App.Flags))
 		},
-		Commands: []*cli.Command{
-			validateCommand(e),
-			compileCommand(e),
-			graphCommand(e),
-			schemaCommand(e),
-			chatCommand(e),
-			testCommand(e),
-		},
+		Commands: commands,
 	}
+}
+
+// onUsageError reports a bad flag of cmd as a usage error on stderr. Without
+// it, urfave/cli prints "Incorrect Usage" and the whole help on stdout,
+// where a script expects results ("soni compile P --bogus > prog.json").
+func onUsageError(cmd *cli.Command) cli.OnUsageErrorFunc {
+	return func(c *cli.Context, err error, isSubcommand bool) error {
+		return usageError("%s: %s; run 'soni %s -h' for usage", cmd.Name, flagErrorText(err, cmd.Flags), cmd.Name)
+	}
+}
+
+// Messages of the flag package that name a flag with one dash, whatever
+// the user typed.
+var (
+	reUndefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	reMissingValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	reOneDashFlag   = regexp.MustCompile(`(^|[ (])-([A-Za-z][A-Za-z0-9-]+)`)
+)
+
+// flagErrorText rewrites a flag parsing error in soni's words, naming the
+// flag as it is documented (--name, -x) and suggesting a near flag name.
+func flagErrorText(err error, flags []cli.Flag) string {
+	msg := err.Error()
+	if m := reUndefinedFlag.FindStringSubmatch(msg); m != nil {
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		text := fmt.Sprintf("unknown flag %q", dashed(m[1]))
+		if s := suggest(m[1], names); s != "" {
+			text += fmt.Sprintf(" (did you mean %q?)", dashed(s))
+		}
+		return text
+	}
+	if m := reMissingValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("flag %q needs a value", dashed(m[1]))
+	}
+	return reOneDashFlag.ReplaceAllString(msg, "$1--$2")
+}
+
+// dashed writes a flag name the way the help does: -x, --name.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+func commandNames(app *cli.App) []string {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	return names
+}
+
+// suggest returns the candidate closest to name when it is close enough
+// to be a typo (at most two edits, and fewer than the name's length), or "".
+func suggest(name string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		d := editDistance(name, c)
+		if d < bestDist && d < len([]rune(name)) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 // reorderArgs moves each command's flags before its positional arguments,
@@ -143,7 +243,14 @@ func reorderArgs(app *cli.App, args []string) []string {
 			if j := strings.IndexByte(name, '='); j >= 0 {
 				continue
 			}
-			if takesValue[name] && i+1 < len(rest) {
+			if takesValue[name] {
+				if i+1 == len(rest) {
+					// The value is missing. Leave the flag last, with no
+					// "--" after it to take as its value, so that the
+					// parser reports it ("compile P -o" must not write a
+					// file named "--").
+					return append([]string{args[0], args[1]}, flags...)
+				}
 				flags = append(flags, rest[i+1])
 				i++
 			}

@@ -1,10 +1,12 @@
 package vm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -162,10 +164,20 @@ func normalize(s *ir.Slot, v any) (any, error) {
 	return normalizeAny(v), nil
 }
 
-// normalizeAny converts Go numbers of other sizes to int64 and float64 so
-// that values compare and encode the same wherever they came from.
+// normalizeAny converts Go numbers of other sizes, and JSON numbers, to
+// int64 and float64 so that values compare and encode the same wherever
+// they came from (an embedding program's action may return a float32 or a
+// json.Number).
 func normalizeAny(v any) any {
 	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) {
+			return f
+		}
+		return string(x)
 	case int:
 		return int64(x)
 	case int32:
@@ -191,6 +203,11 @@ func normalizeAny(v any) any {
 		}
 		return float64(x)
 	case float32:
+		// The float64 nearest to the float32's shortest decimal form:
+		// float32(0.1) is 0.1, not 0.10000000149011612.
+		if f, err := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64); err == nil {
+			return f
+		}
 		return float64(x)
 	}
 	return v

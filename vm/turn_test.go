@@ -2,6 +2,7 @@ package vm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -944,4 +945,43 @@ func TestSlotsNamedLikeBuiltins(t *testing.T) {
 	m := newMachine(t, p, Options{})
 	res := do(t, m, m.NewState("s"), start("f"))
 	assert.Equal(t, []string{"5 2027-01-02 10"}, res.Replies)
+}
+
+func TestNormalizeAny(t *testing.T) {
+	tests := []struct {
+		in   any
+		want any
+	}{
+		{int(3), int64(3)},
+		{uint8(7), int64(7)},
+		{float32(0.1), 0.1},
+		{float32(2.5), 2.5},
+		{json.Number("42"), int64(42)},
+		{json.Number("1e3"), 1000.0},
+		{json.Number("12.5"), 12.5},
+		{json.Number("1e999"), "1e999"},
+		{"x", "x"},
+		{nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%T/%v", tc.in, tc.in), func(t *testing.T) {
+			assert.Equal(t, tc.want, normalizeAny(tc.in))
+		})
+	}
+}
+
+// An action of an embedding program that returns a json.Number for an
+// untyped slot stores a number, which expressions compare and templates
+// print as one.
+func TestActionJSONNumberOutput(t *testing.T) {
+	p := program(nil, nil, flow("f", []*ir.Slot{anySlot("price"), anySlot("big")},
+		action("get", "price", "price", "price"),
+		set("s", "big", "=price > 100"),
+		say("tell", "{price} {big}"),
+	))
+	m := newMachine(t, p, Options{Actions: ActionFunc(func(context.Context, ActionRequest) (map[string]any, error) {
+		return map[string]any{"price": json.Number("1.5e3")}, nil
+	})})
+	res := do(t, m, m.NewState("s"), start("f"))
+	assert.Equal(t, []string{"1500 true"}, res.Replies)
 }

@@ -361,17 +361,22 @@ func checkEvents(prog *ir.Program, st *Step, events []vm.Event) []string {
 		verb := strings.TrimPrefix(string(st.Kind), "flow_")
 		return []string{fmt.Sprintf("%s: flow %q was not %s during the turn (flows %s: %s)", st.Kind, st.Text, verb, verb, listOrNone(names))}
 	case StepActionExecuted:
+		// Any success passes, even after a failure in the same turn (a
+		// retry); otherwise the first failure says why.
 		var names []string
-		for _, e := range events {
-			if e.Type == vm.EventActionExecuted && e.Action == st.Text {
+		var failure *vm.Event
+		for i, e := range events {
+			switch {
+			case e.Type == vm.EventActionExecuted && e.Action == st.Text:
 				return nil
-			}
-			if e.Action == st.Text && e.Type == vm.EventActionFailed {
-				return []string{fmt.Sprintf("action_executed: action %q failed: %s", st.Text, e.Error)}
-			}
-			if e.Type == vm.EventActionExecuted {
+			case e.Type == vm.EventActionFailed && e.Action == st.Text && failure == nil:
+				failure = &events[i]
+			case e.Type == vm.EventActionExecuted:
 				names = append(names, e.Action)
 			}
+		}
+		if failure != nil {
+			return []string{fmt.Sprintf("action_executed: action %q failed: %s", st.Text, failure.Error)}
 		}
 		return []string{fmt.Sprintf("action_executed: action %q was not executed during the turn (actions executed: %s)", st.Text, listOrNone(names))}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -180,4 +181,41 @@ func TestCancelledContext(t *testing.T) {
 	r := s.Run(ctx)
 	assert.Equal(t, 0, r.Passed)
 	assert.Equal(t, 2, r.Failed)
+}
+
+// TestEventChecks checks flow and action events against a turn's events,
+// whatever their order: an action that failed and then succeeded in the
+// same turn (a retry) was executed.
+func TestEventChecks(t *testing.T) {
+	failed := vm.Event{Type: vm.EventActionFailed, Flow: "f", Action: "pay", Error: "timeout"}
+	executed := vm.Event{Type: vm.EventActionExecuted, Flow: "f", Action: "pay"}
+	other := vm.Event{Type: vm.EventActionExecuted, Flow: "f", Action: "log"}
+	started := vm.Event{Type: vm.EventFlowStarted, Flow: "f"}
+	tests := []struct {
+		name   string
+		kind   StepKind
+		target string
+		events []vm.Event
+		want   string // "" passes
+	}{
+		{"executed", StepActionExecuted, "pay", []vm.Event{executed}, ""},
+		{"failed then retried", StepActionExecuted, "pay", []vm.Event{failed, executed}, ""},
+		{"executed then failed", StepActionExecuted, "pay", []vm.Event{executed, failed}, ""},
+		{"only failed", StepActionExecuted, "pay", []vm.Event{other, failed}, `action "pay" failed: timeout`},
+		{"not run", StepActionExecuted, "pay", []vm.Event{other}, `action "pay" was not executed during the turn (actions executed: log)`},
+		{"flow started", StepFlowStarted, "f", []vm.Event{started}, ""},
+		{"flow not started", StepFlowStarted, "g", []vm.Event{started}, `flow "g" was not started during the turn (flows started: f)`},
+		{"flow not completed", StepFlowCompleted, "f", []vm.Event{started}, `flow "f" was not completed during the turn (flows completed: none)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := checkEvents(nil, &Step{Kind: tt.kind, Text: tt.target}, tt.events)
+			if tt.want == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Contains(t, got[0], tt.want)
+		})
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -106,7 +107,10 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 		}
-		line = strings.TrimRight(line, "\r")
+		// A message is text: an invalid UTF-8 byte becomes U+FFFD here, as
+		// the checkpoint would store it, so that a resumed conversation
+		// sees the same message as this one.
+		line = strings.ToValidUTF8(strings.TrimRight(line, "\r"), "\uFFFD")
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -158,7 +162,14 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 				ch.note("usage: /set SLOT=VALUE")
 				return false, nil
 			}
-			in.Commands = []vm.Command{{Kind: vm.CmdSetSlot, Slot: strings.TrimSpace(name), Value: strings.TrimSpace(value)}}
+			name = strings.TrimSpace(name)
+			if msg, err := ch.checkSlot(ctx, name); err != nil || msg != "" {
+				if msg != "" {
+					ch.note("%s", msg)
+				}
+				return false, err
+			}
+			in.Commands = []vm.Command{{Kind: vm.CmdSetSlot, Slot: name, Value: strings.TrimSpace(value)}}
 		case "/cancel":
 			in.Commands = []vm.Command{{Kind: vm.CmdCancelFlow}}
 		case "/yes":
@@ -182,10 +193,57 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			fmt.Fprintf(ch.e.stderr, "soni: runtime error: %s\n", err)
 			return false, nil
 		}
+		var ce *checkpoints.ConflictError
+		if errors.As(err, &ce) {
+			// Another process saved the session while this turn ran an
+			// action (turns without one are run again on the newer state).
+			return false, cli.Exit(fmt.Sprintf("chat: session %q was saved by another process while this turn ran (it is now at revision %d, this turn started from %d); the turn for %q was not saved: run soni chat again to go on from the other process's state",
+				ch.session, ce.Actual, ce.Expected, cutText(line, 60)), exitFailed)
+		}
 		return false, cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 	}
 	ch.print(reply)
 	return false, nil
+}
+
+// checkSlot returns a note for /set of a slot that the conversation cannot
+// set now (neither a conversation slot nor a slot of the flow on top), or ""
+// when it can. A typo in /set must not end the chat.
+func (ch *chat) checkSlot(ctx context.Context, name string) (string, error) {
+	st, _, err := ch.eng.State(ctx, ch.session)
+	if err != nil {
+		return "", cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
+	}
+	prog := ch.eng.Program()
+	top := ""
+	if n := len(st.Stack); n > 0 {
+		top = st.Stack[n-1].Flow
+	}
+	if prog.ResolveSlot(top, name) != nil {
+		return "", nil
+	}
+	var names []string
+	for _, s := range prog.Slots {
+		names = append(names, s.Name)
+	}
+	scope := "the conversation slots"
+	if f := prog.Flow(top); f != nil {
+		scope = fmt.Sprintf("the slots of flow %q and of the conversation", top)
+		for _, s := range f.Slots {
+			names = append(names, s.Name)
+		}
+	} else {
+		scope = "no flow is active; " + scope
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("/set: unknown slot %q", name)
+	if s := suggest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("%s: %s: there are none", msg, scope), nil
+	}
+	return fmt.Sprintf("%s: %s are %s", msg, scope, strings.Join(names, ", ")), nil
 }
 
 func (ch *chat) note(format string, args ...any) {
@@ -204,33 +262,31 @@ type turnJSON struct {
 	Trace    []string       `json:"trace,omitempty"`
 }
 
+// turnJSONOf is the --json object of a reply, with the trace when asked.
+func turnJSONOf(r *soni.Reply, trace bool) turnJSON {
+	t := turnJSON{Session: r.Session, Revision: r.Revision, Replies: r.Replies, Pending: r.Pending, Slots: r.Slots(), Events: r.Events, Stack: []string{}}
+	if t.Replies == nil {
+		t.Replies = []string{}
+	}
+	if t.Events == nil {
+		t.Events = []vm.Event{}
+	}
+	for _, f := range r.State.Stack {
+		t.Stack = append(t.Stack, f.Flow)
+	}
+	if trace {
+		t.Trace = r.Trace
+	}
+	return t
+}
+
 func (ch *chat) print(r *soni.Reply) {
 	if ch.json {
-		t := turnJSON{Session: r.Session, Revision: r.Revision, Replies: r.Replies, Pending: r.Pending, Slots: r.Slots(), Events: r.Events, Stack: []string{}}
-		if t.Replies == nil {
-			t.Replies = []string{}
-		}
-		if t.Events == nil {
-			t.Events = []vm.Event{}
-		}
-		for _, f := range r.State.Stack {
-			t.Stack = append(t.Stack, f.Flow)
-		}
-		if ch.trace {
-			t.Trace = r.Trace
-		}
-		b, err := json.Marshal(t)
-		if err != nil {
-			fmt.Fprintf(ch.e.stderr, "soni: %s\n", err)
-			return
-		}
-		fmt.Fprintf(ch.e.stdout, "%s\n", b)
+		ch.writeJSON(turnJSONOf(r, ch.trace))
 		return
 	}
 	if ch.trace {
-		for _, c := range r.Commands {
-			fmt.Fprintf(ch.e.stderr, "trace: command %s\n", describeCommand(c))
-		}
+		// The trace names every command the turn applied, in order.
 		for _, l := range r.Trace {
 			fmt.Fprintf(ch.e.stderr, "trace: %s\n", l)
 		}
@@ -240,20 +296,30 @@ func (ch *chat) print(r *soni.Reply) {
 	}
 }
 
-func describeCommand(c vm.Command) string {
-	switch c.Kind {
-	case vm.CmdStartFlow:
-		return fmt.Sprintf("start_flow(%s)", c.Flow)
-	case vm.CmdSetSlot, vm.CmdCorrectSlot:
-		return fmt.Sprintf("%s(%s=%s)", c.Kind, c.Slot, tmpl.Format(c.Value))
+// writeJSON prints v as one line of JSON. Replies are text for people, so
+// "&", "<" and ">" stay as they are rather than \u0026 and the like.
+func (ch *chat) writeJSON(v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(ch.e.stderr, "soni: %s\n", err)
+		return
 	}
-	return string(c.Kind)
+	_, _ = ch.e.stdout.Write(b.Bytes())
 }
 
 func (ch *chat) printState(ctx context.Context) error {
 	st, rev, err := ch.eng.State(ctx, ch.session)
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
+	}
+	if ch.json {
+		// One JSON object per line, like a turn, so that --json output
+		// stays machine-readable: no replies and no events.
+		r := &soni.Reply{Result: &vm.Result{State: st, Pending: st.Pending}, Session: ch.session, Revision: rev}
+		ch.writeJSON(turnJSONOf(r, false))
+		return nil
 	}
 	w := ch.e.stdout
 	fmt.Fprintf(w, "session %s, revision %d\n", ch.session, rev)
@@ -285,6 +351,15 @@ func fmtSlots(m map[string]any) string {
 		fmt.Fprintf(&b, " %s=%s", k, tmpl.Format(m[k]))
 	}
 	return b.String()
+}
+
+// cutText shortens a message for an error, at a rune boundary.
+func cutText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
 }
 
 // errInterrupted is what a reader returns on Ctrl-C.

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pizzaFlow has a flow slot, a conversation slot, characters that JSON
+// could escape and a loop that never waits (a warning).
+const pizzaFlow = `version: "1.0"
+settings:
+  max_steps_per_turn: 20
+slots:
+  customer: {type: text}
+flows:
+  order:
+    trigger:
+      intents: ["order pizza"]
+    slots:
+      - {name: size, type: categorical, values: [small, large]}
+    steps:
+      - {step: ask_name, type: collect, slot: customer, message: "Your name?"}
+      - {step: ask_size, type: collect, slot: size, message: "What size, {customer}?"}
+      - {step: done, type: say, message: "One {size} pizza for {customer} & friends <3"}
+  spin:
+    trigger:
+      intents: ["spin"]
+    steps:
+      - {step: a, type: say, message: "tick", jump_to: b}
+      - {step: b, type: say, message: "tock", jump_to: a}
+`
+
+// chatRun runs soni chat on a project with the given input lines and
+// flags, in a fresh checkpoint directory unless cps is given.
+func chatRun(t *testing.T, project, cps, input string, flags ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	args := append([]string{"soni", "chat", "--checkpoints", cps}, flags...)
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), append(args, project), strings.NewReader(input), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func writeProject(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(src), 0o644))
+	return dir
+}
+
+// TestChatCommands pins what each turn prints, piped, for the / commands
+// and their bad usage: a mistake is a note on stderr and the chat goes on.
+func TestChatCommands(t *testing.T) {
+	dir := writeProject(t, pizzaFlow)
+	tests := []struct {
+		name       string
+		input      string
+		flags      []string
+		wantOut    string
+		wantErr    []string
+		notWantErr []string
+	}{
+		{
+			name:    "unknown slot in /set with no flow",
+			input:   "/set nope=1\n/set custmer=Ana\n/state\n",
+			wantOut: "session default, revision 0\nno active flow\nslots:\n",
+			wantErr: []string{
+				`/set: unknown slot "nope": no flow is active; the conversation slots are customer`,
+				`/set: unknown slot "custmer" (did you mean "customer"?)`,
+			},
+		},
+		{
+			name:    "unknown slot in /set with a flow on top",
+			input:   "order pizza\n/set sise=large\nAna\n",
+			wantOut: "Your name?\nWhat size, Ana?\n",
+			wantErr: []string{`/set: unknown slot "sise" (did you mean "size"?): the slots of flow "order" and of the conversation are customer, size`},
+		},
+		{
+			name:    "/set of a flow slot and a conversation slot",
+			input:   "order pizza\n/set customer = Ana\n/set size=large\n",
+			wantOut: "Your name?\nWhat size, Ana?\nOne large pizza for Ana & friends <3\n",
+		},
+		{
+			name:    "bad usage of /start and /set",
+			input:   "/start\n/start nope\n/set\n/set =1\n/bogus\n/start order\n",
+			wantOut: "Your name?\n",
+			wantErr: []string{"usage: /start FLOW", `unknown flow "nope"`, "usage: /set SLOT=VALUE", `unknown command "/bogus"`},
+		},
+		{
+			name:       "trace names each command once",
+			input:      "order pizza\nAna\n",
+			flags:      []string{"--trace"},
+			wantOut:    "Your name?\nWhat size, Ana?\n",
+			wantErr:    []string{"trace: command start_flow order\n", "trace: command set_slot customer=\"Ana\"\n"},
+			notWantErr: []string{"start_flow(order)", "set_slot(customer=Ana)"},
+		},
+		{
+			name:    "invalid UTF-8 becomes U+FFFD",
+			input:   "order pizza\nAn\xffa\n",
+			wantOut: "Your name?\nWhat size, An\uFFFDa?\n",
+		},
+		{
+			name:    "a runtime error keeps the chat going",
+			input:   "spin\norder pizza\n",
+			wantOut: "Your name?\n",
+			wantErr: []string{"soni: runtime error: ", "max_steps_per_turn (20)"},
+		},
+		{
+			name:    "/quit leaves",
+			input:   "order pizza\n/quit\nAna\n",
+			wantOut: "Your name?\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := chatRun(t, dir, filepath.Join(t.TempDir(), "cps"), tt.input, tt.flags...)
+			assert.Equal(t, exitOK, code, errOut)
+			assert.Equal(t, tt.wantOut, out)
+			for _, w := range tt.wantErr {
+				assert.Contains(t, errOut, w)
+			}
+			for _, w := range tt.notWantErr {
+				assert.NotContains(t, errOut, w)
+			}
+		})
+	}
+}
+
+// TestChatJSONLines: with --json every stdout line is one JSON object,
+// /state included, and replies keep &, < and > as they are.
+func TestChatJSONLines(t *testing.T) {
+	dir := writeProject(t, pizzaFlow)
+	out, errOut, code := chatRun(t, dir, filepath.Join(t.TempDir(), "cps"), "order pizza\nAna\n/state\nlarge\n/state\n", "--json")
+	require.Equal(t, exitOK, code, errOut)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 5, out)
+	for _, l := range lines {
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &obj), "not one JSON object: %s", l)
+		for _, k := range []string{"session", "revision", "replies", "pending", "slots", "events", "stack"} {
+			assert.Contains(t, obj, k, l)
+		}
+	}
+	assert.Equal(t, `{"session":"default","revision":2,"replies":[],"pending":{"kind":"collect","flow":"order","step":"ask_size","slot":"size","prompt":"What size, Ana?"},"slots":{"customer":"Ana"},"events":[],"stack":["order"]}`, lines[2])
+	assert.Contains(t, lines[3], `"replies":["One large pizza for Ana & friends <3"]`)
+	assert.Equal(t, `{"session":"default","revision":3,"replies":[],"pending":null,"slots":{"customer":"Ana"},"events":[],"stack":[]}`, lines[4])
+}
+
+// TestChatConflictBetweenProcesses: two chats resume the same session; the
+// one whose turn ran an action and saved second loses with an error that
+// names the session and its message, and the winner's turn is kept.
+func TestChatConflictBetweenProcesses(t *testing.T) {
+	dir := t.TempDir()
+	// The first call blocks until the test releases it; later ones return
+	// at once.
+	src := `version: "1.0"
+actions:
+  work:
+    outputs: [done]
+    run:
+      exec: ["sh", "-c", "if [ -e started ]; then echo '{\"done\": \"fast\"}'; exit; fi; touch started; while [ ! -e release ]; do sleep 0.02; done; echo '{\"done\": \"slow\"}'"]
+flows:
+  job:
+    trigger: {intents: ["start"]}
+    slots:
+      - {name: name, type: text}
+    steps:
+      - {step: ask, type: collect, slot: name, message: "Name?"}
+      - {step: run, type: action, call: work, map_outputs: {done: done}}
+      - {step: bye, type: say, message: "Bye {name} ({done})"}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(src), 0o644))
+	cps := filepath.Join(dir, "cps")
+	out, errOut, code := chatRun(t, dir, cps, "start\n")
+	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, "Name?\n", out)
+
+	type result struct {
+		out, err string
+		code     int
+	}
+	slow := make(chan result, 1)
+	go func() {
+		o, e, c := chatRun(t, dir, cps, "Ana\n")
+		slow <- result{o, e, c}
+	}()
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "the first chat's action never started")
+
+	out, errOut, code = chatRun(t, dir, cps, "Bob\n")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "Bye Bob (fast)\n", out)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "release"), nil, 0o644))
+	var r result
+	select {
+	case r = <-slow:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first chat never finished")
+	}
+	assert.Equal(t, exitFailed, r.code)
+	assert.Empty(t, r.out, "the losing turn prints no replies")
+	assert.Contains(t, r.err, `soni: chat: session "default" was saved by another process while this turn ran (it is now at revision 2, this turn started from 1); the turn for "Ana" was not saved`)
+
+	b, err := os.ReadFile(filepath.Join(cps, "default.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"revision": 2`)
+	assert.Contains(t, string(b), `"text": "Bye Bob (fast)"`, "the winner's turn is kept")
+	assert.NotContains(t, string(b), "Ana")
+}

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/soni-dev/soni/actions"
@@ -87,8 +86,9 @@ type ProjectError struct {
 
 func (e *ProjectError) Error() string { return e.Result.Diags.Err().Error() }
 
-// Load loads a project: a compiled program (a .json file written by soni
-// compile), or a YAML file or directory, which it compiles. A project with
+// Load loads a project: a compiled program (a file written by soni
+// compile, see [IsProgramFile]), or a YAML file or directory, which it
+// compiles. A project with
 // errors gives a *ProjectError.
 func Load(path string, opts Options) (*Engine, error) {
 	prog, err := LoadProgram(path, opts.Compiler)
@@ -111,9 +111,10 @@ func ProjectDir(path string) string {
 	return filepath.Dir(path)
 }
 
-// LoadProgram loads a compiled program or compiles a YAML project.
+// LoadProgram loads a compiled program (see [IsProgramFile]) or compiles a
+// YAML project.
 func LoadProgram(path string, copts compiler.Options) (*ir.Program, error) {
-	if strings.HasSuffix(path, ".json") {
+	if IsProgramFile(path) {
 		b, err := readFile(path)
 		if err != nil {
 			return nil, err

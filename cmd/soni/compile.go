@@ -46,7 +46,7 @@ func compileCommand(e *env) *cli.Command {
 // Warnings are printed and do not stop it; errors exit 1.
 func compileProject(e *env, c *cli.Context, path string) (*ir.Program, error) {
 	r := compiler.Compile(path, compilerOptions(c))
-	if len(r.Diags) > 0 && (r.Program == nil) {
+	if len(r.Diags) > 0 {
 		printDiags(e, r)
 	}
 	if r.Program == nil {

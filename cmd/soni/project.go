@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
+	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/ir"
 
 	"github.com/soni-dev/soni/compiler"
@@ -73,10 +73,10 @@ func readFailure(l diag.List) bool {
 	return false
 }
 
-// loadProgram loads PATH as a compiled program (a .json file written by
-// soni compile) or compiles it as a YAML project.
+// loadProgram loads PATH as a compiled program (a file written by soni
+// compile, see soni.IsProgramFile) or compiles it as a YAML project.
 func loadProgram(e *env, c *cli.Context, path string) (*ir.Program, error) {
-	if strings.HasSuffix(path, ".json") {
+	if soni.IsProgramFile(path) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, cli.Exit(fmt.Sprintf("cannot read %q: %s", path, errText(err)), exitUsage)

@@ -10,13 +10,16 @@ import (
 	"github.com/soni-dev/soni/tmpl"
 )
 
-// months maps normalized English and Spanish month names (and the English
-// abbreviations that are not also common words) to month numbers.
+// months maps normalized English and Spanish month names and the English
+// abbreviations to month numbers. A month counts only next to a day
+// number, so "mar" (also Spanish for "sea") and "may" are read as months
+// only in "Mar 5" or "5 mar".
 var months = map[string]time.Month{
 	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
 	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
 	"jan": 1, "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
 	"oct": 10, "nov": 11, "dec": 12,
+	"mar": 3,
 	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6,
 	"julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10,
 	"noviembre": 11, "diciembre": 12,
@@ -212,9 +215,9 @@ func hasWords(words, prefix []string) bool {
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",
-// "3rd".
+// "3rd", and the Spanish ordinal "1º".
 func dayNumber(w string) (int, bool) {
-	for _, suf := range []string{"st", "nd", "rd", "th"} {
+	for _, suf := range []string{"st", "nd", "rd", "th", "º", "ª"} {
 		if strings.HasSuffix(w, suf) {
 			w = w[:len(w)-len(suf)]
 			break

@@ -255,6 +255,13 @@ func TestConvertDate(t *testing.T) {
 		{name: "not a date", slot: dateSlot, raw: "next week", err: `"next week" is not a date`, sentinel: ErrNoValue},
 		{name: "month without day", slot: dateSlot, raw: "march 2027", sentinel: ErrNoValue},
 		{name: "nil", slot: dateSlot, raw: nil, sentinel: ErrNoValue},
+		// "Mar" next to a day is March; alone it is the Spanish "sea".
+		{name: "mar abbreviation", slot: dateSlot, raw: "Mar 5", want: "2028-03-05"},
+		{name: "mar abbreviation with year", slot: dateSlot, raw: "mar 5, 2027", want: "2027-03-05"},
+		{name: "day mar", slot: dateSlot, raw: "20 Mar 2027", want: "2027-03-20"},
+		{name: "mar as sea", slot: dateSlot, raw: "voy al mar el 5 de mayo de 2027", want: "2027-05-05"},
+		{name: "spanish ordinal", slot: dateSlot, raw: "el 1º de mayo de 2027", want: "2027-05-01"},
+		{name: "spanish ordinal feminine", slot: dateSlot, raw: "1ª de junio", want: "2027-06-01"},
 	})
 }
 

@@ -17,9 +17,8 @@ import (
 var months = map[string]time.Month{
 	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
 	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-	"jan": 1, "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
 	"oct": 10, "nov": 11, "dec": 12,
-	"mar": 3,
 	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6,
 	"julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10,
 	"noviembre": 11, "diciembre": 12,

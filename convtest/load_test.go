@@ -56,6 +56,7 @@ func TestBadInput(t *testing.T) {
 		{"stub unknown field", head + "stub_custom_actions:\n  get_price: {output: {price: 1}}\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnknownKey, "3:15", `did you mean "outputs"?`},
 		{"stub with outputs and error", head + "stub_custom_actions:\n  get_price:\n    outputs: {price: 1}\n    error: down\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnknownKey, "5:5", "both outputs and error"},
 		{"stub with error and outputs", head + "stub_custom_actions:\n  get_price: {error: down, outputs: {price: 1}}\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnknownKey, "3:28", "both outputs and error"},
+		{"stub with an empty case name", head + "stub_custom_actions:\n  ::get_price: {outputs: {price: 1}}\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "3:3", "names no test case"},
 		{"empty test_cases list", head + "test_cases: []\n", CodeMissingField, "2:1", "at least one test case"},
 		{"null test_cases", head + "test_cases:\n", CodeMissingField, "2:1", "at least one test case"},
 		{"flows path missing", "flows: ../nowhere\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeNoProject, "1:8", "does not exist"},

@@ -569,6 +569,10 @@ func (d *decoder) stubs(n ast.Node) {
 			d.errorf(st.Pos, CodeWrongType, "stub %q names no action: write ACTION or CASE::ACTION", key)
 			continue
 		}
+		if strings.HasPrefix(key, "::") {
+			d.errorf(st.Pos, CodeWrongType, "stub %q names no test case before '::': write CASE::ACTION, or ACTION for every case", key)
+			continue
+		}
 		st.Outputs = map[string]any{}
 		if !isNull(mv.Value) {
 			fields, ok := d.mapping(mv.Value, "stub "+strconv.Quote(key))

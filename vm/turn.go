@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
@@ -472,6 +473,7 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
 	}
 	v = normalizeAny(v)
+	v = emailWord(collects, v)
 	if err := t.validate(sr, nil, v); err != nil {
 		return nil, err
 	}
@@ -481,6 +483,39 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// emailWord picks the address out of an answer for a collect with the
+// built-in email validator: "my email is ana@example.com" is
+// "ana@example.com", as numbers and pattern words are found inside text.
+// A text with no address, or two different ones, is returned as it is
+// (and fails the validator).
+func emailWord(collects []*nodeRT, v any) any {
+	s, ok := v.(string)
+	if !ok || emailRE.MatchString(s) {
+		return v
+	}
+	for _, c := range collects {
+		if c.builtin != "email" {
+			continue
+		}
+		found := ""
+		for _, w := range strings.Fields(s) {
+			w = strings.Trim(w, ".,;:!?¿¡\"'()[]<>")
+			if !emailRE.MatchString(w) || w == found {
+				continue
+			}
+			if found != "" {
+				return v
+			}
+			found = w
+		}
+		if found != "" {
+			return found
+		}
+		return v
+	}
+	return v
 }
 
 // validate runs the slot's validation expression (sr may be nil) and the

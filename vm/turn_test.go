@@ -194,6 +194,15 @@ func TestCollect(t *testing.T) {
 			want:  [][]string{{"Hi Ana"}},
 		},
 		{
+			name: "the email validator takes the address inside the answer",
+			steps: []*sb{collect("ask", "name", "Email?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "email"} }),
+				say("hi", "Mail to {name}")},
+			turns: [][]Command{{start("f")}, {setSlot("name", "two: a@b.co and c@d.co")}, {setSlot("name", "no address")},
+				{setSlot("name", "my email is Ana.G@example.com, thanks")}},
+			want: [][]string{{"Email?"}, {"Sorry, that is not a valid name.", "Email?"}, {"Sorry, that is not a valid name.", "Email?"},
+				{"Mail to Ana.G@example.com"}},
+		},
+		{
 			name:  "starting the flow on top again does nothing",
 			steps: []*sb{say("a", "Hello"), collect("ask", "name", "Name?"), say("hi", "Hi {name}")},
 			turns: [][]Command{{start("f")}, {start("f")}, {setSlot("name", "Ana")}},

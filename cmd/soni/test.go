@@ -24,14 +24,14 @@ func testCommand(e *env) *cli.Command {
 			"directory from the file's up to PATH that holds flow files, else PATH itself when\n" +
 			"flow files sit further below it. See docs/testing.md.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "flows", Usage: "the project under test, for every file (`PATH`)"},
+			&cli.StringFlag{Name: "flows", Usage: "test the project at `PATH` (a flow file, a directory or a compiled program), for every file"},
 			&cli.BoolFlag{Name: "update", Usage: "rewrite the bot steps of failing turns with the actual replies"},
 			&cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report to `FILE`"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: "coverage", Usage: "print the steps no test reached, per flow"},
-			&cli.Float64Flag{Name: "coverage-min", Usage: "fail when a project's step coverage is below `PERCENT` (implies --coverage)"},
+			&cli.Float64Flag{Name: "coverage-min", Usage: "fail when a project's step coverage is below `PERCENT` (implies --coverage)", DefaultText: "off"},
 			&cli.StringFlag{Name: "run", Usage: "run only the test cases whose names match `REGEXP`"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "how many test cases run at once (default: the number of CPUs)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run `N` test cases at once", DefaultText: "the number of CPUs"},
 		}, limitFlags()...),
 		Action: func(c *cli.Context) error {
 			format := c.String("format")

@@ -45,7 +45,7 @@ func contentWords(norm string, buf []string) (words []string, allStop bool) {
 	n := 0
 	for _, w := range all {
 		if !stopWords[w] {
-			all[n] = w
+			all[n] = stem(w)
 			n++
 		}
 	}
@@ -63,6 +63,34 @@ func contentWords(norm string, buf []string) (words []string, allStop bool) {
 		}
 	}
 	return buf[start : start+len(out)], allStop
+}
+
+// stem strips the commonest English and Spanish inflections from a content
+// word, so that "booking", "booked" and "books" match "book", and
+// "vuelos" matches "vuelo". It is deliberately small: it only has to map
+// the forms of one word to the same string, for trigger and message
+// alike, and it never makes a word shorter than three letters.
+func stem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		return undouble(w[:len(w)-3])
+	case len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		return undouble(w[:len(w)-2])
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops a doubled final consonant left by a suffix: "stopp"
+// (stopping) is "stop"; "call" keeps its double l, as "ll" and "ss" are
+// part of the word.
+func undouble(w string) string {
+	n := len(w)
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
 }
 
 // allWords returns the distinct words of a normalized text, sorted.

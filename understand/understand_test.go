@@ -221,6 +221,11 @@ func TestTriggers(t *testing.T) {
 		{"spanish accents", "quiero hacer una transferéncia", idle, start("transfer_funds")},
 		{"spanish balance", "Consultar mi saldo, por favor", idle, start("check_balance")},
 		{"one-word trigger", "hello there", idle, start("greet")},
+		// Inflected forms of a trigger's words match.
+		{"ing form", "booking a flight", idle, start("book_flight")},
+		{"plural", "I want to book flights", idle, start("book_flight")},
+		{"ing and plural", "sending some money", idle, start("transfer_funds")},
+		{"spanish plural", "reservar unos vuelos", idle, start("book_flight")},
 		{"yes triggers nothing", "yes", idle, fallback},
 		{"si triggers nothing", "sí", idle, fallback},
 		{"half the words is not enough", "money", idle, fallback},
@@ -526,5 +531,18 @@ func TestTypedAnswerBeatsLooseTrigger(t *testing.T) {
 		got, err := r.Understand(context.Background(), tc.msg, menu)
 		require.NoError(t, err)
 		assert.Equal(t, []vm.Command{tc.want}, got, tc.msg)
+	}
+}
+
+func TestStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"booking", "book"}, {"booked", "book"}, {"books", "book"}, {"book", "book"},
+		{"stopping", "stop"}, {"calling", "call"}, {"flights", "flight"},
+		{"vuelos", "vuelo"}, {"transferencias", "transferencia"},
+		{"address", "address"}, {"status", "status"}, {"analysis", "analysis"},
+		{"yes", "yes"}, {"bus", "bus"}, {"speed", "speed"}, {"red", "red"}, {"bring", "bring"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, stem(tc.in), tc.in)
 	}
 }

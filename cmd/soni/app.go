@@ -90,8 +90,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitUsage
 }
 
-func newApp(e *env) *cli.App {
+// urfave/cli keeps the help flag in a global; it is set once, here, so
+// that run may be called from several goroutines (tests do).
+func init() {
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
+}
+
+func newApp(e *env) *cli.App {
 	commands := []*cli.Command{
 		validateCommand(e),
 		compileCommand(e),

@@ -96,11 +96,18 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 	}
 	in := ch.reader()
 	defer in.Close()
+	var lines *lineSource
+	if _, plain := in.(*plainReader); plain {
+		// The line editor sees Ctrl-C as a key; a plain read must be
+		// given up on a signal instead (see lineSource).
+		lines = readLines(in)
+		defer lines.stop()
+	}
 	for {
 		if ctx.Err() != nil {
 			return nil
 		}
-		line, err := in.ReadLine()
+		line, err := lines.read(ctx, in)
 		if errors.Is(err, io.EOF) || errors.Is(err, errInterrupted) {
 			return nil
 		}
@@ -361,6 +368,51 @@ func cutText(s string, n int) string {
 	}
 	return string(r[:n]) + "..."
 }
+
+// lineSource reads plain lines in a goroutine, one at a time and only when
+// asked, so that chat can wait for input and for Ctrl-C or SIGTERM at once.
+// Without it, a signal that comes while chat waits for a line (a terminal
+// on stdin with stdout piped, or a producer that keeps the pipe open) would
+// be noticed only after the next line. Nothing is read ahead of the turns.
+type lineSource struct {
+	req     chan struct{}
+	results chan lineResult
+}
+
+type lineResult struct {
+	line string
+	err  error
+}
+
+// readLines starts the goroutine that reads from in on request.
+func readLines(in lineReader) *lineSource {
+	s := &lineSource{req: make(chan struct{}), results: make(chan lineResult, 1)}
+	go func() {
+		for range s.req {
+			line, err := in.ReadLine()
+			s.results <- lineResult{line, err}
+		}
+	}()
+	return s
+}
+
+// read returns the next line, or errInterrupted when ctx is done first. A
+// nil source reads from in directly.
+func (s *lineSource) read(ctx context.Context, in lineReader) (string, error) {
+	if s == nil {
+		return in.ReadLine()
+	}
+	s.req <- struct{}{}
+	select {
+	case r := <-s.results:
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", errInterrupted
+	}
+}
+
+// stop ends the goroutine once its current read, if any, returns.
+func (s *lineSource) stop() { close(s.req) }
 
 // errInterrupted is what a reader returns on Ctrl-C.
 var errInterrupted = errors.New("interrupted")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,4 +218,35 @@ flows:
 	assert.Contains(t, string(b), `"revision": 2`)
 	assert.Contains(t, string(b), `"text": "Bye Bob (fast)"`, "the winner's turn is kept")
 	assert.NotContains(t, string(b), "Ana")
+}
+
+// TestChatSignalWhileWaiting: Ctrl-C or SIGTERM (the context is cancelled)
+// while chat waits for a line on an input that stays open leaves at once,
+// with the turns so far saved.
+func TestChatSignalWhileWaiting(t *testing.T) {
+	dir := writeProject(t, pizzaFlow)
+	cps := filepath.Join(t.TempDir(), "cps")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"soni", "chat", "--checkpoints", cps, dir}, pr, &out, &errOut)
+	}()
+	_, err := pw.Write([]byte("order pizza\n"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(cps, "default.json"))
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "the first turn was never saved")
+	cancel() // the input is still open
+	select {
+	case code := <-done:
+		assert.Equal(t, exitOK, code, errOut.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("chat did not leave on the signal while waiting for input")
+	}
+	assert.Equal(t, "Your name?\n", out.String())
 }

@@ -135,12 +135,19 @@ func writeFailure(b *strings.Builder, f *Failure, opts TextOptions, indent strin
 	}
 	fmt.Fprintf(b, "%sevents of the turn:\n", indent)
 	for _, e := range f.Events {
+		if e.Type == vm.EventSlotSet && f.conv != nil && f.conv(e.Slot) {
+			// A conversation slot belongs to no flow: "slot_set tier",
+			// not the flow that happened to set it.
+			e.Flow = ""
+		}
 		fmt.Fprintf(b, "%s  %s\n", indent, EventText(e))
 	}
 }
 
 // EventText renders an event on one line, such as "slot_set
-// transfer_funds.amount = 50" or "action_failed get_balance: timeout".
+// transfer_funds.amount = 50" or "action_failed get_balance: timeout". A
+// slot_set event is named FLOW.SLOT when it has a flow; the failure report
+// clears the flow of conversation slots, which belong to none.
 func EventText(e vm.Event) string {
 	switch e.Type {
 	case vm.EventSlotSet:

@@ -175,3 +175,24 @@ func TestEventText(t *testing.T) {
 	assert.Contains(t, lines, "action_failed get_price: price service down")
 	assert.Contains(t, lines, "flow_completed order")
 }
+
+// TestEventNames names a conversation slot in the events of a failing turn
+// without the flow that happened to set it, and a flow slot as FLOW.SLOT.
+func TestEventNames(t *testing.T) {
+	tests := []struct {
+		name, commands, want string
+	}{
+		{"conversation slot set in a flow", `[{start_flow: order}, {set_slot: {tier: premium}}]`, `slot_set tier = "premium"`},
+		{"conversation slot set with no flow", `[{set_slot: {tier: premium}}]`, `slot_set tier = "premium"`},
+		{"flow slot", `[{start_flow: {flow: order, slots: {item: tea}}}]`, `slot_set order.item = "tea"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "t.yaml", "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n        commands: "+tt.commands+"\n      - bot: never said\n")
+			_, r := run(t, []string{path}, Options{Flows: projectDir(t)})
+			require.Equal(t, 1, r.Failed)
+			text := textOf(t, r)
+			assert.Contains(t, text, "\n    "+tt.want+"\n")
+		})
+	}
+}

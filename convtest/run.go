@@ -85,6 +85,9 @@ type Failure struct {
 	Problems []string
 	// Events are what happened during the turn.
 	Events []vm.Event
+	// conv tells the conversation slots, which the report names without
+	// the flow that happened to set them.
+	conv func(slot string) bool
 	// Error is the runtime error that stopped the turn, if any.
 	Error string
 }
@@ -276,7 +279,7 @@ func visit(trace []string, seen map[string]bool) {
 // checkTurn compares one turn's result with the turn's check steps. It
 // returns nil when every check passed.
 func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *Failure {
-	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events}
+	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events, conv: func(slot string) bool { return prog.Slot(slot) != nil }}
 	var firstBad diag.Pos
 	fail := func(p diag.Pos) {
 		if !firstBad.IsValid() {

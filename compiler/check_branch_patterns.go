@@ -75,7 +75,7 @@ func neverMatches(p string, slot *Slot) (why, sugg string) {
 	numeric := op != "" && op != "=="
 	if slot == nil {
 		if numeric || (operand != "true" && operand != "false") {
-			return "evaluate gives a boolean, so only \"true\", \"false\" and \"default\" can match", ""
+			return "evaluate gives a boolean, so only \"true\", \"false\" and \"default\" can match", boolWordOf(operand)
 		}
 		return "", ""
 	}
@@ -96,7 +96,7 @@ func neverMatches(p string, slot *Slot) (why, sugg string) {
 	switch t {
 	case ir.TypeBoolean:
 		if operand != "true" && operand != "false" {
-			return "slot " + name + " is boolean, so only \"true\" and \"false\" can match", ""
+			return "slot " + name + " is boolean, so only \"true\" and \"false\" can match", boolWordOf(operand)
 		}
 	case ir.TypeInteger, ir.TypeNumber:
 		if _, err := strconv.ParseFloat(operand, 64); err != nil {
@@ -131,4 +131,16 @@ func neverMatches(p string, slot *Slot) (why, sugg string) {
 		}
 	}
 	return "", ""
+}
+
+// boolWordOf returns "true" or "false" for a pattern that is a yes/no word
+// (yes, on, no, off; YAML 1.1 read these as booleans), else "".
+func boolWordOf(p string) string {
+	switch strings.ToLower(p) {
+	case "yes", "y", "on", "true":
+		return "true"
+	case "no", "n", "off", "false":
+		return "false"
+	}
+	return ""
 }

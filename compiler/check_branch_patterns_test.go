@@ -6,6 +6,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBranchPatterns(t *testing.T) {
@@ -39,7 +40,9 @@ func TestBranchPatterns(t *testing.T) {
 		{"i", "true", `slot "i" is integer and "true" is not a number`, ""},
 		{"b", "true", "", ""},
 		{"b", "==false", "", ""},
-		{"b", "yes", `slot "b" is boolean, so only "true" and "false" can match`, ""},
+		{"b", "yes", `slot "b" is boolean, so only "true" and "false" can match`, "true"},
+		{"b", "off", `slot "b" is boolean, so only "true" and "false" can match`, "false"},
+		{"b", "maybe", `slot "b" is boolean, so only "true" and "false" can match`, ""},
 		{"c", "gold", "", ""},
 		{"c", "==silver", "", ""},
 		{"c", "bronze", `"bronze" is not a value of categorical slot "c" (values: "gold", "silver")`, ""},
@@ -60,7 +63,8 @@ func TestBranchPatterns(t *testing.T) {
 		{"evaluate", "true", "", ""},
 		{"evaluate", "==false", "", ""},
 		{"evaluate", "!=maybe", "", ""},
-		{"evaluate", "yes", `evaluate gives a boolean, so only "true", "false" and "default" can match`, ""},
+		{"evaluate", "yes", `evaluate gives a boolean, so only "true", "false" and "default" can match`, "true"},
+		{"evaluate", "No", `evaluate gives a boolean, so only "true", "false" and "default" can match`, "false"},
 		{"evaluate", ">1", `evaluate gives a boolean, so only "true", "false" and "default" can match`, ""},
 	} {
 		t.Run(tc.on+" "+tc.pattern, func(t *testing.T) {
@@ -105,4 +109,39 @@ func TestBranchPatternsSkipUnknownSlots(t *testing.T) {
           ">1": __end__
 `
 	assert.Empty(t, warnDiags(t, src, diag.CodeNeverMatches))
+}
+
+// TestBooleanCaseKeys: an unquoted True: or FALSE: is a YAML boolean and
+// means the pattern true or false, as it did for the Python framework; a
+// quoted "True" is text, which a boolean never prints as.
+func TestBooleanCaseKeys(t *testing.T) {
+	src := `slots:
+  b: {type: boolean}
+flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: ask, type: collect, slot: b, message: "b?"}
+      - step: s
+        type: branch
+        slot: b
+        cases:
+          True: yes_step
+          FALSE: __end__
+      - step: quoted
+        type: branch
+        slot: b
+        cases:
+          "True": yes_step
+      - {step: yes_step, type: say, message: "yes"}
+`
+	assert.Equal(t, []string{`18:12 case "True" of step "quoted" of flow "f" can never match: slot "b" is boolean, so only "true" and "false" can match (did you mean "true"?)`},
+		warnDiags(t, src, diag.CodeNeverMatches))
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	var patterns []string
+	for _, c := range r.Program.Flows[0].Nodes[1].Cases {
+		patterns = append(patterns, c.Pattern)
+	}
+	assert.Equal(t, []string{"true", "false"}, patterns)
 }

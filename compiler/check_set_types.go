@@ -28,6 +28,11 @@ func init() {
 					if a.Kind != ir.AssignLiteral {
 						continue
 					}
+					if m, ok := a.Value.(map[string]any); ok && len(m) == 1 {
+						if k := onlyKey(m); isExprTypo(k) {
+							continue // a misspelt expr, reported as an unknown key
+						}
+					}
 					slot := c.p.Visible(f, a.Slot.V)
 					if slot == nil || slot.Implicit {
 						continue
@@ -156,4 +161,12 @@ func literalShow(v any) string {
 		return "null"
 	}
 	return literalScalar(v)
+}
+
+// onlyKey returns the key of a one-entry mapping.
+func onlyKey(m map[string]any) string {
+	for k := range m {
+		return k
+	}
+	return ""
 }

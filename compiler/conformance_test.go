@@ -175,3 +175,77 @@ func TestMessageSettingsAreTemplates(t *testing.T) {
 		})
 	}
 }
+
+func TestBranchNeedsExactlyOneOfSlotAndEvaluate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		step string
+		code string
+		want []string
+	}{
+		{"slot", `{step: s, type: branch, slot: x, cases: {"1": __end__}}`, diag.CodeMissingField, nil},
+		{"evaluate", `{step: s, type: branch, evaluate: "x == '1'", cases: {"true": __end__}}`, diag.CodeMissingField, nil},
+		{"neither", `{step: s, type: branch, cases: {default: __end__}}`, diag.CodeMissingField,
+			[]string{`7:7 missing required field "slot" or "evaluate" in branch step: give the slot whose value the cases test, or an expression`}},
+		{"both", `{step: s, type: branch, slot: x, evaluate: "x == '1'", cases: {"true": __end__}}`, diag.CodeInvalidValue,
+			[]string{`7:42 branch step has both "slot" and "evaluate": keep exactly one`}},
+		{"both in an inline while body", `{step: w, type: while, condition: "x == '2'", do: [{step: s, type: branch, slot: x, evaluate: "true", cases: {"1": __end__}}]}`, diag.CodeInvalidValue,
+			[]string{`7:93 branch step has both "slot" and "evaluate": keep exactly one`}},
+		{"empty cases", `{step: s, type: branch, slot: x, cases: {}}`, diag.CodeInvalidValue,
+			[]string{`7:49 "cases" must not be empty`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots: [{name: x, type: text}]
+    steps:
+      - {step: ask, type: collect, slot: x, message: "x?"}
+      - ` + tc.step + "\n"
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+}
+
+func TestSetLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value string
+		code  string
+		want  []string
+	}{
+		{"list literal", `[1, two]`, diag.CodeWrongType, nil},
+		{"mapping literal", `{name: Bob, city: {zip: "1000"}}`, diag.CodeUnknownKey, nil},
+		{"one-key mapping literal", `{ext: pdf}`, diag.CodeUnknownKey, nil},
+		{"misspelt expr", `{exp: "n + 1"}`, diag.CodeUnknownKey,
+			[]string{`7:21 unknown key "exp" in an {expr: ...} value (did you mean "expr"?)`}},
+		{"expr with a capital", `{Expr: "n + 1"}`, diag.CodeUnknownKey,
+			[]string{`7:21 unknown key "Expr" in an {expr: ...} value (did you mean "expr"?)`}},
+		{"expr with another key", `{expr: "n + 1", extra: 1}`, diag.CodeUnknownKey,
+			[]string{`7:36 unknown key "extra" in an {expr: ...} value (did you mean "expr"?)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - step: s
+        type: set
+        slots: {v: ` + tc.value + `}
+      - {step: t, type: say, message: "{v}"}
+`
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+	// A misspelt expr on a typed slot is the unknown key, not also E035.
+	src := `slots:
+  n: {type: integer}
+flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: s, type: set, slots: {n: {exp: "1 + 1"}}}
+      - {step: t, type: say, message: "{n}"}
+`
+	assert.Empty(t, codeDiags(t, src, diag.CodeSetType))
+}

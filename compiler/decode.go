@@ -24,6 +24,8 @@ type decoder struct {
 type entry struct {
 	key   Str
 	value ast.Node
+	// bool is true when the key is a YAML boolean (true, True, FALSE...).
+	bool bool
 }
 
 // unwrap follows anchors, tags and aliases to the node that holds the value.
@@ -78,7 +80,8 @@ func (d *decoder) entries(n ast.Node, path string) []entry {
 			continue
 		}
 		seen[k.V] = k.Pos
-		out = append(out, entry{key: k, value: mv.Value})
+		_, isBool := d.unwrap(mv.Key).(*ast.BoolNode)
+		out = append(out, entry{key: k, value: mv.Value, bool: isBool})
 	}
 	for _, e := range merged {
 		if _, dup := seen[e.key.V]; !dup {
@@ -539,7 +542,14 @@ func (d *decoder) flow(e entry) *Flow {
 func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[]*Step) *Step {
 	s := newStep(f, pos, path)
 	str := func(e entry) Str { return d.scalarStr(e.value, e.key.Path) }
+	var slotKey, evalKey *Str
 	for _, e := range d.entries(n, path) {
+		switch e.key.V {
+		case "slot":
+			slotKey = &e.key
+		case "evaluate":
+			evalKey = &e.key
+		}
 		switch e.key.V {
 		case "step":
 			s.ID = str(e)
@@ -575,7 +585,14 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.branch().Evaluate = str(e)
 		case "cases":
 			for _, c := range d.entries(e.value, e.key.Path) {
-				s.branch().Cases = append(s.Cases, &Case{Pattern: c.key, Target: d.scalarStr(c.value, c.key.Path)})
+				pat := c.key
+				if c.bool {
+					// True: or FALSE: is a YAML boolean, and means the
+					// pattern true or false (as for the Python framework,
+					// whose YAML reader saw a boolean key).
+					pat.V = strings.ToLower(pat.V)
+				}
+				s.branch().Cases = append(s.Cases, &Case{Pattern: pat, Target: d.scalarStr(c.value, c.key.Path)})
 			}
 		case "do":
 			for i, it := range d.items(e.value) {
@@ -609,6 +626,16 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.confirm().OnDeny = str(e)
 		}
 	}
+	if s.Type.V == "branch" {
+		switch {
+		case slotKey == nil && evalKey == nil:
+			d.ds.Add(pos, diag.CodeMissingField, path,
+				"missing required field \"slot\" or \"evaluate\" in branch step: give the slot whose value the cases test, or an expression")
+		case slotKey != nil && evalKey != nil:
+			d.ds.Add(evalKey.Pos, diag.CodeInvalidValue, evalKey.Path,
+				"branch step has both \"slot\" and \"evaluate\": keep exactly one")
+		}
+	}
 	return s
 }
 
@@ -626,6 +653,11 @@ func (d *decoder) assign(e entry) *Assign {
 		if a.Kind == "" {
 			a.Kind = ir.AssignLiteral
 			a.Value = d.generic(e.value)
+			if len(ents) == 1 && isExprTypo(ents[0].key.V) {
+				k := ents[0].key
+				dg := d.ds.Add(k.Pos, diag.CodeUnknownKey, k.Path, "unknown key %q in an {expr: ...} value", k.V)
+				dg.Suggestion = `did you mean "expr"?`
+			}
 		}
 		return a
 	}
@@ -652,3 +684,11 @@ func (d *decoder) assign(e entry) *Assign {
 	}
 	return a
 }
+
+// isExprTypo reports whether the only key of a mapping set as a value is
+// a misspelt expr ("exp", "Expr", "expression"), not a mapping literal's key.
+func isExprTypo(key string) bool {
+	return key != "expr" && exprTypos[strings.ToLower(key)]
+}
+
+var exprTypos = map[string]bool{"expr": true, "exp": true, "exprs": true, "exrp": true, "epxr": true, "expression": true, "eval": true}

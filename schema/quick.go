@@ -44,6 +44,14 @@ func quickAccept(s *jsonschema.Schema, v any) bool {
 	}
 	switch x := v.(type) {
 	case map[string]any:
+		if s.MinProperties >= 0 && len(x) < s.MinProperties {
+			return false
+		}
+		for name, sub := range s.DependentSchemas {
+			if _, ok := x[name]; ok && !quickAccept(sub, x) {
+				return false
+			}
+		}
 		for _, name := range s.Required {
 			if _, ok := x[name]; !ok {
 				return false
@@ -101,9 +109,9 @@ func quickSupported(s *jsonschema.Schema) bool {
 		s.RecursiveRef == nil && s.DynamicRef == nil &&
 		len(s.Constant) == 0 && s.Not == nil &&
 		len(s.AnyOf) == 0 && len(s.OneOf) == 0 && s.If == nil &&
-		s.MinProperties < 0 && s.MaxProperties < 0 &&
+		s.MaxProperties < 0 &&
 		s.PropertyNames == nil && !s.RegexProperties && len(s.PatternProperties) == 0 &&
-		len(s.Dependencies) == 0 && len(s.DependentRequired) == 0 && len(s.DependentSchemas) == 0 &&
+		len(s.Dependencies) == 0 && len(s.DependentRequired) == 0 &&
 		s.UnevaluatedProperties == nil &&
 		!s.UniqueItems && s.Items == nil && s.AdditionalItems == nil && len(s.PrefixItems) == 0 &&
 		s.Contains == nil && s.UnevaluatedItems == nil &&

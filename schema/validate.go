@@ -411,6 +411,13 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 		} else {
 			v.Message = fmt.Sprintf("%s must have at least %d items", fieldName(tokens, item), sch.MinItems)
 		}
+	case keyword == "minProperties" && sch != nil:
+		v.Kind = InvalidValue
+		if sch.MinProperties == 1 {
+			v.Message = fmt.Sprintf("%s must not be empty", fieldName(tokens, item))
+		} else {
+			v.Message = fmt.Sprintf("%s must have at least %d entries", fieldName(tokens, item), sch.MinProperties)
+		}
 	case keyword == "minimum" && sch != nil && sch.Minimum != nil:
 		v.Kind = InvalidValue
 		v.Message = fmt.Sprintf("%s must be at least %s, got %s", fieldName(tokens, item), ratText(sch.Minimum), valueText(inst))

@@ -340,14 +340,31 @@ func TestValidate(t *testing.T) {
 			want: []want{{"/flows/f/slots/0", Missing, "name", `missing required field "name" in a slot of flow "f"`, ""}},
 		},
 		{
-			name: "set value of the wrong type",
-			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {x: [1]}}\n",
-			want: []want{{"/flows/f/steps/0/slots/x", WrongType, "", `expected a string, a number, a boolean, null or a mapping for "x", got a list`, ""}},
+			// docs/language.md §6.4: a literal may be a list or a mapping;
+			// only a mapping with the key expr is an {expr: ...} value.
+			// (The compiler reports a one-key mapping whose key is a
+			// misspelt expr.)
+			name: "set list and mapping literals",
+			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {x: [1], y: {exp: a + 1}, z: {name: Bob, tags: [a]}}}\n",
+			want: []want{},
 		},
 		{
-			name: "misspelt expr in a set value",
-			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {x: {exp: a + 1}}}\n",
+			name: "expr value with another key",
+			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {x: {expr: a + 1, exp: 2}}}\n",
 			want: []want{{"/flows/f/steps/0/slots/x/exp", UnknownKey, "exp", `unknown key "exp" in an {expr: ...} value`, `did you mean "expr"?`}},
+		},
+		{
+			name: "expr value that is not a string",
+			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {x: {expr: [1]}}}\n",
+			want: []want{{"/flows/f/steps/0/slots/x/expr", WrongType, "", `expected a string for "expr", got a list`, ""}},
+		},
+		{
+			name: "empty set slots and branch cases",
+			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {}}\n      - {step: b, type: branch, slot: x, cases: {}}\n",
+			want: []want{
+				{"/flows/f/steps/0/slots", InvalidValue, "", `"slots" must not be empty`, ""},
+				{"/flows/f/steps/1/cases", InvalidValue, "", `"cases" must not be empty`, ""},
+			},
 		},
 		{
 			name: "set without slots",

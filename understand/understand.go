@@ -320,6 +320,9 @@ func (r *Rules) answer(p *vm.Pending, text, head, norm string, v vm.View) (vm.Co
 // confirm answers a pending confirm: a correction of the confirmed slot
 // (or of one other set slot of the flow), a yes, a no, or a fallback.
 func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
+	if cmd, ok := r.named(p, head); ok {
+		return cmd, true
+	}
 	def := r.slotDef(p.Flow, p.Slot)
 	if rest, weak, ok := correction(head); ok {
 		if p.Slot != "" && (!weak || typed(def)) && !notAValue(rest) {
@@ -352,6 +355,9 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 // text, which the VM rejects with the slot's invalid message (and counts
 // as an attempt).
 func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command, bool) {
+	if cmd, ok := r.named(p, head); ok {
+		return cmd, true
+	}
 	def := r.slotDef(p.Flow, p.Slot)
 	if rest, weak, ok := correction(head); ok && !notAValue(rest) {
 		if !weak || typed(def) {
@@ -367,6 +373,112 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 	}
 	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: text}, false
+}
+
+// Words of a correction that names its slot: "change the amount to 60",
+// "set the date to tomorrow", "actually the recipient is Bob", "cambia
+// el importe a 60". Each entry is a normalized word sequence.
+var (
+	namedVerbs = [][]string{
+		{"change"}, {"set"}, {"make"}, {"update"}, {"correct"}, {"cambia"}, {"cambiar"},
+		{"pon"}, {"poner"}, {"actualiza"},
+	}
+	namedArticles = [][]string{{"the"}, {"my"}, {"el"}, {"la"}, {"mi"}}
+	namedLinks    = [][]string{
+		{"should", "be"}, {"to", "be"}, {"to"}, {"is"}, {"be"}, {"as"}, {"a"}, {"es"}, {"sera"},
+	}
+)
+
+// named reads a correction that names the slot it changes: a verb (change,
+// set, make, update, cambia...) or a correction prefix (actually, no...),
+// an optional article, the name of a slot of the pending question's flow
+// (its words separated by spaces or underscores: "account type"), an
+// optional link word (to, is, should be, a...) and the new value. The
+// command is set_slot for the pending collect's own slot and correct_slot
+// for any other slot of the flow. A value that does not convert is given
+// as written, so the VM says the slot's invalid message and asks again.
+func (r *Rules) named(p *vm.Pending, head string) (vm.Command, bool) {
+	fr := r.byName[p.Flow]
+	if fr == nil {
+		return vm.Command{}, false
+	}
+	rest, found := stripAnyWords(head, namedVerbs)
+	if !found {
+		// "actually ...", and also "no, the amount is 60": with the slot
+		// named, a bare "no" introduces a correction too.
+		if rest, _, found = correction(head); !found {
+			return vm.Command{}, false
+		}
+		if r2, ok := stripAnyWords(rest, namedVerbs); ok {
+			rest = r2
+		}
+	}
+	if r2, ok := stripAnyWords(rest, namedArticles); ok {
+		rest = r2
+	}
+	slots := fr.slots
+	if p.Slot != "" && !hasSlot(slots, p.Slot) {
+		slots = append([]slotRef{{p.Slot, r.slotDef(p.Flow, p.Slot)}}, slots...)
+	}
+	var best slotRef
+	bestRest, bestLen := "", 0
+	for _, s := range slots {
+		words := strings.Split(s.name, "_")
+		if len(words) <= bestLen {
+			continue
+		}
+		if r2, ok := stripWords(rest, lowerWords(words)); ok {
+			best, bestRest, bestLen = s, r2, len(words)
+		}
+	}
+	if bestLen == 0 {
+		return vm.Command{}, false
+	}
+	if r2, ok := stripAnyWords(bestRest, namedLinks); ok {
+		bestRest = r2
+	}
+	if bestRest == "" || notAValue(bestRest) {
+		return vm.Command{}, false
+	}
+	var val any = bestRest
+	if x, err := values.Convert(best.def, bestRest); err == nil {
+		val = x
+	}
+	kind := vm.CmdCorrectSlot
+	if p.Kind == vm.PendingCollect && best.name == p.Slot {
+		kind = vm.CmdSetSlot
+	}
+	return vm.Command{Kind: kind, Slot: best.name, Value: val}, true
+}
+
+func hasSlot(slots []slotRef, name string) bool {
+	for _, s := range slots {
+		if s.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerWords(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if w != "" {
+			out = append(out, values.Normalize(w))
+		}
+	}
+	return out
+}
+
+// stripAnyWords strips the first of several word sequences that s starts
+// with.
+func stripAnyWords(s string, prefixes [][]string) (string, bool) {
+	for _, p := range prefixes {
+		if r, ok := stripWords(s, p); ok {
+			return r, true
+		}
+	}
+	return s, false
 }
 
 // slotDef resolves a slot as the flow sees it; nil (converted like an any

@@ -546,3 +546,28 @@ func TestStem(t *testing.T) {
 		assert.Equal(t, tc.want, stem(tc.in), tc.in)
 	}
 }
+
+// A correction that names its slot changes that slot, whatever its type,
+// at a confirm or a collect.
+func TestNamedCorrection(t *testing.T) {
+	runCases(t, []ucase{
+		{"change the amount at a confirm", "change the amount to 60", confirmAmount, correct("amount", 60.0)},
+		{"another slot, free text", "Change the recipient to Bob García", confirmAmount, correct("recipient", "Bob García")},
+		{"actually ... is", "actually the recipient is Bob", confirmAmount, correct("recipient", "Bob")},
+		{"no, ... should be", "no, the amount should be 75", confirmRecip, correct("amount", 75.0)},
+		{"no, set ... to", "No, set the amount to 20", confirmRecip, correct("amount", 20.0)},
+		{"the pending collect's own slot", "set the amount to 30", askAmount, set("amount", 30.0)},
+		{"another slot while collecting", "change the recipient to Eva", askAmount, correct("recipient", "Eva")},
+		{"slot name with two words", "change my account type to savings", askAccount, set("account_type", "savings")},
+		{"spanish", "cambia el amount a 40", confirmAmount, correct("amount", 40.0)},
+		{"a value that does not convert is given as written", "change the amount to lots", confirmAmount, correct("amount", "lots")},
+		{"a value above the maximum is given as written", "set the amount to 50000", confirmAmount, correct("amount", "50000")},
+		{"a date slot", "actually the date is 2027-04-01", confirmDate, correct("date", "2027-04-01")},
+		// Not a named correction.
+		{"make it still works", "make it 60", confirmAmount, correct("amount", 60.0)},
+		{"no slot name", "change it to 70", confirmAmount, correct("amount", 70.0)},
+		{"no value", "change the amount", confirmAmount, fallback},
+		{"a no word is no value", "no, the amount is wrong", confirmAmount, deny},
+		{"an unknown slot", "change the colour to red", confirmAmount, fallback},
+	})
+}

@@ -1,8 +1,15 @@
 package compiler
 
 import (
+	"fmt"
+	"reflect"
+
+	"github.com/expr-lang/expr"
+	exprvm "github.com/expr-lang/expr/vm"
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 )
 
 // check_unset warns where a step may read a slot before it is set on some
@@ -26,7 +33,11 @@ import (
 // another flow filled earlier in the conversation are not assumed: the
 // warning says the read may see an unset slot on some path. Slot
 // validations, collect validators and action inputs are not reads.
-// Unreachable steps are not looked at (W001 covers them).
+// Unreachable steps are not looked at (W001 covers them). A while whose
+// condition is certainly true when it is first reached (a set step just
+// before it gives the slots it reads literal values, as in "set another:
+// true" then "while another == true") runs its body at least once, so the
+// slots its body sets are set after the loop.
 func init() {
 	register("unset", func(c *checker) {
 		exprs, tmpls := stepUses(c)
@@ -213,10 +224,36 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 		edges[i] = out
 	}
 
-	// The fixpoint: states start full (the meet's identity) and only shrink.
+	// A while whose condition is certainly true when control first comes
+	// to it from outside its body runs its body at least once. Such a
+	// first test gets a node of its own (after the steps) whose only edge
+	// is the body; the while's own node keeps the tests after each round.
 	n := len(f.Steps)
-	ff.in = make([]bitset, n)
-	ff.reached = make([]bool, n)
+	entries := map[int]int{}
+	for i, s := range f.Steps {
+		if s.Type.V != string(ir.KindWhile) || !a.firstTestTrue(f, s, edges) {
+			continue
+		}
+		v := len(edges)
+		entries[i] = v
+		edges = append(edges, []unsetEdge{{to: f.whileBody(s)}})
+		kills = append(kills, nil)
+		for p := 0; p < n; p++ {
+			if inBody(f.Steps[p], s) {
+				continue
+			}
+			for e := range edges[p] {
+				if edges[p][e].to == i {
+					edges[p][e].to = v
+				}
+			}
+		}
+	}
+
+	// The fixpoint: states start full (the meet's identity) and only shrink.
+	nodes := len(edges)
+	ff.in = make([]bitset, nodes)
+	ff.reached = make([]bool, nodes)
 	for i := range ff.in {
 		ff.in[i] = newFullBitset(k)
 	}
@@ -233,7 +270,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 		ff.in[0] = entry
 		ff.reached[0] = true
 		queue := []int{0}
-		queued := make([]bool, n)
+		queued := make([]bool, nodes)
 		queued[0] = true
 		tmp := make(bitset, words)
 		for len(queue) > 0 {
@@ -255,7 +292,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 					}
 					continue
 				}
-				if e.to < 0 || e.to >= n {
+				if e.to < 0 || e.to >= nodes {
 					continue
 				}
 				changed := ff.in[e.to].and(tmp)
@@ -270,6 +307,18 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			}
 		}
 	}
+	// A while's condition is read at its first test too: its state is the
+	// meet of both nodes.
+	for i, v := range entries {
+		switch {
+		case !ff.reached[v]:
+		case !ff.reached[i]:
+			ff.in[i], ff.reached[i] = ff.in[v], true
+		default:
+			ff.in[i].and(ff.in[v])
+		}
+	}
+	ff.in, ff.reached = ff.in[:n], ff.reached[:n]
 	if endReached {
 		for name, i := range ff.bit {
 			if end.has(i) && p.Slot(name) != nil {
@@ -392,4 +441,133 @@ func (a *unsetAnalysis) report(ff *flowFacts) {
 			}
 		}
 	}
+}
+
+// inBody reports whether step s is in the body of while w, directly or in
+// a nested while.
+func inBody(s, w *Step) bool {
+	// Bounded: whiles that list each other (E039) make a cycle of Loops.
+	for l, n := s.Loop, 0; l != nil && n <= len(s.Flow.Steps); l, n = l.Loop, n+1 {
+		if l == w {
+			return true
+		}
+	}
+	return false
+}
+
+// firstTestTrue reports whether a while's condition is certainly true
+// when control first comes to it from outside its body: every step that
+// leads there from outside is a set step without a condition that gives
+// every slot the condition reads a literal value, and the condition is
+// true with those values (the documented idiom: set another: true, then
+// while another == true). The flow's first step is never such a while.
+func (a *unsetAnalysis) firstTestTrue(f *Flow, w *Step, edges [][]unsetEdge) bool {
+	if w.Index == 0 || !w.Condition.Set {
+		return false
+	}
+	var cond *exprUse
+	for _, u := range a.exprs[w] {
+		if u.Src.Pos == w.Condition.Pos {
+			cond = u
+		}
+	}
+	if cond == nil || cond.Err != nil || len(cond.Unknown) > 0 || len(cond.Refs) == 0 {
+		return false
+	}
+	var values map[string]any
+	preds := 0
+	for p, out := range edges[:len(f.Steps)] {
+		ps := f.Steps[p]
+		if inBody(ps, w) {
+			continue
+		}
+		for _, e := range out {
+			if e.to != w.Index {
+				continue
+			}
+			preds++
+			vals, ok := a.literals(f, ps, cond.Refs)
+			if !ok {
+				return false
+			}
+			if values == nil {
+				values = vals
+			} else if !sameValues(values, vals) {
+				return false
+			}
+		}
+	}
+	if preds == 0 {
+		return false
+	}
+	env := map[string]any{"slots": values}
+	for k, v := range values {
+		env[k] = v
+	}
+	prog, err := expr.Compile(exprcompat.Rewrite(w.Condition.V), expr.AllowUndefinedVariables(), expr.Patch(&exprcompat.ShadowBuiltins{}))
+	if err != nil {
+		return false
+	}
+	out, err := runSafely(prog, env)
+	b, ok := out.(bool)
+	return err == nil && ok && b
+}
+
+// literals returns the typed literal values a set step without a
+// condition gives to each of names, as the VM would store them; ok is
+// false when the step is no such step or leaves a name without one.
+func (a *unsetAnalysis) literals(f *Flow, s *Step, names []string) (map[string]any, bool) {
+	if s.Type.V != string(ir.KindSet) || s.Condition.Set {
+		return nil, false
+	}
+	out := make(map[string]any, len(names))
+	for _, name := range names {
+		var last *Assign
+		for _, as := range s.Assign {
+			if as.Slot.V == name {
+				last = as
+			}
+		}
+		if last == nil || last.Kind != ir.AssignLiteral || last.Value == nil {
+			return nil, false
+		}
+		slot := a.c.p.Visible(f, name)
+		if slot == nil {
+			return nil, false
+		}
+		v := last.Value
+		if !slot.Implicit && slot.Resolved != ir.TypeAny {
+			cv, err := values.Convert(lowerSlot(slot), v)
+			if err != nil {
+				return nil, false
+			}
+			v = cv
+		}
+		out[name] = v
+	}
+	return out, true
+}
+
+// sameValues reports whether two sets of literal values are equal.
+func sameValues(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !reflect.DeepEqual(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// runSafely runs a compiled expression; a panic is an error.
+func runSafely(prog *exprvm.Program, env map[string]any) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("expression panicked: %v", r)
+		}
+	}()
+	return expr.Run(prog, env)
 }

@@ -1,6 +1,9 @@
 package compiler
 
 import (
+	"fmt"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/soni-dev/soni/diag"
@@ -248,4 +251,93 @@ flows:
       - {step: t, type: say, message: "{n}"}
 `
 	assert.Empty(t, codeDiags(t, src, diag.CodeSetType))
+}
+
+// TestWhileEnteredOnce: the idiom of docs/language.md §6.6 (set the slot
+// the condition reads, then loop) runs the body at least once, so what the
+// body collects is set after the loop; reading it there is no W003.
+func TestWhileEnteredOnce(t *testing.T) {
+	const loop = `      - step: loop
+        type: while
+        condition: %s
+        do:
+          - {step: ask_item, type: collect, slot: item, message: "Item?", force: true}
+          - {step: ask_more, type: collect, slot: another, message: "Another?", force: true}
+      - {step: bye, type: say, message: "Last item: {item}"}
+`
+	for _, tc := range []struct {
+		name   string
+		before string
+		cond   string
+		want   []string
+	}{
+		{"set true before the loop", `      - {step: start, type: set, slots: {another: true}}
+`, `"another == true"`, nil},
+		{"capital AND and a counter", `      - {step: start, type: set, slots: {another: "true", n: 0}}
+`, `"another AND n < 3"`, nil},
+		{"set false before the loop", `      - {step: start, type: set, slots: {another: false}}
+`, `"another == true"`, []string{"item"}},
+		{"collected before the loop", `      - {step: start, type: collect, slot: another, message: "Start?"}
+`, `"another == true"`, []string{"item"}},
+		{"conditional set", `      - {step: start, type: set, condition: "n == nil", slots: {another: true}}
+`, `"another == true"`, []string{"another", "item", "n"}},
+		{"the condition reads a slot the set leaves alone", `      - {step: start, type: set, slots: {another: true}}
+`, `"another == true && n < 3"`, []string{"item", "n"}},
+		{"a second way into the loop", `      - {step: ask_n, type: collect, slot: n, message: "n?"}
+      - {step: pick, type: branch, slot: n, cases: {">5": loop}}
+      - {step: start, type: set, slots: {another: true}}
+`, `"another == true"`, []string{"another", "item"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots:
+      - {name: another, type: boolean}
+      - {name: item, type: text}
+      - {name: n, type: integer}
+    steps:
+` + tc.before + fmt.Sprintf(loop, tc.cond)
+			var got []string
+			r := CompileSource("t.yaml", []byte(src), Options{})
+			for _, d := range r.Diags {
+				if d.Code == diag.CodeMaybeUnset {
+					got = append(got, d.Message[len(`slot "`):strings.Index(d.Message, `" may`)])
+				} else if d.Severity == diag.Error {
+					t.Fatalf("unexpected error: %s", d.String())
+				}
+			}
+			sort.Strings(got)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestNestedWhilesEnteredOnce(t *testing.T) {
+	src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots:
+      - {name: more, type: boolean}
+      - {name: again, type: boolean}
+      - {name: item, type: text}
+      - {name: detail, type: text}
+    steps:
+      - {step: init, type: set, slots: {more: true}}
+      - step: outer
+        type: while
+        condition: "more"
+        do:
+          - {step: ask_item, type: collect, slot: item, message: "Item?", force: true}
+          - {step: init_inner, type: set, slots: {again: true}}
+          - step: inner
+            type: while
+            condition: "again == true"
+            do:
+              - {step: ask_detail, type: collect, slot: detail, message: "Detail of {item}?", force: true}
+              - {step: ask_again, type: collect, slot: again, message: "Again?", force: true}
+          - {step: ask_more, type: collect, slot: more, message: "More? Last detail {detail}", force: true}
+      - {step: done, type: say, message: "Done with {item} ({detail})"}
+`
+	assert.Empty(t, codeDiags(t, src, diag.CodeMaybeUnset))
 }

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"strings"
+
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 )
@@ -29,6 +31,11 @@ func init() {
 				}
 				d := c.ds.Add(t.Pos, diag.CodeUnknownTarget, t.Path,
 					"unknown jump target %q in %s: flow %q has no step with this id (use one of its step ids, or %q to end the flow)", t.V, field, f.Name.V, ir.EndStep)
+				if strings.Trim(strings.ToLower(strings.TrimSpace(t.V)), "_") == "end" {
+					// END, end, __END__: the flow's end is spelt __end__.
+					d.Suggestion = "did you mean " + quote(ir.EndStep) + "?"
+					return
+				}
 				suggestInto(d, t.V, candidates(true))
 			}
 			for _, s := range f.Steps {

@@ -341,3 +341,18 @@ func TestNestedWhilesEnteredOnce(t *testing.T) {
 `
 	assert.Empty(t, codeDiags(t, src, diag.CodeMaybeUnset))
 }
+
+func TestEndTargetSuggestion(t *testing.T) {
+	for _, target := range []string{"END", "end", "__END__", "_end"} {
+		t.Run(target, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: d, type: say, message: hi, jump_to: ` + target + `}
+`
+			want := fmt.Sprintf(`5:52 unknown jump target %q in jump_to: flow "f" has no step with this id (use one of its step ids, or "__end__" to end the flow) (did you mean "__end__"?)`, target)
+			assert.Equal(t, []string{want}, codeDiags(t, src, diag.CodeUnknownTarget))
+		})
+	}
+}

@@ -11,7 +11,9 @@ import (
 // understanding layer could not tell which flow the message starts.
 // Phrases are compared as the understanding layer reads them (see
 // triggerKey). The report sits at the later phrase and cites the first;
-// the same phrase twice in one flow is harmless and not reported.
+// the same phrase twice in one flow is harmless and not reported, nor is a
+// phrase of a flow defined twice (E020 reports that). A phrase with no
+// words (empty, or only punctuation) can never match: E014.
 func init() {
 	register("triggers", func(c *checker) {
 		type first struct {
@@ -28,6 +30,8 @@ func init() {
 			for _, t := range f.Triggers {
 				key := triggerKey(t.V)
 				if key == "" {
+					c.ds.Add(t.Pos, diag.CodeInvalidValue, t.Path,
+						"trigger phrase %q of flow %q has no words, so no message can match it: write an example of what users say, or remove it", t.V, f.Name.V)
 					continue
 				}
 				prev, ok := seen[key]
@@ -35,7 +39,9 @@ func init() {
 					seen[key] = first{f, t.Pos}
 					continue
 				}
-				if prev.flow == f || reported[flowKey{f, key}] {
+				// Two flows of one name are a duplicate definition (E020)
+				// already; their phrases are not also reported.
+				if prev.flow == f || prev.flow.Name.V == f.Name.V || reported[flowKey{f, key}] {
 					continue
 				}
 				reported[flowKey{f, key}] = true

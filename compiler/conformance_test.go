@@ -356,3 +356,31 @@ func TestEndTargetSuggestion(t *testing.T) {
 		})
 	}
 }
+
+func TestTriggerPhrases(t *testing.T) {
+	a := `flows:
+  f:
+    trigger: {intents: ["Send money!"]}
+    steps:
+      - {step: a, type: say, message: hi}
+`
+	b := `flows:
+  f:
+    trigger: {intents: ["send money"]}
+    steps:
+      - {step: a, type: say, message: hi}
+  g:
+    trigger: {intents: ["SEND MONEY", "", "?!"]}
+    steps:
+      - {step: a, type: say, message: hi}
+`
+	two := []input{{name: "a.yaml", src: []byte(a)}, {name: "b.yaml", src: []byte(b)}}
+	// f twice is E020 only; g shares the phrase with the first f.
+	assert.Equal(t, []string{
+		`b.yaml:7:26 trigger phrase "SEND MONEY" of flow "g" is already a trigger of flow "f" at a.yaml:3:26: keep each phrase in one flow only`,
+	}, inputsDiags(t, two, diag.CodeDuplicateTrigger))
+	assert.Equal(t, []string{
+		`b.yaml:7:40 trigger phrase "" of flow "g" has no words, so no message can match it: write an example of what users say, or remove it`,
+		`b.yaml:7:44 trigger phrase "?!" of flow "g" has no words, so no message can match it: write an example of what users say, or remove it`,
+	}, inputsDiags(t, two, diag.CodeInvalidValue))
+}

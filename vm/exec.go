@@ -61,7 +61,7 @@ func (t *turn) exec(nr *nodeRT) error {
 		t.goTo(n.Next)
 	case ir.KindCollect:
 		sr := t.m.slot(nr.flow, n.Slot)
-		if v, ok := t.get(n.Slot); ok && v != nil && !n.Force && t.validate(sr, nr, v) == nil {
+		if v, ok := t.get(n.Slot); ok && !isBlank(v) && !n.Force && t.validate(sr, nr, v) == nil {
 			t.goTo(n.Next)
 			return nil
 		}

@@ -469,7 +469,9 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v == nil {
+	if isBlank(v) {
+		// An empty answer fills nothing, even a text slot: the question
+		// is asked again.
 		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
 	}
 	v = normalizeAny(v)
@@ -483,6 +485,17 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// isBlank reports whether a slot value holds nothing: nil, or a string of
+// only spaces. A collect asks again for a slot that holds a blank value
+// (set to "" or to a template of unset slots), as for an unset one.
+func isBlank(v any) bool {
+	if v == nil {
+		return true
+	}
+	s, ok := v.(string)
+	return ok && strings.TrimSpace(s) == ""
 }
 
 // emailWord picks the address out of an answer for a collect with the

@@ -194,6 +194,19 @@ func TestCollect(t *testing.T) {
 			want:  [][]string{{"Hi Ana"}},
 		},
 		{
+			name: "a slot set to a blank text is asked for",
+			steps: []*sb{set("pre", "name", "", "city", "{nobody}"), collect("ask", "name", "Name?"), collect("ask2", "city", "City?"),
+				say("hi", "{name} from {city}")},
+			turns: [][]Command{{start("f")}, {setSlot("name", "Ana")}, {setSlot("city", "Rome")}},
+			want:  [][]string{{"Name?"}, {"City?"}, {"Ana from Rome"}},
+		},
+		{
+			name:  "a blank answer fills nothing",
+			steps: []*sb{collect("ask", "name", "Name?"), say("hi", "Hi {name}")},
+			turns: [][]Command{{start("f")}, {setSlot("name", "   ")}, {setSlot("name", "Ana")}},
+			want:  [][]string{{"Name?"}, {"Sorry, that is not a valid name.", "Name?"}, {"Hi Ana"}},
+		},
+		{
 			name: "the email validator takes the address inside the answer",
 			steps: []*sb{collect("ask", "name", "Email?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "email"} }),
 				say("hi", "Mail to {name}")},

@@ -36,6 +36,11 @@ func init() {
 				}
 				d := c.ds.Add(u.Src.At(n.Line, n.Col), diag.CodeUnknownSlot, u.Src.Path,
 					"unknown slot %q in %s: %s", n.Name, exprWhat(u), hint)
+				if lit, ok := pythonLiterals[n.Name]; ok && !c.visible(u.Flow, n.Name) {
+					// Python's True, False and None.
+					d.Suggestion = "did you mean " + quote(lit) + "?"
+					continue
+				}
 				suggestInto(d, n.Name, c.visibleNames(u.Flow))
 			}
 		}
@@ -62,6 +67,10 @@ func init() {
 		c.actionInputs()
 	})
 }
+
+// pythonLiterals are the literals a Python condition would use, with the
+// expr literal that means the same.
+var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": "false", "FALSE": "false", "None": "nil", "null": "nil", "NULL": "nil"}
 
 func declareHint(f *Flow) string {
 	if f == nil {

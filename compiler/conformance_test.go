@@ -384,3 +384,38 @@ func TestTriggerPhrases(t *testing.T) {
 		`b.yaml:7:44 trigger phrase "?!" of flow "g" has no words, so no message can match it: write an example of what users say, or remove it`,
 	}, inputsDiags(t, two, diag.CodeInvalidValue))
 }
+
+func TestExpressionHints(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		eval string
+		code string
+		want []string
+	}{
+		{"= for ==", `x = 'a'`, diag.CodeExpression,
+			[]string{`10:22 invalid evaluate expression: unexpected token Operator("=") (compare with "==", not "=")`}},
+		{"template braces", `{ok} == true`, diag.CodeExpression,
+			[]string{`10:23 invalid evaluate expression: unexpected token Bracket("}") (in an expression a slot is a variable: write ok, not {ok})`}},
+		{"Python True and None", `ok == True and x != None`, diag.CodeUnknownSlot, []string{
+			`10:26 unknown slot "True" in evaluate expression: declare it in the top-level slots or the flow's slots, or fix its name (did you mean "true"?)`,
+			`10:40 unknown slot "None" in evaluate expression: declare it in the top-level slots or the flow's slots, or fix its name (did you mean "nil"?)`,
+		}},
+		{"a map literal is fine", `{"a": 1}.a == 1 and ok`, diag.CodeExpression, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots: [{name: ok, type: boolean}, {name: x, type: text}]
+    steps:
+      - {step: a, type: collect, slot: ok, message: "ok?"}
+      - {step: b, type: collect, slot: x, message: "x?"}
+      - step: c
+        type: branch
+        evaluate: "` + tc.eval + `"
+        cases: {"true": __end__}
+`
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+}

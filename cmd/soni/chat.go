@@ -57,7 +57,7 @@ func chatCommand(e *env) *cli.Command {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
 			ch := &chat{e: e, eng: eng, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
-				history: filepath.Join(filepath.Dir(filepath.Clean(c.String("checkpoints"))), "history")}
+				history: historyFile(c.String("checkpoints"))}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
 	}
@@ -70,7 +70,7 @@ type chat struct {
 	session string
 	json    bool
 	trace   bool
-	// history is the line editor's history file.
+	// history is the line editor's history file (see historyFile).
 	history string
 }
 
@@ -459,3 +459,15 @@ func (p *plainReader) ReadLine() (string, error) {
 
 func (p *plainReader) AddHistory(string) {}
 func (p *plainReader) Close() error      { return nil }
+
+// historyFile is where the line editor keeps its history: .soni/history for
+// the default checkpoint directory, else a .history file inside the
+// checkpoint directory given, so that --checkpoints never writes outside
+// the directory it names.
+func historyFile(checkpointsDir string) string {
+	dir := filepath.Clean(checkpointsDir)
+	if dir == filepath.Join(".soni", "checkpoints") {
+		return filepath.Join(".soni", "history")
+	}
+	return filepath.Join(dir, ".history")
+}

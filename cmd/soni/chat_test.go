@@ -113,3 +113,9 @@ func TestChatCorruptCheckpoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"format": "soni.checkpoint/v1", "revis`, string(b), "never overwritten")
 }
+
+func TestHistoryFile(t *testing.T) {
+	assert.Equal(t, filepath.Join(".soni", "history"), historyFile(".soni/checkpoints"))
+	assert.Equal(t, filepath.Join(".soni", "history"), historyFile("./.soni/checkpoints/"))
+	assert.Equal(t, filepath.Join("/tmp", "cps", ".history"), historyFile("/tmp/cps"), "never outside the directory given")
+}

@@ -385,6 +385,8 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 			}
 			if s := Suggest(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
+			} else if s := keyAlias(name, allowed); s != "" {
+				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
 			} else if def, _ := defName(schLoc); strings.HasSuffix(def, "Step") && def != "anyStep" {
 				u.Suggestion = b.otherStepTypes(name)
 			}
@@ -435,6 +437,68 @@ func (b *builder) add(v Violation) {
 	}
 	v.Pointer = pointer(v.Tokens)
 	b.out = append(b.out, v)
+}
+
+// keyAliases are keys that other dialogue frameworks (or plain English)
+// use for a key soni spells differently, too far apart for an edit
+// distance to find.
+var keyAliases = map[string][]string{
+	"exit":          {"exit_to"},
+	"on_exit":       {"exit_to"},
+	"on_yes":        {"on_confirm"},
+	"on_true":       {"on_confirm"},
+	"on_affirm":     {"on_confirm"},
+	"on_no":         {"on_deny"},
+	"on_false":      {"on_deny"},
+	"on_reject":     {"on_deny"},
+	"on_fail":       {"on_error"},
+	"on_failure":    {"on_error"},
+	"goto":          {"jump_to", "target"},
+	"go_to":         {"jump_to", "target"},
+	"next":          {"jump_to"},
+	"then":          {"jump_to"},
+	"flow":          {"target", "flows"},
+	"action":        {"call", "actions"},
+	"name":          {"call"},
+	"examples":      {"intents"},
+	"phrases":       {"intents"},
+	"utterances":    {"intents"},
+	"text":          {"message"},
+	"prompt":        {"message"},
+	"question":      {"message"},
+	"regex":         {"pattern"},
+	"options":       {"values"},
+	"choices":       {"values"},
+	"enum":          {"values"},
+	"default":       {"initial"},
+	"retries":       {"max_attempts"},
+	"max_retries":   {"max_attempts"},
+	"error_message": {"validation_error_message", "invalid_message"},
+	"validate":      {"validator", "validation"},
+	"body":          {"do"},
+	"loop":          {"do"},
+	"expression":    {"evaluate", "condition", "expr"},
+	"when":          {"condition"},
+	"condition":     {"evaluate"},
+	"max_steps":     {"max_steps_per_turn"},
+	"max_depth":     {"max_stack_depth"},
+	"stack_depth":   {"max_stack_depth"},
+	"history":       {"history_size"},
+	"if":            {"condition", "evaluate"},
+	"inputs":        {"map_outputs"},
+	"outputs":       {"map_outputs"},
+}
+
+// keyAlias returns the allowed key that an alias stands for, or "".
+func keyAlias(name string, allowed []string) string {
+	for _, want := range keyAliases[strings.ToLower(name)] {
+		for _, a := range allowed {
+			if a == want {
+				return a
+			}
+		}
+	}
+	return ""
 }
 
 // boolWords are strings that YAML 1.1 read as booleans but YAML 1.2 (and

@@ -189,6 +189,19 @@ func TestValidate(t *testing.T) {
 			want: []want{{"/flws", UnknownKey, "flws", `unknown key "flws" at the top level`, `did you mean "flows"?`}},
 		},
 		{
+			name: "keys other frameworks use get the soni key as a suggestion",
+			src:  "settings: {max_steps: 5}\nflows:\n  f:\n    trigger: {examples: [hi]}\n    steps:\n      - {step: a, type: confirm, slot: x, on_yes: b, on_no: c}\n      - {step: b, type: while, condition: x, do: [c], exit: c}\n      - {step: c, type: branch, condition: x, cases: {default: a}}\n      - {step: d, type: say, message: hi, condition: x}\n",
+			want: []want{
+				{"/flows/f/steps/0/on_no", UnknownKey, "on_no", `unknown key "on_no" in confirm step`, `did you mean "on_deny"?`},
+				{"/flows/f/steps/0/on_yes", UnknownKey, "on_yes", `unknown key "on_yes" in confirm step`, `did you mean "on_confirm"?`},
+				{"/flows/f/steps/1/exit", UnknownKey, "exit", `unknown key "exit" in while step`, `did you mean "exit_to"?`},
+				{"/flows/f/steps/2/condition", UnknownKey, "condition", `unknown key "condition" in branch step`, `did you mean "evaluate"?`},
+				{"/flows/f/steps/3/condition", UnknownKey, "condition", `unknown key "condition" in say step`, `"condition" is a field of set and while steps`},
+				{"/flows/f/trigger/examples", UnknownKey, "examples", `unknown key "examples" in the trigger of flow "f"`, `did you mean "intents"?`},
+				{"/settings/max_steps", UnknownKey, "max_steps", `unknown key "max_steps" in settings`, `did you mean "max_steps_per_turn"?`},
+			},
+		},
+		{
 			name: "unknown top-level key without suggestion",
 			src:  "test_cases: []\n",
 			want: []want{{"/test_cases", UnknownKey, "test_cases", `unknown key "test_cases" at the top level`, ""}},
@@ -434,11 +447,13 @@ func TestValidate(t *testing.T) {
 		},
 		{
 			name: "link and call need a target",
-			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: link, flow: g}\n      - {step: b, type: call, jump_to: 3, target: g}\n",
+			src:  "flows:\n  f:\n    steps:\n      - {step: a, type: link, to: g}\n      - {step: b, type: call, jump_to: 3, target: g}\n      - {step: c, type: link, flow: g}\n",
 			want: []want{
 				{"/flows/f/steps/0", Missing, "target", `missing required field "target" in link step`, ""},
-				{"/flows/f/steps/0/flow", UnknownKey, "flow", `unknown key "flow" in link step`, ""},
+				{"/flows/f/steps/0/to", UnknownKey, "to", `unknown key "to" in link step`, ""},
 				{"/flows/f/steps/1/jump_to", WrongType, "", `expected a string for "jump_to", got an integer`, ""},
+				// With a suggestion, the unknown key stands for the missing one.
+				{"/flows/f/steps/2/flow", UnknownKey, "flow", `unknown key "flow" in link step`, `did you mean "target"?`},
 			},
 		},
 		{
@@ -658,6 +673,7 @@ var brokenSnippets = []string{
 	"flows:\n  f:\n    steps:\n      - {step: c, type: while, do: [a, 7, {step: d, type: link}, {step: e, type: while, do: [{typ: say}]}]}\n",
 	"flows:\n  f:\n    steps:\n      - {step: a, type: action, map_outputs: {x: [y]}, on_eror: b}\n      - {step: b, type: call}\n",
 	"settings: {max_steps_per_turn: 0, history_size: -1, idle_mesage: x, cancel_message: [a]}\n",
+	"flows:\n  f:\n    steps:\n      - {step: a, type: set, slots: {}}\n      - {step: b, type: branch, slot: x, cases: {}}\n      - {step: c, type: set, slots: {x: {expr: 1, y: 2}, z: {a: {expr: 3}}}}\n",
 	"slots:\n  s: {type: 3, values: {a: [x], b: 3}, min: low, typo: 1}\n  t: {values: [1]}\n",
 	"actions:\n  a:\n    inputs: [x, {name: y, required: yes}, {nam: z}, 3]\n    run: {exec: [], http: {retry: {attempts: 0}}}\n",
 }

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/soni-dev/soni/diag"
@@ -47,4 +48,26 @@ flows:
 	assert.Equal(t, ir.TypeText, types["origin"])
 	assert.Equal(t, ir.TypeInteger, types["fine"])
 	assert.Equal(t, ir.TypeBoolean, types["alias"])
+}
+
+func TestUnknownSlotTypeHints(t *testing.T) {
+	for _, tc := range []struct{ typ, hint string }{
+		{"list", `did you mean "any"?`},
+		{"Dict", `did you mean "any"?`},
+		{"double", `did you mean "number"?`},
+		{"datetime", `did you mean "date"?`},
+		{"enum", `did you mean "categorical"?`},
+		{"phone_number", ""},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			src := "slots:\n  x: {type: " + tc.typ + "}\n" + oneFlow
+			got := codeDiags(t, src, diag.CodeUnknownSlotType)
+			require.Len(t, got, 1)
+			if tc.hint == "" {
+				assert.NotContains(t, got[0], "did you mean")
+			} else {
+				assert.True(t, strings.HasSuffix(got[0], "("+tc.hint+")"), got[0])
+			}
+		})
+	}
 }

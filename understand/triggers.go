@@ -44,8 +44,12 @@ func contentWords(norm string, buf []string) (words []string, allStop bool) {
 	all := buf[start:]
 	n := 0
 	for _, w := range all {
-		if !stopWords[w] {
-			all[n] = stem(w)
+		if stopWords[w] {
+			continue
+		}
+		// "wants", "needs": the stem of a stop word is one too.
+		if st := stem(w); !stopWords[st] {
+			all[n] = st
 			n++
 		}
 	}

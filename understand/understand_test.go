@@ -226,6 +226,8 @@ func TestTriggers(t *testing.T) {
 		{"plural", "I want to book flights", idle, start("book_flight")},
 		{"ing and plural", "sending some money", idle, start("transfer_funds")},
 		{"spanish plural", "reservar unos vuelos", idle, start("book_flight")},
+		{"inflected stop words are stop words", "Ana needs to send money", idle, start("transfer_funds")},
+		{"inflected stop words do not dilute a strong match", "needs to check balances", askRecipient, start("check_balance")},
 		{"yes triggers nothing", "yes", idle, fallback},
 		{"si triggers nothing", "sí", idle, fallback},
 		{"half the words is not enough", "money", idle, fallback},

@@ -156,6 +156,11 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	}
 	norm := values.Normalize(head)
 	p := v.Pending
+	if norm == "" && complete {
+		// Only punctuation or symbols ("?", "..."): nothing to read, not
+		// even a text answer.
+		return one(vm.Command{Kind: vm.CmdFallback}), nil
+	}
 
 	// 1. Cancel words, alone or with polite words around them.
 	plainCancel, objectCancel := false, false

@@ -211,6 +211,17 @@ func TestCancel(t *testing.T) {
 	})
 }
 
+func TestNothingToRead(t *testing.T) {
+	runCases(t, []ucase{
+		{"empty", "", askRecipient, fallback},
+		{"spaces", "   ", askAmount, fallback},
+		{"a question mark is no name", "?", askRecipient, fallback},
+		{"dots at a confirm", "...", confirmAmount, fallback},
+		{"punctuation when idle", "?!", idle, fallback},
+		{"one letter is an answer", "A", askRecipient, set("recipient", "A")},
+	})
+}
+
 func TestTriggers(t *testing.T) {
 	runCases(t, []ucase{
 		{"exact", "send money", idle, start("transfer_funds")},

@@ -29,13 +29,13 @@ flows:
 			"3:28 invalid pattern \"[0-9]{4}x**\" of slot \"pin\": invalid nested repetition operator: `**`; write a Go (RE2) regular expression",
 			"7:31 invalid pattern \"[0-9\" of slot \"zip\": missing closing ]: `[0-9`; write a Go (RE2) regular expression",
 		}},
-		{"escaped pattern keeps the value's position", `slots:
+		{"escaped pattern points at the bad part in the file", `slots:
   code: {pattern: "\\d+(?<x"}
 flows:
   main:
     steps:
       - {step: a, type: collect, slot: code, message: code?}
-`, []string{"2:20 invalid pattern \"\\\\d+(?<x\" of slot \"code\": invalid named capture: `(?<x`; write a Go (RE2) regular expression"}},
+`, []string{"2:24 invalid pattern \"\\\\d+(?<x\" of slot \"code\": invalid named capture: `(?<x`; write a Go (RE2) regular expression"}},
 		{"valid patterns", `slots:
   code: {pattern: '\d{3}-[A-Z]+'}
 flows:

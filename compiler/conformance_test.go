@@ -8,6 +8,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // This file holds regression tests for places where soni disagreed with
@@ -416,6 +417,105 @@ func TestExpressionHints(t *testing.T) {
         cases: {"true": __end__}
 `
 			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+}
+
+// locate returns the 1-based line and rune column of the n-th (1-based)
+// occurrence of needle in src.
+func locate(t *testing.T, src, needle string, n int) (int, int) {
+	t.Helper()
+	off := -1
+	for i := 0; i < n; i++ {
+		j := strings.Index(src[off+1:], needle)
+		if j < 0 {
+			t.Fatalf("%q not found %d times", needle, n)
+		}
+		off += 1 + j
+	}
+	before := src[:off]
+	line := strings.Count(before, "\n") + 1
+	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:])) + 1
+	return line, col
+}
+
+// TestPositionsInsideEscapedAndFoldedScalars: a diagnostic inside a
+// template or expression points at the name in the file also when the
+// value's characters do not sit one for one in the file: escapes in
+// double-quoted strings, ” in single-quoted ones, folded blocks, plain
+// and quoted scalars continued on the next line.
+func TestPositionsInsideEscapedAndFoldedScalars(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		value  string // the message, as written after "message:"
+		needle string // where the unknown slot is written
+		nth    int
+	}{
+		{"escape before", `"Hello\tthere\n{nme}"`, "nme", 1},
+		{"unicode escape before", `"Caf\u00e9 {nme}"`, "nme", 1},
+		{"escaped quote before", `"Say \"hi\" to {nme}"`, "nme", 1},
+		{"doubled quote before", `'It''s {nme}'`, "nme", 1},
+		{"second line of a double-quoted string", "\"first line\n          second {nme}\"", "nme", 1},
+		{"plain scalar on two lines", "first line\n          second {nme}", "nme", 1},
+		{"folded block", ">\n          Your balance\n          is {nme}.\n", "nme", 1},
+		{"folded block with a paragraph", ">-\n          One.\n\n          Two {nme}.\n", "nme", 1},
+		{"literal block with an indentation indicator", "|2\n            Indented {nme}", "nme", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - step: a
+        type: say
+        message: ` + tc.value + "\n"
+			got := codeDiags(t, src, diag.CodeUnknownSlot)
+			if !assert.Len(t, got, 1) {
+				return
+			}
+			line, col := locate(t, src, tc.needle, tc.nth)
+			assert.True(t, strings.HasPrefix(got[0], fmt.Sprintf("%d:%d ", line, col)), "want %d:%d, got %s", line, col, got[0])
+		})
+	}
+	t.Run("expression on the second line of a folded block", func(t *testing.T) {
+		src := `flows:
+  f:
+    trigger: {intents: [go]}
+    slots: [{name: n, type: integer}]
+    steps:
+      - {step: a, type: collect, slot: n, message: "n?"}
+      - step: b
+        type: branch
+        evaluate: >
+          n > 1 and
+          n < "ten"
+        cases: {"true": __end__}
+`
+		got := codeDiags(t, src, diag.CodeExpression)
+		require.Len(t, got, 1)
+		line, col := locate(t, src, `< "ten"`, 1)
+		assert.True(t, strings.HasPrefix(got[0], fmt.Sprintf("%d:%d ", line, col)), "want %d:%d, got %s", line, col, got[0])
+	})
+}
+
+func TestPositionsInLiteralBlocks(t *testing.T) {
+	for _, tc := range []struct{ name, value string }{
+		{"blank first line", "|\n\n          Second {nme}"},
+		{"indentation indicator", "|2\n            Indented {nme}"},
+		{"more indented second line", "|\n          One\n            Two {nme}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - step: a
+        type: say
+        message: ` + tc.value + "\n"
+			got := codeDiags(t, src, diag.CodeUnknownSlot)
+			require.Len(t, got, 1)
+			line, col := locate(t, src, "nme", 1)
+			assert.True(t, strings.HasPrefix(got[0], fmt.Sprintf("%d:%d ", line, col)), "want %d:%d, got %s", line, col, got[0])
 		})
 	}
 }

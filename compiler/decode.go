@@ -182,19 +182,44 @@ func (d *decoder) scalarStr(n ast.Node, path string) Str {
 					s.Pos.Col++
 				}
 			}
+			if s.Mode == ModeApprox {
+				origin := tk.Origin
+				if tk.Type == token.DoubleQuoteType {
+					// goccy's Origin drops the digits of a \u escape:
+					// read the string from the file.
+					origin = d.quoted(tk.Position.Line, tk.Position.Column)
+				}
+				d.mapRunes(&s, origin, tk.Position.Line, tk.Position.Column)
+			}
 		}
 	case *ast.LiteralNode:
 		s.V, s.Set = x.Value.Value, true
 		if x.Start != nil && x.Start.Position != nil && x.Start.Value != "" && x.Start.Value[0] == '|' {
 			line := x.Start.Position.Line + 1
 			if line-1 < len(d.lines) {
-				l := d.lines[line-1]
-				ind := 0
-				for ind < len(l) && l[ind] == ' ' {
-					ind++
+				// The block's indentation: the first line with text in the
+				// file, less the spaces the value keeps on it (more with an
+				// indentation indicator such as |2).
+				ind, k := 0, 0
+				vlines := strings.Split(s.V, "\n")
+				for ; k < len(vlines) && line-1+k < len(d.lines); k++ {
+					if strings.TrimSpace(vlines[k]) != "" {
+						l := d.lines[line-1+k]
+						for ind < len(l) && l[ind] == ' ' {
+							ind++
+						}
+						ind -= len(vlines[k]) - len(strings.TrimLeft(vlines[k], " "))
+						break
+					}
 				}
-				s.Pos = diag.Pos{File: d.file, Line: line, Col: ind + 1}
+				s.Pos = diag.Pos{File: d.file, Line: line, Col: max(ind, 0) + 1}
 				s.Mode = ModeBlock
+			}
+		} else if x.Start != nil && x.Start.Position != nil && x.Value != nil {
+			// A folded block (>): its lines are joined, so each rune is
+			// looked up in the block's text, which starts on the next line.
+			if vt := x.Value.GetToken(); vt != nil {
+				d.mapRunes(&s, vt.Origin, x.Start.Position.Line+1, 1)
 			}
 		}
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
@@ -202,6 +227,94 @@ func (d *decoder) scalarStr(n ast.Node, path string) Str {
 		s.Mode = ModeInline
 	}
 	return s
+}
+
+// quoted returns the source text of the double-quoted string whose
+// opening quote is at line:col (1-based; col counts runes), up to and
+// including its closing quote, or "" when it cannot be read.
+func (d *decoder) quoted(line, col int) string {
+	if line < 1 || line > len(d.lines) {
+		return ""
+	}
+	var b strings.Builder
+	first := []rune(string(d.lines[line-1]))
+	if col < 1 || col > len(first) || first[col-1] != '"' {
+		return ""
+	}
+	b.WriteRune('"')
+	esc := false
+	rest := first[col:]
+	for l := line; ; {
+		for _, r := range rest {
+			b.WriteRune(r)
+			switch {
+			case esc:
+				esc = false
+			case r == '\\':
+				esc = true
+			case r == '"':
+				return b.String()
+			}
+		}
+		l++
+		if l > len(d.lines) {
+			return ""
+		}
+		b.WriteByte('\n')
+		esc = false
+		rest = []rune(string(d.lines[l-1]))
+	}
+}
+
+// mapRunes gives s the file position of each rune of its value, for a
+// scalar whose characters do not sit one for one in the file (escapes,
+// folded or continued lines). origin is the scalar's source text; its
+// first character that is not white space is at line:col. Each rune of the
+// value that is not white space is found at the next equal character of
+// the source; one that is not there (an escape such as \u00e9) takes the
+// current place. White space takes the current place. Names, braces and
+// operators, which diagnostics point at, are so found exactly.
+func (d *decoder) mapRunes(s *Str, origin string, line, col int) {
+	src := []rune(origin)
+	i := 0
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	if i == len(src) {
+		return
+	}
+	// Positions of the source runes from i on.
+	pos := make([]filePos, len(src)-i)
+	l, c := line, col
+	for j := i; j < len(src); j++ {
+		pos[j-i] = filePos{int32(l), int32(c)}
+		if src[j] == '\n' {
+			l, c = l+1, 1
+		} else {
+			c++
+		}
+	}
+	src = src[i:]
+	at := make([]filePos, 0, len(s.V))
+	cur := 0
+	for _, r := range s.V {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			at = append(at, pos[min(cur, len(pos)-1)])
+			continue
+		}
+		j := cur
+		for j < len(src) && src[j] != r {
+			j++
+		}
+		if j < len(src) {
+			at = append(at, pos[j])
+			cur = j + 1
+			continue
+		}
+		at = append(at, pos[min(cur, len(pos)-1)])
+	}
+	s.at = &at
+	s.Mode = ModeMapped
 }
 
 // boolean returns a scalar bool.

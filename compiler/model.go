@@ -16,7 +16,13 @@ const (
 	ModeInline
 	// ModeBlock: a literal block scalar; line n of the value is line Pos.Line+n-1, starting at Pos.Col.
 	ModeBlock
+	// ModeMapped: a scalar whose characters do not sit one for one in the
+	// file (escapes, folded lines): Str.at holds the position of each rune.
+	ModeMapped
 )
+
+// filePos is where one rune of a scalar's value is in the file.
+type filePos struct{ line, col int32 }
 
 // Str is a positioned string from the source: a scalar, a key or a name.
 type Str struct {
@@ -26,6 +32,8 @@ type Str struct {
 	Mode Mode
 	// Set is true when the value was present in the source.
 	Set bool
+	// at holds the file position of each rune of V (ModeMapped only).
+	at *[]filePos
 }
 
 // At returns the position of the rune at offset (line and column within the
@@ -41,8 +49,35 @@ func (s Str) At(line, col int) diag.Pos {
 			line = 1
 		}
 		return diag.Pos{File: s.Pos.File, Line: s.Pos.Line + line - 1, Col: s.Pos.Col + col}
+	case ModeMapped:
+		if s.at == nil || len(*s.at) == 0 {
+			return s.Pos
+		}
+		at := *s.at
+		off := runeOffset(s.V, line, col)
+		if off >= len(at) {
+			last := at[len(at)-1]
+			return diag.Pos{File: s.Pos.File, Line: int(last.line), Col: int(last.col) + 1}
+		}
+		return diag.Pos{File: s.Pos.File, Line: int(at[off].line), Col: int(at[off].col)}
 	}
 	return s.Pos
+}
+
+// runeOffset converts a 1-based line and 0-based rune column within v to
+// a rune offset.
+func runeOffset(v string, line, col int) int {
+	off, l := 0, 1
+	for _, r := range v {
+		if l >= line {
+			break
+		}
+		off++
+		if r == '\n' {
+			l++
+		}
+	}
+	return off + col
 }
 
 // Project is a decoded project: every definition with its positions.

@@ -519,3 +519,37 @@ func TestPositionsInLiteralBlocks(t *testing.T) {
 		})
 	}
 }
+
+func TestUnquotedTemplateHints(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		message string
+		code    string
+		want    []string
+	}{
+		{"template that is a YAML mapping", `{name}`, diag.CodeWrongType,
+			[]string{`7:19 expected a string for "message", got a mapping (a value that starts with '{' is a YAML mapping: put the template in quotes, as in "{name}")`}},
+		{"template that starts with a brace", `{name} is here`, diag.CodeYAMLSyntax,
+			[]string{`7:25 invalid YAML: value is not allowed in this context (a value that starts with '{' is a YAML mapping: put the whole template in quotes, as in "{name} is here")`}},
+		{"colon inside a plain value", `Note: this is it`, diag.CodeYAMLSyntax,
+			[]string{`7:18 invalid YAML: mapping value is not allowed in this context (a value that holds ": " must be quoted, as in "Note: this is it")`}},
+		{"text after the closing quote", `"{name}" is here`, diag.CodeYAMLSyntax,
+			[]string{`7:27 invalid YAML: value is not allowed in this context. map key-value is pre-defined (text follows the closing quote: put the whole value in quotes)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - step: a
+        type: say
+        message: ` + tc.message + "\n"
+			assert.Equal(t, tc.want, codeDiags(t, src, tc.code))
+		})
+	}
+	t.Run("inside a flow mapping", func(t *testing.T) {
+		src := "flows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - {step: a, type: say, message: {name}}\n"
+		assert.Equal(t, []string{`5:40 expected a string for "message", got a mapping (a value that starts with '{' is a YAML mapping: put the template in quotes, as in "{name}")`},
+			codeDiags(t, src, diag.CodeWrongType))
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -194,7 +195,13 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 			ds.Add(diag.Pos{File: name, Line: line, Col: col}, diag.CodeYAMLSyntax, "", "tab used for indentation: YAML indents with spaces only")
 			return nil
 		}
-		ds.Add(pos, diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(msg))
+		d := ds.Add(pos, diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(msg))
+		if pos.Line >= 1 {
+			lines := bytes.Split(src, []byte("\n"))
+			if pos.Line <= len(lines) {
+				d.Suggestion = yamlHint(string(lines[pos.Line-1]))
+			}
+		}
 		return nil
 	}
 	var body ast.Node
@@ -453,4 +460,31 @@ func nodePos(file string, n ast.Node) diag.Pos {
 		return diag.Pos{File: file}
 	}
 	return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+}
+
+// plainValue matches a "key: value" line (possibly a list item) and
+// captures the value.
+var plainValue = regexp.MustCompile(`^\s*(?:-\s+)?[A-Za-z_][A-Za-z0-9_-]*:\s+(\S.*?)\s*$`)
+
+// yamlHint says how to fix the YAML mistakes flow authors make most, on
+// the line where the parser gave up: a template that starts with "{" (a
+// YAML mapping), text after a quoted value, and ": " inside a plain value.
+func yamlHint(line string) string {
+	m := plainValue.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	v := m[1]
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = strings.TrimSpace(v[:i])
+	}
+	switch {
+	case strings.HasPrefix(v, "{") && !strings.HasSuffix(v, "}"):
+		return "a value that starts with '{' is a YAML mapping: put the whole template in quotes, as in \"" + strings.ReplaceAll(v, `"`, `\"`) + "\""
+	case (strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'")) && !strings.HasSuffix(v, v[:1]):
+		return "text follows the closing quote: put the whole value in quotes"
+	case !strings.ContainsAny(v[:1], `"'[{|>&*!%@`+"`") && strings.Contains(v, ": "):
+		return "a value that holds \": \" must be quoted, as in \"" + strings.ReplaceAll(v, `"`, `\"`) + "\""
+	}
+	return ""
 }

@@ -383,7 +383,9 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 				Allowed: allowed,
 				Keyword: kwLoc,
 			}
-			if s := Suggest(name, allowed); s != "" {
+			if def, _ := defName(schLoc); def == "flowSlot" && name == "initial" {
+				u.Suggestion = `"initial" is for conversation slots only: declare the slot under the top-level "slots" to give it an initial value`
+			} else if s := Suggest(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
 			} else if s := keyAlias(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)

@@ -345,7 +345,7 @@ func TestValidate(t *testing.T) {
 		{
 			name: "initial is for conversation slots only",
 			src:  "flows:\n  f:\n    slots: [{name: x, initial: 1}]\n    steps: [{step: a, type: say, message: hi}]\n",
-			want: []want{{"/flows/f/slots/0/initial", UnknownKey, "initial", `unknown key "initial" in a slot of flow "f"`, ""}},
+			want: []want{{"/flows/f/slots/0/initial", UnknownKey, "initial", `unknown key "initial" in a slot of flow "f"`, `"initial" is for conversation slots only: declare the slot under the top-level "slots" to give it an initial value`}},
 		},
 		{
 			name: "flow slot without a name",

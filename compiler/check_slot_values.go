@@ -18,13 +18,26 @@ import (
 //     or pattern: it could never be stored;
 //   - a min greater than the max: no value could ever be stored.
 //
-// All three are invalid values (E014); E035 stays the set step's code.
+// All three are invalid values (E014); E035 stays the set step's code. A
+// categorical slot without values can never hold a value either: E013
+// when values is missing, E014 when it is empty.
 //
 // An initial null means no initial value. Slots of type any take every
 // value.
 func init() {
 	register("slot_values", func(c *checker) {
 		check := func(s *Slot) {
+			if s.Resolved == ir.TypeCategorical && len(s.Values) == 0 {
+				// The VM stores a categorical value only when it is one
+				// of the declared values: such a slot can never be filled.
+				if s.ValuesSet {
+					c.ds.Add(s.Pos, diag.CodeInvalidValue, join(s.Path, "values"),
+						"categorical slot %q has no values, so no value can ever be stored: list its values", s.Name.V)
+				} else {
+					c.ds.Add(s.Pos, diag.CodeMissingField, s.Path,
+						"categorical slot %q has no \"values\", so no value can ever be stored: list its values, or use type text", s.Name.V)
+				}
+			}
 			if s.Min != nil && s.Max != nil && *s.Min > *s.Max {
 				c.ds.Add(s.Pos, diag.CodeInvalidValue, s.Path,
 					"slot %q has min %s greater than max %s, so no value can ever be stored: swap them or fix one",

@@ -85,6 +85,12 @@ func TestSlotValues(t *testing.T) {
 `, diag.CodeInvalidValue, []string{`2:3 slot "n" has min 10 greater than max 1.5, so no value can ever be stored: swap them or fix one`}},
 		{"min equal to max is fine", `  n: {type: integer, min: 3, max: 3}
 `, diag.CodeInvalidValue, nil},
+		{"categorical without values", `  c: {type: categorical}
+`, diag.CodeMissingField, []string{`2:3 categorical slot "c" has no "values", so no value can ever be stored: list its values, or use type text`}},
+		{"categorical with empty values", `  c: {type: categorical, values: []}
+`, diag.CodeInvalidValue, []string{`2:3 categorical slot "c" has no values, so no value can ever be stored: list its values`}},
+		{"values make a slot categorical", `  c: {values: {a: [x]}}
+`, diag.CodeMissingField, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "slots:\n" + tc.slots + oneFlow

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/soni-dev/soni/diag"
@@ -195,7 +196,15 @@ func reportLoop(c *checker, f *Flow, comp []int) {
 	for k, s := range steps {
 		names[k] = s.ID.V
 	}
-	c.ds.Add(first.Pos, diag.CodeInputlessLoop, first.Path,
+	d := c.ds.Add(first.Pos, diag.CodeInputlessLoop, first.Path,
 		"steps %s of flow %q form a loop that never waits for the user, so a turn may loop forever: add a collect or confirm to the loop, or make a condition in it depend on a slot the loop changes",
 		quoteList(names), f.Name.V)
+	// A collect in the loop does not wait once its slot holds a value: the
+	// usual fix of a menu that jumps back to its question.
+	for _, s := range steps {
+		if s.Type.V == string(ir.KindCollect) && s.Slot.Set {
+			d.Suggestion = fmt.Sprintf("collect %q asks only while %q is unset: give it force: true, or clear the slot with a set of %s: null in the loop", s.ID.V, s.Slot.V, s.Slot.V)
+			break
+		}
+	}
 }

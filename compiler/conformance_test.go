@@ -559,3 +559,19 @@ func TestUnquotedTemplateHints(t *testing.T) {
 			codeDiags(t, src, diag.CodeWrongType))
 	})
 }
+
+func TestLoopWithSkippedCollectSaysHowToFix(t *testing.T) {
+	src := `slots:
+  choice: {type: categorical, values: [balance, quit]}
+flows:
+  menu:
+    trigger: {intents: [menu]}
+    steps:
+      - {step: ask, type: collect, slot: choice, message: "balance or quit?"}
+      - {step: route, type: branch, slot: choice, cases: {quit: bye, balance: show}}
+      - {step: show, type: say, message: "Your balance is 5.", jump_to: ask}
+      - {step: bye, type: say, message: "Bye"}
+`
+	assert.Equal(t, []string{`7:7 steps "ask", "route", "show" of flow "menu" form a loop that never waits for the user, so a turn may loop forever: add a collect or confirm to the loop, or make a condition in it depend on a slot the loop changes (collect "ask" asks only while "choice" is unset: give it force: true, or clear the slot with a set of choice: null in the loop)`},
+		codeDiags(t, src, diag.CodeInputlessLoop))
+}

@@ -64,7 +64,8 @@ func TestLoops(t *testing.T) {
             slot: n
             message: again?
 `,
-			want: []string{`10:7 steps "loop", "again" of flow "f" form a loop that never waits for the user, so a turn may loop forever: ` + fix},
+			want: []string{`10:7 steps "loop", "again" of flow "f" form a loop that never waits for the user, so a turn may loop forever: ` + fix +
+				` (collect "again" asks only while "n" is unset: give it force: true, or clear the slot with a set of n: null in the loop)`},
 		},
 		{
 			name: "a call to a flow that never asks",

@@ -16,6 +16,7 @@ import (
 	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
 )
 
 // compiled is a compiled expression with its source and position.
@@ -73,6 +74,9 @@ func (p *compiled) test(env map[string]any) (bool, error) {
 	return b, nil
 }
 
+// numberSlot reads a number out of text for the positive validator.
+var numberSlot = &ir.Slot{Name: "value", Type: ir.TypeNumber}
+
 var emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
 
 // builtinValidators are the collect validators that have a name.
@@ -90,11 +94,20 @@ var builtinValidators = map[string]func(v any) bool{
 	},
 	"positive": func(v any) bool {
 		f, ok := toFloat(v)
+		if s, isText := v.(string); isText && !ok {
+			// An untyped slot holds the answer as text ("25", "30 years").
+			if n, err := values.Convert(numberSlot, s); err == nil {
+				f, ok = n.(float64)
+			}
+		}
 		return ok && f > 0
 	},
 	"email": func(v any) bool {
 		s, ok := v.(string)
-		return ok && emailRE.MatchString(s)
+		if !ok {
+			s = tmpl.Format(v)
+		}
+		return emailRE.MatchString(strings.TrimSpace(s))
 	},
 }
 

@@ -34,6 +34,9 @@ type Machine struct {
 	conv        map[string]*slotRT
 	flows       map[string]*flowRT
 	actionErr   *tmpl.Template
+	// idleMsg, fallbackMsg and cancelMsg are the message settings, parsed
+	// as templates: they may read conversation slots and use {{ }}.
+	idleMsg, fallbackMsg, cancelMsg *tmpl.Template
 	initial     map[string]any
 	timeouts    map[string]time.Duration
 }
@@ -119,8 +122,19 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 		initial:     map[string]any{},
 		timeouts:    map[string]time.Duration{},
 	}
-	if m.actionErr, err = tmpl.Parse(m.settings.ActionErrorMessage); err != nil {
-		return nil, fmt.Errorf("setting action_error_message %q: %v", m.settings.ActionErrorMessage, err)
+	for _, msg := range []struct {
+		name string
+		src  string
+		dst  **tmpl.Template
+	}{
+		{"action_error_message", m.settings.ActionErrorMessage, &m.actionErr},
+		{"idle_message", m.settings.IdleMessage, &m.idleMsg},
+		{"fallback_message", m.settings.FallbackMessage, &m.fallbackMsg},
+		{"cancel_message", m.settings.CancelMessage, &m.cancelMsg},
+	} {
+		if *msg.dst, err = tmpl.Parse(msg.src); err != nil {
+			return nil, fmt.Errorf("setting %s %q: %v", msg.name, msg.src, err)
+		}
 	}
 	for _, s := range p.Slots {
 		if s == nil {

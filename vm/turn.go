@@ -138,7 +138,7 @@ func (m *Machine) Turn(ctx context.Context, st *State, in Input) (res *Result, e
 		return nil, err
 	}
 	if len(t.res.Replies) == 0 && len(t.st.Stack) == 0 {
-		t.say(m.settings.IdleMessage)
+		t.say(t.render(m.idleMsg))
 	}
 	t.remember(in.Text)
 	t.st.Revision++
@@ -403,12 +403,12 @@ func (t *turn) apply(c *Command) error {
 // or says the idle message when nothing is pending.
 func (t *turn) fallback() {
 	if t.blocking() != nil {
-		t.say(t.m.settings.FallbackMessage)
+		t.say(t.render(t.m.fallbackMsg))
 		t.reask()
 		return
 	}
 	if len(t.st.Stack) == 0 {
-		t.say(t.m.settings.IdleMessage)
+		t.say(t.render(t.m.idleMsg))
 	}
 }
 
@@ -688,7 +688,7 @@ func (t *turn) goTo(next int) {
 
 // cancelTop ends the top flow with the cancel message.
 func (t *turn) cancelTop() {
-	t.say(t.m.settings.CancelMessage)
+	t.say(t.render(t.m.cancelMsg))
 	t.finishTop(EventFlowCancelled)
 }
 

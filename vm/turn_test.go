@@ -1007,3 +1007,30 @@ func TestActionJSONNumberOutput(t *testing.T) {
 	res := do(t, m, m.NewState("s"), start("f"))
 	assert.Equal(t, []string{"1500 true"}, res.Replies)
 }
+
+// TestMessageSettingsAreTemplates: idle, fallback and cancel messages are
+// templates like action_error_message ({{ }} are literal braces, slots
+// render), and built-in validators work on untyped (text) answers.
+func TestMessageSettingsAreTemplates(t *testing.T) {
+	p := program([]*ir.Slot{{Name: "name", Type: ir.TypeText, Initial: "Ana"}}, nil,
+		flow("f", []*ir.Slot{anySlot("age")}, collect("ask", "age", "Age?")))
+	p.Settings.IdleMessage = "Hi {name}, {{help}}?"
+	p.Settings.FallbackMessage = "Pardon, {name}?"
+	p.Settings.CancelMessage = "Stopped, {name}."
+	m := newMachine(t, p, Options{})
+	res := do(t, m, m.NewState("s"), Command{Kind: CmdFallback})
+	assert.Equal(t, []string{"Hi Ana, {help}?"}, res.Replies)
+	st := do(t, m, m.NewState("s"), start("f")).State
+	assert.Equal(t, []string{"Pardon, Ana?", "Age?"}, do(t, m, st, Command{Kind: CmdFallback}).Replies)
+	assert.Equal(t, []string{"Stopped, Ana."}, do(t, m, st, cancel).Replies)
+}
+
+func TestBuiltinValidatorsOnText(t *testing.T) {
+	assert.True(t, builtinValidators["positive"]("25"))
+	assert.True(t, builtinValidators["positive"]("30 years"))
+	assert.False(t, builtinValidators["positive"]("-3"))
+	assert.False(t, builtinValidators["positive"]("none"))
+	assert.True(t, builtinValidators["positive"](int64(2)))
+	assert.True(t, builtinValidators["email"](" ana@example.com "))
+	assert.False(t, builtinValidators["email"](int64(5)))
+}

@@ -246,13 +246,13 @@ func (c *checker) env(f *Flow) map[string]any {
 	}
 	e := map[string]any{}
 	for _, s := range c.p.Slots {
-		if s.Resolved != ir.TypeAny {
+		if s.Resolved != ir.TypeAny && !exprcompat.IsBuiltin(s.Name.V) {
 			e[s.Name.V] = zeroOf(s.Resolved)
 		}
 	}
 	if f != nil {
 		for _, s := range f.Slots {
-			if _, ok := e[s.Name.V]; !ok && s.Resolved != ir.TypeAny && c.p.slots[s.Name.V] == nil {
+			if _, ok := e[s.Name.V]; !ok && s.Resolved != ir.TypeAny && c.p.slots[s.Name.V] == nil && !exprcompat.IsBuiltin(s.Name.V) {
 				e[s.Name.V] = zeroOf(s.Resolved)
 			}
 		}

@@ -348,3 +348,26 @@ func mustRead(t *testing.T, name string) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// TestSlotNamedLikeBuiltinKeepsTheFunction: a slot named len is the slot as
+// a bare name, and len(...) is still the function.
+func TestSlotNamedLikeBuiltinKeepsTheFunction(t *testing.T) {
+	src := `version: "1.0"
+slots:
+  len: {type: integer}
+  name: {type: text}
+flows:
+  f:
+    trigger: {intents: ["go"]}
+    steps:
+      - {step: a, type: collect, slot: len, message: "How long?"}
+      - {step: b, type: collect, slot: name, message: "Name?"}
+      - step: c
+        type: branch
+        evaluate: "len > 3 and len(name) > 1"
+        cases: {"true": d}
+      - {step: d, type: say, message: "ok"}
+`
+	r := CompileSource("t.yaml", []byte(src), Options{})
+	assert.Empty(t, r.Diags)
+}

@@ -31,3 +31,8 @@ func (v *ShadowBuiltins) Visit(node *ast.Node) {
 	}
 	ast.Patch(node, &ast.MemberNode{Node: &ast.IdentifierNode{Value: "$env"}, Property: &ast.StringNode{Value: id.Value}})
 }
+
+// IsBuiltin reports whether name is an expr built-in function. Such a slot
+// must stay out of a type-checking environment: there expr would take the
+// slot for the function in calls like len(x).
+func IsBuiltin(name string) bool { return builtinNames[name] }

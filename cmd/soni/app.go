@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/soni-dev/soni/internal/lineedit"
+	"github.com/soni-dev/soni/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -67,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app.CommandNotFound = func(c *cli.Context, name string) {
 		notFound = true
 		hint := ""
-		if s := suggest(name, commandNames(c.App)); s != "" {
+		if s := schema.Suggest(name, commandNames(c.App)); s != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		fmt.Fprintf(stderr, "soni: unknown command %q%s; run 'soni help' for the list\n", name, hint)
@@ -154,7 +155,7 @@ func flagErrorText(err error, flags []cli.Flag) string {
 			names = append(names, f.Names()...)
 		}
 		text := fmt.Sprintf("unknown flag %q", dashed(m[1]))
-		if s := suggest(m[1], names); s != "" {
+		if s := schema.Suggest(m[1], names); s != "" {
 			text += fmt.Sprintf(" (did you mean %q?)", dashed(s))
 		}
 		return text
@@ -179,41 +180,6 @@ func commandNames(app *cli.App) []string {
 		names = append(names, c.Names()...)
 	}
 	return names
-}
-
-// suggest returns the candidate closest to name when it is close enough
-// to be a typo (at most two edits, and fewer than the name's length), or "".
-func suggest(name string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		d := editDistance(name, c)
-		if d < bestDist && d < len([]rune(name)) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // reorderArgs moves each command's flags before its positional arguments,

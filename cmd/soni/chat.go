@@ -14,6 +14,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
@@ -244,7 +245,7 @@ func (ch *chat) checkSlot(ctx context.Context, name string) (string, error) {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("/set: unknown slot %q", name)
-	if s := suggest(name, names); s != "" {
+	if s := schema.Suggest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(names) == 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/soni-dev/soni/schema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,7 +69,7 @@ func TestSuggest(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, suggest(tt.in, names), tt.in)
+		assert.Equal(t, tt.want, schema.Suggest(tt.in, names), tt.in)
 	}
 }
 

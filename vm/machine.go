@@ -37,8 +37,8 @@ type Machine struct {
 	// idleMsg, fallbackMsg and cancelMsg are the message settings, parsed
 	// as templates: they may read conversation slots and use {{ }}.
 	idleMsg, fallbackMsg, cancelMsg *tmpl.Template
-	initial     map[string]any
-	timeouts    map[string]time.Duration
+	initial                         map[string]any
+	timeouts                        map[string]time.Duration
 }
 
 // slotRT is a slot definition with its compiled validation and message.

@@ -10,32 +10,26 @@ import "github.com/soni-dev/soni/diag"
 // the first.
 func init() {
 	register("duplicates", func(c *checker) {
-		seen := make(map[string]diag.Pos, len(c.p.Flows))
+		// once reports name when seen already holds it, else records it.
+		once := func(seen map[string]diag.Pos, kind string, name Str, path string) {
+			if first, dup := seen[name.V]; dup {
+				c.ds.Add(name.Pos, diag.CodeDuplicateName, path,
+					"%s %q is already defined at %s: rename or remove one of the two", kind, name.V, first)
+				return
+			}
+			seen[name.V] = name.Pos
+		}
+		flows := make(map[string]diag.Pos, len(c.p.Flows))
 		for _, f := range c.p.Flows {
-			if first, dup := seen[f.Name.V]; dup {
-				c.ds.Add(f.Name.Pos, diag.CodeDuplicateName, f.Path,
-					"flow %q is already defined at %s: rename or remove one of the two", f.Name.V, first)
-				continue
-			}
-			seen[f.Name.V] = f.Name.Pos
+			once(flows, "flow", f.Name, f.Path)
 		}
-		seen = make(map[string]diag.Pos, len(c.p.Slots))
+		slots := make(map[string]diag.Pos, len(c.p.Slots))
 		for _, s := range c.p.Slots {
-			if first, dup := seen[s.Name.V]; dup {
-				c.ds.Add(s.Name.Pos, diag.CodeDuplicateName, s.Path,
-					"slot %q is already defined at %s: rename or remove one of the two", s.Name.V, first)
-				continue
-			}
-			seen[s.Name.V] = s.Name.Pos
+			once(slots, "slot", s.Name, s.Path)
 		}
-		seen = make(map[string]diag.Pos, len(c.p.Actions))
+		actions := make(map[string]diag.Pos, len(c.p.Actions))
 		for _, a := range c.p.Actions {
-			if first, dup := seen[a.Name.V]; dup {
-				c.ds.Add(a.Name.Pos, diag.CodeDuplicateName, a.Path,
-					"action %q is already defined at %s: rename or remove one of the two", a.Name.V, first)
-				continue
-			}
-			seen[a.Name.V] = a.Name.Pos
+			once(actions, "action", a.Name, a.Path)
 		}
 		for _, f := range c.p.Flows {
 			if len(f.Slots) < 2 {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +49,32 @@ func chatRun(t *testing.T, project, cps, input string, flags ...string) (stdout,
 	args := append([]string{"soni", "chat", "--checkpoints", cps}, flags...)
 	var out, errOut bytes.Buffer
 	code = run(context.Background(), append(args, project), strings.NewReader(input), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// chatProcess is chatRun in a process of its own: the test binary, which
+// runs soni when it is called by that name (testscript.Main in TestMain).
+func chatProcess(t *testing.T, project, cps, input string, flags ...string) (stdout, stderr string, code int) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Errorf("test binary: %v", err)
+		return "", "", -1
+	}
+	cmd := exec.Command(exe)
+	cmd.Args = append(append([]string{"soni", "chat", "--checkpoints", cps}, flags...), project)
+	cmd.Stdin = strings.NewReader(input)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Errorf("run soni: %v", err)
+		code = -1
+	}
 	return out.String(), errOut.String(), code
 }
 
@@ -188,9 +216,11 @@ flows:
 		out, err string
 		code     int
 	}
+	// The first chat is a real second process (the test binary run as
+	// soni, see TestMain), as two users' chats would be.
 	slow := make(chan result, 1)
 	go func() {
-		o, e, c := chatRun(t, dir, cps, "Ana\n")
+		o, e, c := chatProcess(t, dir, cps, "Ana\n")
 		slow <- result{o, e, c}
 	}()
 	require.Eventually(t, func() bool {

@@ -314,23 +314,9 @@ func (m *Machine) decode(b []byte) (*State, error) {
 		return nil, errors.New("checkpoint is not a JSON object")
 	}
 	st := &State{}
-	var fingerprint []byte
+	var fingerprint string
 	seen := 0
-	if err := d.open('{'); err != nil {
-		return nil, err
-	}
-	for first := true; ; first = false {
-		more, err := d.more('}', first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
-		}
-		key, err := d.key()
-		if err != nil {
-			return nil, err
-		}
+	err := d.object(func(key []byte) error {
 		bit := 0
 		for i, name := range fieldNames {
 			if string(key) == name {
@@ -339,43 +325,36 @@ func (m *Machine) decode(b []byte) (*State, error) {
 			}
 		}
 		if bit == 0 {
-			return nil, fmt.Errorf("unknown field %q", string(key))
+			return fmt.Errorf("unknown field %q", string(key))
 		}
 		if seen&bit != 0 {
-			return nil, fmt.Errorf("field %q appears twice", string(key))
+			return fmt.Errorf("field %q appears twice", string(key))
 		}
 		seen |= bit
+		var err error
 		switch bit {
 		case fFormat:
 			s, err := d.rawString()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if string(s) != CheckpointFormat {
-				return nil, fmt.Errorf("checkpoint format is %q, but this soni reads %q", string(s), CheckpointFormat)
+				return fmt.Errorf("checkpoint format is %q, but this soni reads %q", string(s), CheckpointFormat)
 			}
 		case fSession:
-			if st.Session, err = d.str(); err != nil {
-				return nil, err
-			}
+			st.Session, err = d.str()
 		case fRevision:
-			if st.Revision, err = d.uint(); err != nil {
-				return nil, err
-			}
+			st.Revision, err = d.uint()
 		case fFingerprint:
-			s, err := d.rawString()
-			if err != nil {
-				return nil, err
-			}
-			fingerprint = append([]byte(nil), s...)
+			fingerprint, err = d.str()
 		case fCreated, fUpdated:
 			s, err := d.rawString()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			tm, err := time.Parse(time.RFC3339Nano, string(s))
 			if err != nil {
-				return nil, fmt.Errorf("field %q is not an RFC 3339 time: %q", string(key), string(s))
+				return fmt.Errorf("field %q is not an RFC 3339 time: %q", string(key), string(s))
 			}
 			if bit == fCreated {
 				st.Created = tm.UTC()
@@ -383,27 +362,23 @@ func (m *Machine) decode(b []byte) (*State, error) {
 				st.Updated = tm.UTC()
 			}
 		case fStack:
-			if st.Stack, err = m.decodeStack(&d); err != nil {
-				return nil, err
-			}
+			st.Stack, err = m.decodeStack(&d)
 		case fSlots:
-			if st.Slots, err = d.slotMap(func(k []byte) string {
+			st.Slots, err = d.slotMap(func(k []byte) string {
 				if s := m.conv[string(k)]; s != nil {
 					return s.def.Name
 				}
 				return string(k)
-			}); err != nil {
-				return nil, err
-			}
+			})
 		case fPending:
-			if st.Pending, err = m.decodePending(&d); err != nil {
-				return nil, err
-			}
+			st.Pending, err = m.decodePending(&d)
 		case fHistory:
-			if st.History, err = d.history(); err != nil {
-				return nil, err
-			}
+			st.History, err = d.history()
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	d.ws()
 	if d.i != len(b) {
@@ -416,97 +391,74 @@ func (m *Machine) decode(b []byte) (*State, error) {
 			}
 		}
 	}
-	if err := m.check(st, string(fingerprint)); err != nil {
+	if err := m.check(st, fingerprint); err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
 func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
-	if err := d.open('['); err != nil {
-		return nil, err
-	}
 	var stack []Frame
-	for first := true; ; first = false {
-		more, err := d.more(']', first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return stack, nil
-		}
+	err := d.array(func() error {
 		if len(stack) >= 4096 {
-			return nil, d.errf("stack has too many frames")
+			return d.errf("stack has too many frames")
 		}
 		var f Frame
 		var fr *flowRT
 		var seen [3]bool
-		if err := d.open('{'); err != nil {
-			return nil, err
-		}
-		for first := true; ; first = false {
-			more, err := d.more('}', first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			key, err := d.key()
-			if err != nil {
-				return nil, err
-			}
+		err := d.object(func(key []byte) error {
+			var s []byte
+			var err error
 			switch string(key) {
 			case "flow":
-				s, err := d.rawString()
-				if err != nil {
-					return nil, err
-				}
-				if fr = m.flows[string(s)]; fr != nil {
-					f.Flow = fr.f.Name
-				} else {
-					f.Flow = string(s)
+				if s, err = d.rawString(); err == nil {
+					if fr = m.flows[string(s)]; fr != nil {
+						f.Flow = fr.f.Name
+					} else {
+						f.Flow = string(s)
+					}
 				}
 				seen[0] = true
 			case "step":
-				s, err := d.rawString()
-				if err != nil {
-					return nil, err
-				}
-				f.Step = string(s)
+				f.Step, err = d.str()
 				seen[1] = true
 			case "resume":
-				s, err := d.rawString()
-				if err != nil {
-					return nil, err
+				if s, err = d.rawString(); err == nil {
+					if string(s) != resumeAfterCall {
+						return fmt.Errorf("stack frame has resume %q, want %q", string(s), resumeAfterCall)
+					}
+					f.AfterCall = true
 				}
-				if string(s) != resumeAfterCall {
-					return nil, fmt.Errorf("stack frame has resume %q, want %q", string(s), resumeAfterCall)
-				}
-				f.AfterCall = true
 			case "slots":
-				if f.Slots, err = d.slotMap(func(k []byte) string {
+				f.Slots, err = d.slotMap(func(k []byte) string {
 					if fr != nil {
 						if s := fr.slots[string(k)]; s != nil {
 							return s.def.Name
 						}
 					}
 					return string(k)
-				}); err != nil {
-					return nil, err
-				}
+				})
 				seen[2] = true
 			default:
-				return nil, fmt.Errorf("stack frame has unknown field %q", string(key))
+				return fmt.Errorf("stack frame has unknown field %q", string(key))
 			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		for i, name := range [...]string{"flow", "step", "slots"} {
 			if !seen[i] {
-				return nil, fmt.Errorf("stack frame %d has no %q field", len(stack), name)
+				return fmt.Errorf("stack frame %d has no %q field", len(stack), name)
 			}
 		}
 		stack = append(stack, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return stack, nil
 }
 
 func (m *Machine) decodePending(d *decoder) (*Pending, error) {
@@ -514,24 +466,11 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 	if d.peek() == 'n' {
 		return nil, d.literal("null")
 	}
-	if err := d.open('{'); err != nil {
-		return nil, err
-	}
 	p := &Pending{}
 	seen := 0
-	for first := true; ; first = false {
-		more, err := d.more('}', first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
-		}
-		key, err := d.key()
-		if err != nil {
-			return nil, err
-		}
+	err := d.object(func(key []byte) error {
 		var s []byte
+		var err error
 		switch string(key) {
 		case "kind":
 			if s, err = d.rawString(); err == nil {
@@ -541,7 +480,7 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 				case PendingConfirm:
 					p.Kind = PendingConfirm
 				default:
-					return nil, fmt.Errorf("pending question has unknown kind %q", string(s))
+					return fmt.Errorf("pending question has unknown kind %q", string(s))
 				}
 			}
 			seen |= 1
@@ -571,11 +510,12 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 			}
 			p.Attempts = int(n)
 		default:
-			return nil, fmt.Errorf("pending question has unknown field %q", string(key))
+			return fmt.Errorf("pending question has unknown field %q", string(key))
 		}
-		if err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i, name := range [...]string{"kind", "flow", "step", "slot", "prompt"} {
 		if seen&(1<<i) == 0 {
@@ -755,6 +695,43 @@ func (d *decoder) key() ([]byte, error) {
 	return k, nil
 }
 
+// object reads a JSON object, calling field after each key and its colon
+// to read the key's value. key is only valid until the next read.
+func (d *decoder) object(field func(key []byte) error) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := d.more('}', first)
+		if err != nil || !more {
+			return err
+		}
+		key, err := d.key()
+		if err != nil {
+			return err
+		}
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+}
+
+// array reads a JSON array, calling elem to read each element.
+func (d *decoder) array(elem func() error) error {
+	if err := d.open('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := d.more(']', first)
+		if err != nil || !more {
+			return err
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
+
 func (d *decoder) literal(word string) error {
 	if len(d.b)-d.i < len(word) || string(d.b[d.i:d.i+len(word)]) != word {
 		return d.unexpected(word)
@@ -906,35 +883,26 @@ func (d *decoder) uint() (uint64, error) {
 // slotMap reads an object of slot values; name turns a key into the slot's
 // name (interned when the slot is known).
 func (d *decoder) slotMap(name func([]byte) string) (map[string]any, error) {
-	if err := d.open('{'); err != nil {
-		return nil, err
-	}
 	var m map[string]any
-	for first := true; ; first = false {
-		more, err := d.more('}', first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return m, nil
-		}
-		k, err := d.key()
-		if err != nil {
-			return nil, err
-		}
+	err := d.object(func(k []byte) error {
 		key := name(k)
 		v, err := d.value(0)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if m == nil {
 			m = make(map[string]any, 4)
 		}
 		if _, dup := m[key]; dup {
-			return nil, fmt.Errorf("slot %q appears twice", key)
+			return fmt.Errorf("slot %q appears twice", key)
 		}
 		m[key] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return m, nil
 }
 
 // value reads any JSON value: nil, bool, string, int64 (an integer
@@ -956,44 +924,34 @@ func (d *decoder) value(depth int) (any, error) {
 	case c == '-' || c >= '0' && c <= '9':
 		return d.number()
 	case c == '[':
-		d.i++
 		out := []any{}
-		for first := true; ; first = false {
-			more, err := d.more(']', first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				return out, nil
-			}
+		err := d.array(func() error {
 			v, err := d.value(depth + 1)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			out = append(out, v)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	case c == '{':
-		d.i++
 		out := map[string]any{}
-		for first := true; ; first = false {
-			more, err := d.more('}', first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				return out, nil
-			}
-			k, err := d.key()
-			if err != nil {
-				return nil, err
-			}
+		err := d.object(func(k []byte) error {
 			key := string(k)
 			v, err := d.value(depth + 1)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			out[key] = v
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	}
 	return nil, d.unexpected("a value")
 }
@@ -1073,40 +1031,16 @@ func (d *decoder) number() (any, error) {
 
 // history reads the history messages.
 func (d *decoder) history() ([]Message, error) {
-	if err := d.open('['); err != nil {
-		return nil, err
-	}
 	var out []Message
-	for first := true; ; first = false {
-		more, err := d.more(']', first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return out, nil
-		}
+	err := d.array(func() error {
 		var msg Message
 		var seen [2]bool
-		if err := d.open('{'); err != nil {
-			return nil, err
-		}
-		for first := true; ; first = false {
-			more, err := d.more('}', first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			key, err := d.key()
-			if err != nil {
-				return nil, err
-			}
+		err := d.object(func(key []byte) error {
 			switch string(key) {
 			case "role":
 				s, err := d.rawString()
 				if err != nil {
-					return nil, err
+					return err
 				}
 				switch string(s) {
 				case RoleUser:
@@ -1114,21 +1048,31 @@ func (d *decoder) history() ([]Message, error) {
 				case RoleBot:
 					msg.Role = RoleBot
 				default:
-					return nil, fmt.Errorf("history message has unknown role %q", string(s))
+					return fmt.Errorf("history message has unknown role %q", string(s))
 				}
 				seen[0] = true
 			case "text":
+				var err error
 				if msg.Text, err = d.str(); err != nil {
-					return nil, err
+					return err
 				}
 				seen[1] = true
 			default:
-				return nil, fmt.Errorf("history message has unknown field %q", string(key))
+				return fmt.Errorf("history message has unknown field %q", string(key))
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if !seen[0] || !seen[1] {
-			return nil, errors.New(`history message needs "role" and "text"`)
+			return errors.New(`history message needs "role" and "text"`)
 		}
 		out = append(out, msg)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }

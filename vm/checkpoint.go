@@ -354,7 +354,13 @@ func (m *Machine) decode(b []byte) (*State, error) {
 			}
 			tm, err := time.Parse(time.RFC3339Nano, string(s))
 			if err != nil {
-				return fmt.Errorf("field %q is not an RFC 3339 time: %q", string(key), string(s))
+				// Name the field by its bit: key may share the scratch
+				// buffer with s when both had escapes.
+				name := "created"
+				if bit == fUpdated {
+					name = "updated"
+				}
+				return fmt.Errorf("field %q is not an RFC 3339 time: %q", name, string(s))
 			}
 			if bit == fCreated {
 				st.Created = tm.UTC()

@@ -358,3 +358,17 @@ func FuzzCheckpointDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeBadTimeNamesTheField: with escapes in both the key and the
+// value, the error still names the field, not the value's text.
+func TestDecodeBadTimeNamesTheField(t *testing.T) {
+	m, err := New(&ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings()}, Options{})
+	require.NoError(t, err)
+	st := m.NewState("s")
+	b, err := m.Encode(st)
+	require.NoError(t, err)
+	bad := strings.Replace(string(b), `"updated": "`, `"upd\u0061ted": "\u0031x`, 1)
+	_, err = m.Decode([]byte(bad))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `field "updated" is not an RFC 3339 time`)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,6 +33,13 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("ROOT", root)
+			// Exec actions written as "go run" need the Go caches of the
+			// user running the tests, not the script's empty home.
+			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY"} {
+				if v := goEnv(k); v != "" {
+					e.Setenv(k, v)
+				}
+			}
 			e.Setenv("NO_COLOR", "1")
 			return nil
 		},
@@ -146,4 +154,16 @@ func TestSARIFTenMistakes(t *testing.T) {
 		assert.Positive(t, loc.Region.StartLine)
 		assert.Positive(t, loc.Region.StartColumn)
 	}
+}
+
+// goEnv returns a Go setting as the go command sees it.
+func goEnv(key string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

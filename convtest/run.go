@@ -280,15 +280,21 @@ func visit(trace []string, seen map[string]bool) {
 // returns nil when every check passed.
 func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *Failure {
 	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events, conv: func(slot string) bool { return prog.Slot(slot) != nil }}
+	// The failure is reported at the first failing step in file order,
+	// whichever check found it.
 	var firstBad diag.Pos
 	fail := func(p diag.Pos) {
-		if !firstBad.IsValid() {
+		if !firstBad.IsValid() || p.Line < firstBad.Line || (p.Line == firstBad.Line && p.Col < firstBad.Col) {
 			firstBad = p
 		}
 	}
-	// Replies: strict, in order.
+	// Replies: strict, in order, once the turn lists any. A turn with no
+	// bot or bot_matches step does not check its replies at all (the
+	// spec's own example checks only a slot after "Ana", whose turn asks
+	// the next question).
 	i := 0
 	replyBad := false
+	checksReplies := hasReplySteps(turn)
 	for _, st := range turn.Checks {
 		if st.Kind != StepBot && st.Kind != StepBotMatches {
 			continue
@@ -314,7 +320,7 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		}
 		i++
 	}
-	if i < len(res.Replies) {
+	if checksReplies && i < len(res.Replies) {
 		replyBad = true
 		fail(turn.User.Pos)
 	}
@@ -336,6 +342,17 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 	}
 	f.Pos = firstBad
 	return f
+}
+
+// hasReplySteps tells whether the turn lists any bot or bot_matches step,
+// that is, whether its replies are checked.
+func hasReplySteps(t *Turn) bool {
+	for _, st := range t.Checks {
+		if st.Kind == StepBot || st.Kind == StepBotMatches {
+			return true
+		}
+	}
+	return false
 }
 
 // checkEvents runs one non-reply check step against the turn's events and

@@ -23,7 +23,7 @@ func TestAssertions(t *testing.T) {
 		passed, failed, skipped int
 	}{
 		{"bot", 1, 1, 0},
-		{"bot_strict", 1, 2, 0},
+		{"bot_strict", 2, 3, 0},
 		{"bot_matches", 1, 1, 0},
 		{"slot_was_set", 1, 2, 0},
 		{"slot_was_not_set", 1, 1, 0},

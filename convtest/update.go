@@ -21,9 +21,10 @@ import (
 // comments, key order, quoting, other steps. A bot step whose text
 // differs gets the actual reply (in its own quoting style when the text
 // allows it, else double quotes); a turn with more replies gets new bot
-// steps after its last reply step (or after the user step), indented like
-// it; a turn with fewer replies loses its surplus bot steps. bot_matches
-// steps are never touched. It returns the files it changed, in order.
+// steps after its last reply step, indented like it; a turn with fewer
+// replies loses its surplus bot steps. bot_matches steps are never
+// touched, nor is a turn that lists no reply step (its replies are not
+// checked). It returns the files it changed, in order.
 //
 // A case it cannot rewrite (steps written as a flow list [...], a bot
 // step whose value is not a string it can edit) is left as it is, and so
@@ -164,6 +165,11 @@ func (u *updater) turn(c *Case, t *Turn, replies []string) error {
 			steps = append(steps, st)
 		}
 	}
+	if len(steps) == 0 {
+		// A turn that lists no reply does not check its replies, so it
+		// never fails on them and --update leaves it alone.
+		return nil
+	}
 	same := len(steps) == len(replies)
 	for i := 0; same && i < len(steps); i++ {
 		if steps[i].Kind == StepBot && steps[i].Text != replies[i] {
@@ -194,10 +200,7 @@ func (u *updater) turn(c *Case, t *Turn, replies []string) error {
 		u.edits = append(u.edits, srcEdit{start: u.lineStart(st.entry.Line), end: u.lineStart(end + 1), text: ""})
 	}
 	if len(replies) > len(steps) {
-		anchor := t.User
-		if len(steps) > 0 {
-			anchor = steps[len(steps)-1]
-		}
+		anchor := steps[len(steps)-1]
 		prefix := u.lineText(anchor.entry.Line)
 		if anchor.entry.Col-1 > len(prefix) || strings.TrimLeft(prefix[:anchor.entry.Col-1], " ") != "" {
 			return fmt.Errorf("turn %d: cannot tell the indentation of its steps", t.Index)

@@ -297,7 +297,7 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	if err != nil {
 		cur = dir
 	}
-	last := cur
+	start, last := cur, cur
 	for {
 		if hasFlowFiles(cur) {
 			return s.display(cur), true
@@ -318,6 +318,16 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	}
 	if limit != "" && limitHasFlows {
 		return limit, true
+	}
+	if limit == "" {
+		// A file given directly: the directory given on the command line
+		// is, implicitly, the working directory ("soni test
+		// tests/t.yaml" run in a project laid out as flows/ and tests/
+		// is "soni test ." for that one file), when the search went
+		// through it and it holds flow files further down.
+		if wd, err := os.Getwd(); err == nil && within(start, wd) && within(wd, last) && !neverProject(wd) && hasFlowFilesBelow(wd) {
+			return s.display(wd), true
+		}
 	}
 	upTo := fmt.Sprintf("%q", filepath.ToSlash(s.display(last)))
 	if limit != "" {
@@ -404,6 +414,29 @@ func hasFlowFiles(dir string) bool {
 		}
 	}
 	return false
+}
+
+// hasFlowFilesBelow reports whether dir or a directory below it that is
+// not hidden holds a YAML file that is not a test file.
+func hasFlowFilesBelow(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || found:
+			return fs.SkipDir
+		case d.IsDir():
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+		case isYAMLName(d.Name()) && d.Type().IsRegular():
+			if src, err := os.ReadFile(p); err == nil && !IsTestFile(src) {
+				found = true
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	return found
 }
 
 // compile compiles a project, or decodes a compiled program. It returns

@@ -171,6 +171,26 @@ func TestProjectResolution(t *testing.T) {
 		require.Len(t, s.Diags, 1, "the path given holds no flow files: %v", s.Diags)
 		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
 	})
+	t.Run("a file given directly in a flows/ and tests/ layout: the working directory is the project", func(t *testing.T) {
+		// "soni test tests/t.yaml" run in bot/ is "soni test ." for
+		// that one file: no directory on the way holds flow files
+		// directly, the working directory holds them further down.
+		root := t.TempDir()
+		writeFile(t, root, "bot/flows/shop.yaml", string(proj))
+		writeFile(t, root, "bot/tests/t.yaml", "test_cases:\n  - test_case: hello\n    steps:\n      - user: hello\n      - bot: \"Hello!\"\n      - bot: I can take an order.\n")
+		t.Chdir(filepath.Join(root, "bot"))
+		s, r := run(t, []string{filepath.Join("tests", "t.yaml")}, Options{})
+		require.Len(t, s.Projects, 1)
+		assert.Equal(t, ".", s.Projects[0].Path)
+		assert.Equal(t, "1 passed, 0 failed", r.Summary())
+
+		// Standing in tests/, the working directory holds no flow
+		// files: still no project.
+		t.Chdir(filepath.Join(root, "bot", "tests"))
+		s = Load([]string{"t.yaml"}, Options{})
+		require.Len(t, s.Diags, 1, "%v", s.Diags)
+		assert.Equal(t, CodeNoProject, s.Diags[0].Code)
+	})
 	t.Run("a file given directly: the search stops at the repository root", func(t *testing.T) {
 		outer := t.TempDir()
 		writeFile(t, outer, "shop.yaml", string(proj))

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"strings"
+
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 )
@@ -10,6 +12,7 @@ import (
 // that only links to or calls itself cannot start either. The check does
 // not follow chains: a flow called only by an unstartable flow is not
 // reported, since the warning on the caller already points at the fix.
+// A flow whose trigger already has an error is not reported either.
 func init() {
 	register("startable", func(c *checker) {
 		targeted := make(map[string]bool, len(c.p.Flows))
@@ -21,7 +24,7 @@ func init() {
 			}
 		}
 		for _, f := range c.p.Flows {
-			if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f {
+			if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f || brokenTrigger(*c.ds, f) {
 				continue
 			}
 			c.ds.Add(f.Name.Pos, diag.CodeUnstartableFlow, f.Path,
@@ -29,4 +32,21 @@ func init() {
 				f.Name.V, "trigger: {intents: [...]}")
 		}
 	})
+}
+
+// brokenTrigger reports whether an error was already reported inside the
+// flow's trigger (an unknown key such as "intent", a list where the
+// mapping belongs): the flow has a trigger the author means to work, and
+// the error says how to fix it, so W007's "add a trigger" would mislead.
+func brokenTrigger(ds diag.List, f *Flow) bool {
+	prefix := f.Path + ".trigger"
+	for _, d := range ds {
+		if d.Severity != diag.Error || d.Pos.File != f.Pos.File || !strings.HasPrefix(d.Path, prefix) {
+			continue
+		}
+		if rest := d.Path[len(prefix):]; rest == "" || rest[0] == '.' || rest[0] == '[' {
+			return true
+		}
+	}
+	return false
 }

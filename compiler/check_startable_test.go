@@ -46,6 +46,31 @@ func TestStartable(t *testing.T) {
 			want: []string{`2:3 flow "loop" can never start: it has no trigger intents and no other flow links to it or calls it; ` + fix},
 		},
 		{
+			name: "a trigger with a schema error gets that error, not a second warning",
+			src: `flows:
+  typo:
+    trigger:
+      intent: [go]
+    steps:
+      - step: a
+        type: say
+        message: hi
+  listed:
+    trigger: [go on]
+    steps:
+      - step: a
+        type: say
+        message: hi
+  unquoted:
+    trigger:
+      intents: go
+    steps:
+      - step: a
+        type: say
+        message: hi
+`,
+		},
+		{
 			name: "started by a link or a call",
 			src: `flows:
   main:

@@ -80,9 +80,46 @@ func findNumber(s string) (number, error) {
 		}
 	}
 	if count == 0 {
+		if n, ok, err := findNumberWord(s); ok || err != nil {
+			return n, err
+		}
 		return number{}, errorf(ErrNoValue, "%q is not a number", quoted(strings.TrimSpace(s)))
 	}
 	return found, nil
+}
+
+// numberWords are the small numbers users write as words, in English and
+// Spanish, normalized. "once" (Spanish 11) is left out: in English it is
+// not a number, and "un", "una", "a" and "an" are articles more often than
+// counts.
+var numberWords = map[string]int64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+	"cero": 0, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
+	"seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "doce": 12,
+	"trece": 13, "catorce": 14, "quince": 15, "dieciseis": 16,
+	"diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
+}
+
+// findNumberWord finds the one number word in a text with no digits:
+// "two adults" is 2, "tres noches" is 3. ok is false when there is none;
+// two different ones are ambiguous.
+func findNumberWord(s string) (number, bool, error) {
+	var found number
+	ok := false
+	for _, w := range strings.Fields(Normalize(s)) {
+		v, isNum := numberWords[w]
+		if !isNum {
+			continue
+		}
+		if ok && v != found.i {
+			return number{}, false, errorf(ErrAmbiguous, "%q contains more than one number", quoted(strings.TrimSpace(s)))
+		}
+		found, ok = number{text: w, f: float64(v), i: v, exact: true}, true
+	}
+	return found, ok, nil
 }
 
 // errBadNumber is returned by parseNumberToken; callers replace it with a

@@ -141,6 +141,27 @@ func TestConvertInteger(t *testing.T) {
 	})
 }
 
+// Small numbers written as words, as users type them ("two adults", "tres
+// noches"), are read when the text holds no digits.
+func TestConvertNumberWords(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "english word", slot: intSlot, raw: "two adults", want: int64(2)},
+		{name: "capitalised", slot: intSlot, raw: "Three", want: int64(3)},
+		{name: "spanish word", slot: intSlot, raw: "tres noches", want: int64(3)},
+		{name: "spanish accent", slot: intSlot, raw: "DIECISÉIS", want: int64(16)},
+		{name: "twenty", slot: intSlot, raw: "twenty people", want: int64(20)},
+		{name: "zero", slot: intSlot, raw: "zero", want: int64(0)},
+		{name: "number slot", slot: numSlot, raw: "five euros", want: 5.0},
+		{name: "same word twice", slot: intSlot, raw: "two, I said two", want: int64(2)},
+		{name: "digits win", slot: intSlot, raw: "the one ending in 2468", want: int64(2468)},
+		{name: "two words", slot: intSlot, raw: "two or three", err: `"two or three" contains more than one number`, sentinel: ErrAmbiguous},
+		{name: "word inside a word", slot: intSlot, raw: "someone", err: `"someone" is not a number`, sentinel: ErrNoValue},
+		{name: "once is english", slot: intSlot, raw: "once", err: `"once" is not a number`, sentinel: ErrNoValue},
+		{name: "articles are not numbers", slot: intSlot, raw: "un billete", err: `"un billete" is not a number`, sentinel: ErrNoValue},
+		{name: "max applies", slot: amtSlot, raw: "zero", err: "0 is below the minimum of 1", sentinel: ErrInvalid},
+	})
+}
+
 func TestConvertNumber(t *testing.T) {
 	runConv(t, []convCase{
 		{name: "plain", slot: numSlot, raw: "12.5", want: 12.5},

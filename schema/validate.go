@@ -349,6 +349,8 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 		v.Message = fmt.Sprintf("expected %s%s, got %s", typeWords(sch.Types), fieldSuffix(tokens, item), valueWord(inst))
 		if str, ok := inst.(string); ok && len(sch.Types) == 1 && sch.Types[0] == "boolean" && boolWords[strings.ToLower(str)] {
 			v.Suggestion = "use true or false"
+		} else {
+			v.Suggestion = shapeHint(sch.Types, tokens, item, inst)
 		}
 	case keyword == "required" && sch != nil:
 		obj, _ := inst.(map[string]any)
@@ -385,6 +387,8 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 			}
 			if def, _ := defName(schLoc); def == "flowSlot" && name == "initial" {
 				u.Suggestion = `"initial" is for conversation slots only: declare the slot under the top-level "slots" to give it an initial value`
+			} else if h := frameworkKey(def, name); h != "" {
+				u.Suggestion = h
 			} else if s := Suggest(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
 			} else if s := keyAlias(name, allowed); s != "" {
@@ -478,6 +482,10 @@ var keyAliases = map[string][]string{
 	"error_message": {"validation_error_message", "invalid_message"},
 	"validate":      {"validator", "validation"},
 	"body":          {"do"},
+	"process":       {"steps"},
+	"input":         {"slot"},
+	"models":        {"llm"},
+	"model":         {"llm"},
 	"loop":          {"do"},
 	"expression":    {"evaluate", "condition", "expr"},
 	"when":          {"condition"},

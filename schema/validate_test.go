@@ -493,7 +493,7 @@ func TestValidate(t *testing.T) {
 				{"/actions/a/inputs/1/required", WrongType, "", `expected a boolean for "required", got a string`, "use true or false"},
 				{"/actions/a/inputs/2/nam", UnknownKey, "nam", `unknown key "nam" in an input of action "a"`, `did you mean "name"?`},
 				{"/actions/a/inputs/3", WrongType, "", `expected a string or a mapping for an item of "inputs", got an integer`, ""},
-				{"/actions/a/outputs", WrongType, "", `expected a list for "outputs", got a string`, ""},
+				{"/actions/a/outputs", WrongType, "", `expected a list for "outputs", got a string`, "write a list, even for one item: outputs: [x]"},
 				{"/actions/a/run/env/0", WrongType, "", `expected a string for an item of "env", got an integer`, ""},
 				{"/actions/a/run/exec", InvalidValue, "", `"exec" must not be empty`, ""},
 				{"/actions/a/run/http", Missing, "url", `missing required field "url" in the http section of action "a"`, ""},

@@ -542,12 +542,17 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 	return name, val, true
 }
 
-// noComma reports whether a message starts with "no," — the spec's form of
-// a correction ("no, Rome"), which corrects even a free-text slot; a bare
-// "no Rome" does not.
+// noComma reports whether a message starts with "no," (or "nope,",
+// "nah,") — the spec's form of a correction ("no, Rome"), which corrects
+// even a free-text slot; a bare "no Rome" does not.
 func noComma(msg string) bool {
 	m := strings.ToLower(strings.TrimSpace(msg))
-	return strings.HasPrefix(m, "no,")
+	for _, p := range weakPrefixes {
+		if strings.HasPrefix(m, p[0]+",") {
+			return true
+		}
+	}
+	return false
 }
 
 // notAValue reports whether the rest of a correction is a yes/no, cancel
@@ -567,8 +572,9 @@ var polite = map[string]bool{
 }
 
 // The correction prefixes, as normalized word sequences. Strong ones
-// introduce a new value for any slot; the weak one ("no, X") only for a
-// typed slot, since "no, thanks" is not a new name.
+// introduce a new value for any slot; the weak ones ("no, X", and its
+// variants "nope, X" and "nah, X") only for a typed slot, since "no,
+// thanks" is not a new name.
 var (
 	strongPrefixes = [][]string{
 		{"actually"}, {"make", "it"}, {"change", "it", "to"}, {"change", "to"},
@@ -576,7 +582,7 @@ var (
 		{"mejor"}, {"quise", "decir"}, {"cambialo", "a"}, {"cambia", "a"},
 		{"ponlo", "a"}, {"ponle"},
 	}
-	weakPrefixes = [][]string{{"no"}}
+	weakPrefixes = [][]string{{"no"}, {"nope"}, {"nah"}}
 )
 
 // correction strips correction prefixes from the start of a message:

@@ -49,8 +49,14 @@ func init() {
 				switch s.Type.V {
 				case "branch", "confirm":
 					if s.Slot.Set && !c.visible(f, s.Slot.V) {
+						hint := declareHint(f)
+						if s.Type.V == "confirm" {
+							// The Python framework's flows often name a slot for
+							// the answer (transfer_confirmed), which nothing sets.
+							hint = confirmSlotHint
+						}
 						d := c.ds.Add(s.Slot.Pos, diag.CodeUnknownSlot, s.Slot.Path,
-							"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, declareHint(f))
+							"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, hint)
 						suggestInto(d, s.Slot.V, c.visibleNames(f))
 					}
 				case "set":
@@ -71,6 +77,10 @@ func init() {
 // pythonLiterals are the literals a Python condition would use, with the
 // expr literal that means the same.
 var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": "false", "FALSE": "false", "None": "nil", "null": "nil", "NULL": "nil"}
+
+// confirmSlotHint says what a confirm's slot is, for a confirm of a slot
+// nothing defines.
+const confirmSlotHint = "a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name"
 
 func declareHint(f *Flow) string {
 	if f == nil {

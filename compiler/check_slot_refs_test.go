@@ -9,6 +9,7 @@ import (
 
 func TestCheckSlotRefs(t *testing.T) {
 	const declare = `declare it in the top-level slots or the flow's slots, or fix its name`
+	const confirmHint = `a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name`
 	for _, tc := range []struct {
 		name string
 		src  string
@@ -75,7 +76,16 @@ flows:
       - {step: c, type: confirm, slot: colr}
 `, []string{
 			`7:39 unknown slot "colour" in branch: ` + declare + ` (did you mean "color"?)`,
-			`8:40 unknown slot "colr" in confirm: ` + declare + ` (did you mean "color"?)`,
+			`8:40 unknown slot "colr" in confirm: ` + confirmHint + ` (did you mean "color"?)`,
+		}},
+		// The Python framework's habit of naming a slot for the answer.
+		{"confirm of an answer slot", `flows:
+  main:
+    steps:
+      - {step: a, type: collect, slot: amount, message: how much?}
+      - {step: b, type: confirm, slot: transfer_confirmed, message: "Send {amount}?"}
+`, []string{
+			`5:40 unknown slot "transfer_confirmed" in confirm: ` + confirmHint,
 		}},
 		{"action inputs", `slots:
   account: {type: text}

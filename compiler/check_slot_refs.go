@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/schema"
@@ -24,13 +26,13 @@ func init() {
 				}
 				line, col := runeLineCol(u.Src.V, off)
 				d := c.ds.Add(u.Src.At(line, col), diag.CodeUnknownSlot, u.Src.Path,
-					"unknown slot %q in template: %s", part.Slot, declareHint(u.Flow))
+					"unknown slot %q in template: %s", part.Slot, c.unknownSlotHint(u.Flow, part.Slot))
 				suggestInto(d, part.Slot, c.visibleNames(u.Flow))
 			}
 		}
 		for _, u := range c.exprs {
 			for _, n := range u.Unknown {
-				hint := declareHint(u.Flow)
+				hint := c.unknownSlotHint(u.Flow, n.Name)
 				if n.Name == "value" {
 					hint = `"value" is defined only in a slot's validation and a collect step's validator`
 				}
@@ -49,8 +51,8 @@ func init() {
 				switch s.Type.V {
 				case "branch", "confirm":
 					if s.Slot.Set && !c.visible(f, s.Slot.V) {
-						hint := declareHint(f)
-						if s.Type.V == "confirm" {
+						hint := c.unknownSlotHint(f, s.Slot.V)
+						if s.Type.V == "confirm" && hint == declareHint(f) {
 							// The Python framework's flows often name a slot for
 							// the answer (transfer_confirmed), which nothing sets.
 							hint = confirmSlotHint
@@ -81,6 +83,27 @@ var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": 
 // confirmSlotHint says what a confirm's slot is, for a confirm of a slot
 // nothing defines.
 const confirmSlotHint = "a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name"
+
+// unknownSlotHint says how to fix a reference from flow f (nil: a
+// conversation slot's own template or validation) to a slot it cannot see.
+// A slot of other flows is private to them, which is not obvious to an
+// author who sees it declared or collected a few lines away; the hint names
+// the flow and says how to share it.
+func (c *checker) unknownSlotHint(f *Flow, name string) string {
+	var owners []string
+	for _, g := range c.p.Flows {
+		if g != f && g.slots[name] != nil && c.p.Flow(g.Name.V) == g {
+			owners = append(owners, quote(g.Name.V))
+		}
+	}
+	switch len(owners) {
+	case 0:
+		return declareHint(f)
+	case 1:
+		return fmt.Sprintf("it is a slot of flow %s, and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows", owners[0])
+	}
+	return fmt.Sprintf("it is a slot of flows %s, and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows", strings.Join(owners, ", "))
+}
 
 func declareHint(f *Flow) string {
 	if f == nil {

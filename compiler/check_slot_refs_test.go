@@ -45,7 +45,27 @@ flows:
       - {step: a, type: collect, slot: age, message: "age, {nick}?"}
 `, []string{
 			`4:24 unknown slot "agee" in template: declare it in the top-level slots, or fix its name (did you mean "age"?)`,
-			`4:46 unknown slot "nick" in template: declare it in the top-level slots, or fix its name`,
+			`4:46 unknown slot "nick" in template: it is a slot of flow "main", and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows`,
+		}},
+		{"a slot of another flow", `flows:
+  main:
+    steps:
+      - {step: a, type: call, target: verify}
+      - {step: b, type: say, message: "Verified with {code}."}
+      - {step: c, type: branch, evaluate: "code != ''", cases: {"true": a}}
+      - {step: d, type: confirm, slot: code}
+  verify:
+    slots: [{name: code, type: text}]
+    steps:
+      - {step: a, type: collect, slot: code, message: code?}
+  other:
+    steps:
+      - {step: a, type: set, slots: {code: x}}
+      - {step: b, type: call, target: main}
+`, []string{
+			`5:55 unknown slot "code" in template: it is a slot of flows "verify", "other", and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows`,
+			`6:44 unknown slot "code" in evaluate expression: it is a slot of flows "verify", "other", and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows`,
+			`7:40 unknown slot "code" in confirm: it is a slot of flows "verify", "other", and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows`,
 		}},
 		{"expressions", `slots:
   amount: {type: number}

@@ -168,7 +168,7 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		plainCancel, objectCancel = cancelRequest(norm)
 	}
 	if plainCancel {
-		return one(cancelCommand(p)), nil
+		return one(cancelCommand(p, norm)), nil
 	}
 
 	// 2. Triggers.
@@ -195,7 +195,7 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	// "cancel the transfer": after the triggers, so that a flow whose
 	// phrase is "cancel my card" still starts.
 	if objectCancel {
-		return one(cancelCommand(p)), nil
+		return one(cancelCommand(p, norm)), nil
 	}
 
 	// 3, 4. The pending question; 5. fallback.
@@ -208,11 +208,17 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 
 func one(c vm.Command) []vm.Command { return []vm.Command{c} }
 
-// cancelCommand is what a request to cancel means: a deny while a confirm
-// is pending (cancel is one of its no-words), else cancel_flow.
-func cancelCommand(p *vm.Pending) vm.Command {
+// cancelCommand is what a request to cancel means. While a confirm is
+// pending, "cancel" (and Spanish "cancelar") is one of the confirm's
+// no-words (language.md §9), so it denies; the other cancel words ("stop",
+// "never mind", "olvídalo") cancel the flow, as they do anywhere else.
+func cancelCommand(p *vm.Pending, norm string) vm.Command {
 	if p != nil && p.Kind == vm.PendingConfirm {
-		return vm.Command{Kind: vm.CmdDeny}
+		for _, w := range strings.Fields(norm) {
+			if w == "cancel" || w == "cancelar" || w == "cancela" {
+				return vm.Command{Kind: vm.CmdDeny}
+			}
+		}
 	}
 	return vm.Command{Kind: vm.CmdCancelFlow}
 }

@@ -183,7 +183,9 @@ func TestCancel(t *testing.T) {
 		{"spanish olvidalo plain", "olvidalo", askAmount, cancel},
 		{"cancel during confirm denies", "cancel", confirmAmount, deny},
 		{"cancelar during confirm denies", "Cancelar", confirmAmount, deny},
-		{"stop during confirm denies", "stop", confirmRecip, deny},
+		{"stop during confirm cancels the flow", "stop", confirmRecip, cancel},
+		{"never mind during confirm cancels the flow", "never mind", confirmAmount, cancel},
+		{"olvidalo during confirm cancels the flow", "olvídalo", confirmAmount, cancel},
 		{"no alone is not cancel when idle", "no", idle, fallback},
 		{"no alone is an answer to a collect", "no", askAmount, set("amount", "no")},
 		// Polite words around a cancel word do not hide it.

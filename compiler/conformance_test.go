@@ -541,6 +541,10 @@ func TestUnquotedTemplateHints(t *testing.T) {
 			[]string{`7:18 invalid YAML: mapping value is not allowed in this context (a value that holds ": " must be quoted, as in "Note: this is it")`}},
 		{"text after the closing quote", `"{name}" is here`, diag.CodeYAMLSyntax,
 			[]string{`7:27 invalid YAML: value is not allowed in this context. map key-value is pre-defined (text follows the closing quote: put the whole value in quotes)`}},
+		{"no closing double quote", `"Hello {name}`, diag.CodeYAMLSyntax,
+			[]string{`7:18 invalid YAML: could not find end character of double-quoted text (the quote that opens the value is never closed: end the value with " and write \" for a quote inside it)`}},
+		{"no closing single quote", `'It''s {name}`, diag.CodeYAMLSyntax,
+			[]string{`7:18 invalid YAML: could not find end character of single-quoted text (the quote that opens the value is never closed: end the value with ' and write '' for a quote inside it)`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `flows:

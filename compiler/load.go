@@ -196,7 +196,9 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 			return nil
 		}
 		d := ds.Add(pos, diag.CodeYAMLSyntax, "", "invalid YAML: %s", firstLine(msg))
-		if pos.Line >= 1 {
+		if q := unclosedQuote(msg); q != "" {
+			d.Suggestion = q
+		} else if pos.Line >= 1 {
 			lines := bytes.Split(src, []byte("\n"))
 			if pos.Line <= len(lines) {
 				d.Suggestion = yamlHint(string(lines[pos.Line-1]))
@@ -469,6 +471,19 @@ var plainValue = regexp.MustCompile(`^\s*(?:-\s+)?[A-Za-z_][A-Za-z0-9_-]*:\s+(\S
 // yamlHint says how to fix the YAML mistakes flow authors make most, on
 // the line where the parser gave up: a template that starts with "{" (a
 // YAML mapping), text after a quoted value, and ": " inside a plain value.
+// unclosedQuote returns the advice for a quoted scalar that never ends, from
+// the parser's message, or "". The line alone cannot tell it from text after
+// a closing quote: both start with a quote and do not end with one.
+func unclosedQuote(msg string) string {
+	switch {
+	case strings.Contains(msg, "end character of double-quoted text"):
+		return `the quote that opens the value is never closed: end the value with " and write \" for a quote inside it`
+	case strings.Contains(msg, "end character of single-quoted text"):
+		return `the quote that opens the value is never closed: end the value with ' and write '' for a quote inside it`
+	}
+	return ""
+}
+
 func yamlHint(line string) string {
 	m := plainValue.FindStringSubmatch(line)
 	if m == nil {

@@ -76,7 +76,7 @@ func (d *decoder) entries(n ast.Node, path string) []entry {
 		k := d.scalarStr(mv.Key, "")
 		k.Path = join(path, k.V)
 		if prev, dup := seen[k.V]; dup {
-			d.ds.Add(k.Pos, diag.CodeDuplicateKey, k.Path, "key %q is already defined at %d:%d", k.V, prev.Line, prev.Col)
+			d.ds.Add(k.Pos, diag.CodeDuplicateKey, k.Path, "key %q is already defined at %d:%d: remove or rename one of the two, as YAML keeps only one", k.V, prev.Line, prev.Col)
 			continue
 		}
 		seen[k.V] = k.Pos

@@ -29,7 +29,8 @@ func init() {
 var templateRef = regexp.MustCompile(`\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}`)
 
 // exprHint suggests the fix of a common mistake in an expression: "=" for
-// "==", or a slot written {slot} as in a template.
+// "==", a slot written {slot} as in a template, or a boolean or number slot
+// compared with a quoted value.
 func exprHint(src, msg string) string {
 	if m := templateRef.FindStringSubmatch(src); m != nil && strings.Contains(msg, "unexpected token") {
 		return "in an expression a slot is a variable: write " + m[1] + ", not {" + m[1] + "}"
@@ -37,5 +38,23 @@ func exprHint(src, msg string) string {
 	if strings.Contains(msg, `unexpected token Operator("=")`) {
 		return `compare with "==", not "="`
 	}
+	if m := mismatch.FindStringSubmatch(msg); m != nil {
+		other := m[2]
+		if m[2] == "string" {
+			other = m[1]
+		} else if m[1] != "string" {
+			return ""
+		}
+		switch other {
+		case "bool":
+			return "a boolean slot is true or false: compare it with true or false, without quotes"
+		case "int", "float64":
+			return "a number slot compares with a number: write the number without quotes"
+		}
+	}
 	return ""
 }
+
+// mismatch matches expr's type error for a comparison of a string with
+// another type.
+var mismatch = regexp.MustCompile(`invalid operation: (?:==|!=|<|>|<=|>=) \(mismatched types (\w+) and (\w+)\)`)

@@ -25,7 +25,7 @@ flows:
 		{"syntax error", `      - {step: b, type: set, condition: "amount >", slots: {name: x}}
 `, []string{`8:49 invalid condition: unexpected token EOF`}, nil},
 		{"type error", `      - {step: b, type: set, condition: 'amount > "x"', slots: {name: x}}
-`, []string{`8:49 invalid condition: invalid operation: > (mismatched types float64 and string)`}, nil},
+`, []string{`8:49 invalid condition: invalid operation: > (mismatched types float64 and string) (a number slot compares with a number: write the number without quotes)`}, nil},
 		{"non-boolean condition", `      - {step: b, type: while, condition: "amount + 1", do: [a]}
 `, []string{`8:44 invalid condition: expected bool, but got float64`}, nil},
 		{"evaluate must be boolean too", `      - {step: b, type: branch, evaluate: "name", cases: {"true": a}}
@@ -59,6 +59,6 @@ flows:
     steps:
       - {step: a, type: collect, slot: age, message: age?}
 `
-		assert.Equal(t, []string{`2:59 invalid validation: invalid operation: < (mismatched types int and string)`}, codeDiags(t, src, diag.CodeExpression))
+		assert.Equal(t, []string{`2:59 invalid validation: invalid operation: < (mismatched types int and string) (a number slot compares with a number: write the number without quotes)`}, codeDiags(t, src, diag.CodeExpression))
 	})
 }

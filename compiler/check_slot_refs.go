@@ -44,6 +44,9 @@ func init() {
 					continue
 				}
 				suggestInto(d, n.Name, c.visibleNames(u.Flow))
+				if d.Suggestion == "" && n.Compared && hint == declareHint(u.Flow) {
+					d.Suggestion = "to compare with the text " + n.Name + ", put it in quotes: '" + n.Name + "'"
+				}
 			}
 		}
 		for _, f := range c.p.Flows {

@@ -55,6 +55,9 @@ type exprUse struct {
 type nameRef struct {
 	Name      string
 	Line, Col int
+	// Compared is true for an operand of == or !=, where an unknown bare
+	// word is most likely text that lacks its quotes (city == Madrid).
+	Compared bool
 }
 
 // tmplUse is one template in the project.
@@ -290,7 +293,9 @@ func (c *checker) expr(u *exprUse) {
 	// declares are collected first.
 	locals := localNames{}
 	exprast.Walk(&tree.Node, locals)
-	v := &refVisitor{c: c, u: u, runes: runes, seen: map[string]bool{}, locals: locals}
+	compared := comparedNames{}
+	exprast.Walk(&tree.Node, compared)
+	v := &refVisitor{c: c, u: u, runes: runes, seen: map[string]bool{}, locals: locals, compared: compared}
 	exprast.Walk(&tree.Node, v)
 	if len(u.Unknown) > 0 {
 		return
@@ -345,11 +350,29 @@ func (c *checker) config(f *Flow, value *Slot) *conf.Config {
 }
 
 type refVisitor struct {
-	c      *checker
-	u      *exprUse
-	runes  []rune
-	seen   map[string]bool
-	locals localNames
+	c        *checker
+	u        *exprUse
+	runes    []rune
+	seen     map[string]bool
+	locals   localNames
+	compared comparedNames
+}
+
+// comparedNames collects the identifiers compared by == or != with another
+// name (city == Madrid), where one of the two is probably text that lacks
+// its quotes.
+type comparedNames map[*exprast.IdentifierNode]bool
+
+func (m comparedNames) Visit(n *exprast.Node) {
+	b, ok := (*n).(*exprast.BinaryNode)
+	if !ok || (b.Operator != "==" && b.Operator != "!=") {
+		return
+	}
+	l, lok := b.Left.(*exprast.IdentifierNode)
+	r, rok := b.Right.(*exprast.IdentifierNode)
+	if lok && rok {
+		m[l], m[r] = true, true
+	}
 }
 
 // localNames collects the variables an expression declares with let.
@@ -381,6 +404,9 @@ func (v *refVisitor) Visit(n *exprast.Node) {
 			return
 		}
 		v.ref(x.Value, x.Location().From)
+		if n := len(v.u.Unknown); n > 0 && v.compared[x] && v.u.Unknown[n-1].Name == x.Value {
+			v.u.Unknown[n-1].Compared = true
+		}
 	}
 }
 

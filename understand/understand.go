@@ -95,7 +95,7 @@ func New(p *ir.Program) *Rules {
 		}
 		fr := &flowRules{name: f.Name}
 		for _, phrase := range f.Triggers {
-			norm := values.Normalize(phrase)
+			norm := values.Normalize(withoutPlaceholders(phrase))
 			if norm == "" {
 				continue
 			}
@@ -652,4 +652,27 @@ func isWordByte(s string, i int) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '\u2019'
+}
+
+// withoutPlaceholders drops the {slot} placeholders the Python framework
+// writes in example phrases ("Send {amount} to {name}"): they stand for
+// any value, so only the words around them have to match.
+func withoutPlaceholders(phrase string) string {
+	if !strings.Contains(phrase, "{") {
+		return phrase
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range phrase {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+			b.WriteByte(' ')
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

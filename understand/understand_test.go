@@ -592,3 +592,24 @@ func TestNamedCorrection(t *testing.T) {
 		{"an unknown slot", "change the colour to red", confirmAmount, fallback},
 	})
 }
+
+// TestTriggerPlaceholders: example phrases written the Python framework's
+// way, with {slot} placeholders, match messages that fill them.
+func TestTriggerPlaceholders(t *testing.T) {
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "transfer", Triggers: []string{"Send {amount} to {beneficiary_name}"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+		{Name: "greet", Triggers: []string{"hello"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+	}}
+	r := New(p)
+	for _, tc := range []struct{ msg, flow string }{
+		{"Send 50 to Ana", "transfer"},
+		{"send 20 euros to my brother", "transfer"},
+		{"hello", "greet"},
+	} {
+		got, err := r.Understand(context.Background(), tc.msg, idle)
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.Equal(t, tc.flow, got[0].Flow, tc.msg)
+	}
+	assert.Equal(t, "Send   to   now", withoutPlaceholders("Send {amount} to {x} now"))
+}

@@ -81,12 +81,16 @@ func flowEdges(f *ir.Flow) []edge {
 				opt(n.OnInvalid, "invalid", ir.End)
 			}
 		case ir.KindBranch:
-			def := false
+			def, yes, no := false, false, false
 			for _, c := range n.Cases {
 				add(c.Target, c.Pattern)
 				def = def || c.Pattern == "default"
+				yes = yes || c.Pattern == "true"
+				no = no || c.Pattern == "false"
 			}
-			if !def {
+			// An evaluate is true or false (an error counts as false), so
+			// with both cases nothing falls through.
+			if !def && !(n.Evaluate != nil && yes && no) {
 				add(n.Next, "no match")
 			}
 		case ir.KindWhile:

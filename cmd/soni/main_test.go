@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"github.com/soni-dev/soni/ir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,4 +168,22 @@ func goEnv(key string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestGraphEvaluateBothCases: a branch on an expression with both true and
+// false cases has no "no match" edge.
+func TestGraphEvaluateBothCases(t *testing.T) {
+	f := &ir.Flow{Name: "f", Nodes: []*ir.Node{
+		{ID: "b", Kind: ir.KindBranch, Evaluate: &ir.Expr{Src: "x > 1"}, Next: 1, Cases: []ir.Case{{Pattern: "true", Target: 1}, {Pattern: "false", Target: 2}}},
+		{ID: "y", Kind: ir.KindSay, Next: ir.End},
+		{ID: "n", Kind: ir.KindSay, Next: ir.End},
+		{ID: "s", Kind: ir.KindBranch, Slot: "x", Next: 1, Cases: []ir.Case{{Pattern: "true", Target: 1}, {Pattern: "false", Target: 2}}},
+	}}
+	var labels []string
+	for _, e := range flowEdges(f) {
+		if e.from == 0 || e.from == 3 {
+			labels = append(labels, fmt.Sprintf("%d:%s", e.from, e.label))
+		}
+	}
+	assert.Equal(t, []string{"0:true", "0:false", "3:true", "3:false", "3:no match"}, labels, "a slot may hold other values; an expression may not")
 }

@@ -164,8 +164,10 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 
 	// 1. Cancel words, alone or with polite words around them.
 	plainCancel, objectCancel := false, false
+	var cancelObject []string
 	if complete {
-		plainCancel, objectCancel = cancelRequest(norm)
+		plainCancel, cancelObject = cancelRequest(norm)
+		objectCancel = cancelObject != nil
 	}
 	if plainCancel {
 		return one(cancelCommand(p, norm)), nil
@@ -193,9 +195,15 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		return one(vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head)}), nil
 	}
 	// "cancel the transfer": after the triggers, so that a flow whose
-	// phrase is "cancel my card" still starts.
+	// phrase is "cancel my card" still starts. At a free-text question,
+	// "cancel my subscription" may be the answer itself: there the form
+	// cancels only when its object is a pronoun or names a flow on the
+	// stack.
 	if objectCancel {
-		return one(cancelCommand(p, norm)), nil
+		freeText := p != nil && p.Kind == vm.PendingCollect && !typed(r.slotDef(p.Flow, p.Slot))
+		if !freeText || r.namesActiveFlow(cancelObject, v) {
+			return one(cancelCommand(p, norm)), nil
+		}
 	}
 
 	// 3, 4. The pending question; 5. fallback.
@@ -251,16 +259,17 @@ var (
 
 // cancelRequest reads a normalized message as a request to cancel. plain
 // is true for a cancel word, alone or with polite words around it
-// ("please cancel", "cancel please", "I want to cancel"); object is true
-// for a cancel verb with a short object ("cancel the transfer", "stop
-// this booking please"), which the caller tries only after the triggers.
-func cancelRequest(norm string) (plain, object bool) {
+// ("please cancel", "cancel please", "I want to cancel"); object is
+// non-nil for a cancel verb with a short object ("cancel the transfer",
+// "stop this booking please"), which the caller tries only after the
+// triggers. It holds the words after the verb, determiner first.
+func cancelRequest(norm string) (plain bool, object []string) {
 	if cancelWords[norm] {
-		return true, false
+		return true, nil
 	}
 	words := strings.Fields(norm)
 	if len(words) > 12 {
-		return false, false
+		return false, nil
 	}
 	for changed := true; changed && len(words) > 1; {
 		changed = false
@@ -281,13 +290,50 @@ func cancelRequest(norm string) (plain, object bool) {
 		}
 	}
 	if cancelWords[strings.Join(words, " ")] {
-		return true, false
+		return true, nil
 	}
 	// A verb, a determiner or pronoun, and at most two more words.
 	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
-		return false, true
+		return false, words[1:]
 	}
-	return false, false
+	return false, nil
+}
+
+// namesActiveFlow reports whether the object of "cancel the X" means a flow
+// the user is in: it is only a pronoun or determiner ("stop this", "cancel
+// everything"), or one of its content words, stemmed, is a word of the
+// name, description or trigger phrases of a flow on the stack ("cancel
+// the transfer" in transfer_funds).
+func (r *Rules) namesActiveFlow(object []string, v vm.View) bool {
+	var own []string
+	for _, w := range object {
+		if !cancelObjects[w] && !stopWords[w] {
+			own = append(own, stem(w))
+		}
+	}
+	if len(own) == 0 {
+		return true
+	}
+	if r.prog == nil {
+		return false
+	}
+	for _, name := range v.Stack {
+		f := r.prog.Flow(name)
+		if f == nil {
+			continue
+		}
+		texts := append([]string{strings.NewReplacer("_", " ", "-", " ").Replace(f.Name), f.Description}, f.Triggers...)
+		for _, t := range texts {
+			for w := range strings.FieldsSeq(values.Normalize(t)) {
+				for _, o := range own {
+					if stem(w) == o {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func hasPrefixWords(words, prefix []string) bool {

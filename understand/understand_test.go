@@ -213,6 +213,27 @@ func TestCancel(t *testing.T) {
 	})
 }
 
+// At a free-text question, "cancel my subscription" may well be the answer
+// (a support desk asking "What is the problem?"). The short-object form
+// cancels there only when its object is a pronoun or names a flow on the
+// stack; a plain cancel word always cancels.
+func TestCancelObjectAtFreeText(t *testing.T) {
+	runCases(t, []ucase{
+		{"an object that names no flow is the answer", "cancel my subscription", askRecipient,
+			set("recipient", "cancel my subscription")},
+		{"with polite words around it too", "I want to cancel my subscription", askRecipient,
+			set("recipient", "I want to cancel my subscription")},
+		{"stop the charges", "stop the charges", askRecipient, set("recipient", "stop the charges")},
+		{"an object that names the flow cancels", "cancel the transfer", askRecipient, cancel},
+		{"its stem too", "stop the transfers please", askRecipient, cancel},
+		{"a pronoun cancels", "stop this", askRecipient, cancel},
+		{"everything cancels", "cancel everything", askRecipient, cancel},
+		{"a typed question still cancels", "cancel my subscription", askAmount, cancel},
+		{"a plain cancel word still cancels", "please cancel", askRecipient, cancel},
+		{"nothing pending still cancels", "cancel my subscription", idle, cancel},
+	})
+}
+
 func TestNothingToRead(t *testing.T) {
 	runCases(t, []ucase{
 		{"empty", "", askRecipient, fallback},

@@ -199,6 +199,11 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			// The turn failed at run time; the checkpoint is untouched and
 			// the conversation can go on.
 			fmt.Fprintf(ch.e.stderr, "soni: runtime error: %s\n", err)
+			if ch.json {
+				// One object per message, also for a failed turn, so that a
+				// harness reading a line per message stays in step.
+				return false, ch.printStateJSON(ctx, err.Error())
+			}
 			return false, nil
 		}
 		var ce *checkpoints.ConflictError
@@ -268,6 +273,9 @@ type turnJSON struct {
 	Events   []vm.Event     `json:"events"`
 	Stack    []string       `json:"stack"`
 	Trace    []string       `json:"trace,omitempty"`
+	// Error is set for a turn that failed at run time; the rest is the
+	// state of the last good turn, which is what the checkpoint holds.
+	Error string `json:"error,omitempty"`
 }
 
 // turnJSONOf is the --json object of a reply, with the trace when asked.
@@ -325,8 +333,7 @@ func (ch *chat) printState(ctx context.Context) error {
 	if ch.json {
 		// One JSON object per line, like a turn, so that --json output
 		// stays machine-readable: no replies and no events.
-		r := &soni.Reply{Result: &vm.Result{State: st, Pending: st.Pending}, Session: ch.session, Revision: rev}
-		ch.writeJSON(turnJSONOf(r, false))
+		ch.writeState(st, rev, "")
 		return nil
 	}
 	w := ch.e.stdout
@@ -343,6 +350,24 @@ func (ch *chat) printState(ctx context.Context) error {
 	}
 	fmt.Fprintf(w, "slots:%s\n", fmtSlots(st.Slots))
 	return nil
+}
+
+// printStateJSON prints the session's saved state as a --json turn object
+// with no replies and no events, and errMsg as its "error".
+func (ch *chat) printStateJSON(ctx context.Context, errMsg string) error {
+	st, rev, err := ch.eng.State(ctx, ch.session)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
+	}
+	ch.writeState(st, rev, errMsg)
+	return nil
+}
+
+func (ch *chat) writeState(st *vm.State, rev uint64, errMsg string) {
+	r := &soni.Reply{Result: &vm.Result{State: st, Pending: st.Pending}, Session: ch.session, Revision: rev}
+	t := turnJSONOf(r, false)
+	t.Error = errMsg
+	ch.writeJSON(t)
 }
 
 func fmtSlots(m map[string]any) string {

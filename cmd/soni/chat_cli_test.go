@@ -183,6 +183,27 @@ func TestChatJSONLines(t *testing.T) {
 	assert.Equal(t, `{"session":"default","revision":3,"replies":[],"pending":null,"slots":{"customer":"Ana"},"events":[],"stack":[]}`, lines[4])
 }
 
+// TestChatJSONRuntimeError: with --json a turn that fails at run time
+// still prints its one object, with the last good state and "error", so a
+// harness that reads one line per message stays in step.
+func TestChatJSONRuntimeError(t *testing.T) {
+	dir := writeProject(t, pizzaFlow)
+	out, errOut, code := chatRun(t, dir, filepath.Join(t.TempDir(), "cps"), "order pizza\nspin\nAna\n", "--json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, errOut, "soni: runtime error: ")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 3, out)
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &obj), lines[1])
+	assert.Contains(t, obj["error"], "max_steps_per_turn (20)")
+	assert.Equal(t, 1.0, obj["revision"], "the failed turn saved nothing")
+	assert.Equal(t, []any{}, obj["replies"])
+	assert.Equal(t, []any{"order"}, obj["stack"])
+	assert.Equal(t, "Your name?", obj["pending"].(map[string]any)["prompt"])
+	assert.NotContains(t, lines[0], `"error"`)
+	assert.Contains(t, lines[2], `"revision":2`)
+}
+
 // TestChatConflictBetweenProcesses: two chats resume the same session; the
 // one whose turn ran an action and saved second loses with an error that
 // names the session and its message, and the winner's turn is kept.

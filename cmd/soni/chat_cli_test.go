@@ -208,7 +208,6 @@ func TestChatJSONRuntimeError(t *testing.T) {
 // one whose turn ran an action and saved second loses with an error that
 // names the session and its message, and the winner's turn is kept.
 func TestChatConflictBetweenProcesses(t *testing.T) {
-	dir := t.TempDir()
 	// The first call blocks until the test releases it; later ones return
 	// at once.
 	src := `version: "1.0"
@@ -227,7 +226,7 @@ flows:
       - {step: run, type: action, call: work, map_outputs: {done: done}}
       - {step: bye, type: say, message: "Bye {name} ({done})"}
 `
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(src), 0o644))
+	dir := writeProject(t, src)
 	cps := filepath.Join(dir, "cps")
 	out, errOut, code := chatRun(t, dir, cps, "start\n")
 	require.Equal(t, exitOK, code, errOut)

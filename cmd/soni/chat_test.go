@@ -17,8 +17,10 @@ import (
 // slowProject writes a one-flow project whose action sleeps, so a test can
 // act while a turn is running.
 func slowProject(t *testing.T) string {
-	dir := t.TempDir()
-	src := `version: "1.0"
+	return writeProject(t, slowFlow)
+}
+
+const slowFlow = `version: "1.0"
 actions:
   slow:
     outputs: [done]
@@ -34,9 +36,6 @@ flows:
       - {step: work, type: action, call: slow, map_outputs: {done: done}}
       - {step: bye, type: say, message: "Bye {name}, done: {done}"}
 `
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "flow.yaml"), []byte(src), 0o644))
-	return dir
-}
 
 // TestChatStdinClosedMidTurn: the input ends while a turn is still
 // running; the turn finishes, is saved, and chat leaves cleanly.

@@ -2,7 +2,6 @@ package checkpoints
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -19,13 +18,18 @@ import (
 const DefaultMaxSize int64 = 64 << 20
 
 // File name parts. A session's checkpoint is ID.json, its lock ID.lock and
-// its temporary files .ID.json.tmp-<16 hex digits>. No name of one kind can
-// be a name of another kind, for any two valid ids.
+// its temporary file .ID.json.tmp. No name of one kind can be a name of
+// another kind, for any two valid ids. Only the holder of the session's lock
+// writes its temporary file, so one fixed name is enough: a file left by a
+// save killed midway is replaced by the next save, and never piles up.
+// Versions before 2026-11 named temporary files .ID.json.tmp-<16 hex
+// digits>; Delete still removes those.
 const (
-	fileExt    = ".json"
-	lockExt    = ".lock"
-	tempInfix  = ".json.tmp-"
-	tempRandSz = 8 // random bytes, written as 16 hex digits
+	fileExt      = ".json"
+	lockExt      = ".lock"
+	tempSuffix   = ".json.tmp"
+	legacyInfix  = ".json.tmp-"
+	legacyRandSz = 8 // random bytes, written as 16 hex digits
 )
 
 // FileStore is a [Store] that keeps one JSON file per session, DIR/ID.json.
@@ -99,6 +103,7 @@ func (s *FileStore) Path(id string) (string, error) {
 
 func (s *FileStore) path(id string) string     { return filepath.Join(s.dir, id+fileExt) }
 func (s *FileStore) lockPath(id string) string { return filepath.Join(s.dir, id+lockExt) }
+func (s *FileStore) tempPath(id string) string { return filepath.Join(s.dir, "."+id+tempSuffix) }
 
 // Load reads DIR/ID.json. A missing file matches [ErrNotFound]; an empty,
 // truncated or otherwise unparseable one is a [*CorruptError] naming it; one
@@ -120,7 +125,7 @@ func (s *FileStore) Load(ctx context.Context, id string) ([]byte, uint64, error)
 // read reads and parses a checkpoint file. A missing file is an error
 // matching fs.ErrNotExist.
 func (s *FileStore) read(path string) ([]byte, uint64, error) {
-	f, err := os.Open(path)
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, 0, err
@@ -211,7 +216,7 @@ func (s *FileStore) ensureDir() error {
 // writeAtomic writes data to a temporary file, syncs it and renames it over
 // path, then syncs the directory. The caller holds the session lock.
 func (s *FileStore) writeAtomic(id, path string, data []byte) (err error) {
-	tmp, err := createTemp(s.dir, id)
+	tmp, err := createTemp(s.tempPath(id))
 	if err != nil {
 		return err
 	}
@@ -245,29 +250,29 @@ func (s *FileStore) writeAtomic(id, path string, data []byte) (err error) {
 	return nil
 }
 
-// createTemp creates .ID.json.tmp-<16 hex digits> in dir, mode 0o600.
-func createTemp(dir, id string) (*os.File, error) {
-	var lastErr error
-	for range 10 {
-		var b [tempRandSz]byte
-		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-		name := filepath.Join(dir, "."+id+tempInfix+hex.EncodeToString(b[:]))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			return f, nil
-		}
-		lastErr = err
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
+// createTemp creates the session's temporary file at name, mode 0o600. The
+// caller holds the session lock, so a file already there is what a save
+// killed midway left behind: it is removed first. A symbolic link planted
+// there is removed, never followed.
+func createTemp(name string) (*os.File, error) {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("remove stale temporary checkpoint: %w", err)
 	}
-	return nil, fmt.Errorf("create temporary checkpoint: %w", lastErr)
+	f, err := openNoFollow(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create temporary checkpoint: %w", err)
+	}
+	return f, nil
 }
 
-// isTempOf reports whether name is a temporary file of session id.
+// isTempOf reports whether name is a temporary file of session id: today's
+// fixed name, or a randomly named one of an older version.
 func isTempOf(name, id string) bool {
-	prefix := "." + id + tempInfix
-	if !strings.HasPrefix(name, prefix) || len(name) != len(prefix)+2*tempRandSz {
+	if name == "."+id+tempSuffix {
+		return true
+	}
+	prefix := "." + id + legacyInfix
+	if !strings.HasPrefix(name, prefix) || len(name) != len(prefix)+2*legacyRandSz {
 		return false
 	}
 	_, err := hex.DecodeString(name[len(prefix):])
@@ -316,15 +321,17 @@ func (s *FileStore) Delete(ctx context.Context, id string) error {
 			_ = os.Remove(filepath.Join(s.dir, e.Name()))
 		}
 	}
-	// Removing the lock file while holding it is safe: lockFile checks that
-	// the file it locked is still the one at the path.
-	if err := os.Remove(s.lockPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete checkpoint lock: %w", err)
-	}
 	if s.sync {
 		if err := syncDir(s.dir); err != nil {
 			return fmt.Errorf("sync checkpoint directory: %w", err)
 		}
+	}
+	// Removing the lock file is the last thing done under the lock: from
+	// the moment it is unlinked, a newcomer creates and locks a new file of
+	// the same name (and a waiter on the old one notices it is stale, see
+	// lockFile), so nothing of this session may be touched after it.
+	if err := os.Remove(s.lockPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("delete checkpoint lock: %w", err)
 	}
 	return nil
 }

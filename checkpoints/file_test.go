@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -212,6 +213,9 @@ func TestIsTempOf(t *testing.T) {
 		name, id string
 		want     bool
 	}{
+		{".a.json.tmp", "a", true},
+		{".a.json.tmp", "b", false},
+		{".b.json.tmp", "a", false},
 		{".a.json.tmp-" + hex16, "a", true},
 		{".a.json.tmp-" + hex16, "b", false},
 		{".a.json.tmp-" + hex16[:15], "a", false},
@@ -295,22 +299,20 @@ func TestFileStoreWaitsForLock(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1), rev)
 
-	// A waiting Save proceeds once the holder lets go.
+	// A waiting Save proceeds once the holder lets go. (That it waits at
+	// all is proven above: with the lock held it ran into its deadline.)
 	done := make(chan error, 1)
 	go func() { done <- s.Save(context.Background(), "l", 1, doc(2, "x")) }()
-	time.Sleep(20 * time.Millisecond)
-	select {
-	case err := <-done:
-		t.Fatalf("Save did not wait for the lock: %v", err)
-	default:
-	}
 	release()
 	require.NoError(t, <-done)
 }
 
-// TestLockFileRemovedWhileHeld checks mutual exclusion when holders remove
-// the lock file, as Delete does: lockFile must notice that the file it
-// locked is no longer the one at the path.
+// TestLockFileRemovedWhileHeld checks the lock's guarantee when holders
+// remove the lock file as the last thing they do before unlocking, as Delete
+// does: lockFile must notice that the file it waited on is no longer the one
+// at the path, and no two holders are ever inside at once. (A holder that
+// went on working after removing the file would no longer be protected: a
+// newcomer locks a new file of the same name. Delete never does.)
 func TestLockFileRemovedWhileHeld(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.lock")
 	var inside, overlaps atomic.Int32
@@ -327,13 +329,15 @@ func TestLockFileRemovedWhileHeld(t *testing.T) {
 				if inside.Add(1) != 1 {
 					overlaps.Add(1)
 				}
-				time.Sleep(time.Duration(w%3) * 10 * time.Microsecond)
+				for range w % 3 {
+					runtime.Gosched()
+				}
+				inside.Add(-1)
 				if w%2 == 0 {
 					if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 						errs <- err
 					}
 				}
-				inside.Add(-1)
 				unlock()
 			}
 		})
@@ -382,4 +386,63 @@ func TestFileStoreSaveDeleteStress(t *testing.T) {
 	for _, name := range dirNames(t, s.Dir()) {
 		assert.NotContains(t, name, ".tmp-", "no temporary file is left behind")
 	}
+}
+
+// TestFileStoreRefusesPlantedLinks plants symbolic links where the store
+// creates or reads its files. None of them may be followed: no file appears
+// outside the directory, and the error names the link and the fix.
+func TestFileStoreRefusesPlantedLinks(t *testing.T) {
+	cases := []struct {
+		name string
+		link func(s *FileStore, id string) string
+		op   func(ctx context.Context, s *FileStore, id string) error
+	}{
+		{"lock on save", (*FileStore).lockPath, func(ctx context.Context, s *FileStore, id string) error {
+			return s.Save(ctx, id, 0, doc(1, "x"))
+		}},
+		{"lock on delete", (*FileStore).lockPath, func(ctx context.Context, s *FileStore, id string) error {
+			return s.Delete(ctx, id)
+		}},
+		{"checkpoint on load", (*FileStore).path, func(ctx context.Context, s *FileStore, id string) error {
+			_, _, err := s.Load(ctx, id)
+			return err
+		}},
+		{"checkpoint on save", (*FileStore).path, func(ctx context.Context, s *FileStore, id string) error {
+			return s.Save(ctx, id, 0, doc(1, "x"))
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newFileStore(t)
+			require.NoError(t, os.MkdirAll(s.Dir(), 0o755))
+			outside := filepath.Join(t.TempDir(), "outside")
+			require.NoError(t, os.Symlink(outside, tc.link(s, "planted")))
+			err := tc.op(context.Background(), s, "planted")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "symbolic link")
+			assert.NotContains(t, err.Error(), outside, "the error leaks the link's target")
+			assert.NoFileExists(t, outside, "the store followed a planted link")
+		})
+	}
+	t.Run("temporary file", func(t *testing.T) {
+		// A link at the temporary name is removed, never written through.
+		s := newFileStore(t)
+		require.NoError(t, os.MkdirAll(s.Dir(), 0o755))
+		outside := filepath.Join(t.TempDir(), "outside")
+		require.NoError(t, os.Symlink(outside, s.tempPath("planted")))
+		require.NoError(t, s.Save(context.Background(), "planted", 0, doc(1, "x")))
+		assert.NoFileExists(t, outside)
+		assert.Equal(t, []string{"planted.json", "planted.lock"}, dirNames(t, s.Dir()))
+	})
+}
+
+// TestFileStoreTempFileReplaced leaves a temporary file as a save killed
+// midway does; the next save replaces it instead of adding another.
+func TestFileStoreTempFileReplaced(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t)
+	require.NoError(t, s.Save(ctx, "a", 0, doc(1, "x")))
+	require.NoError(t, os.WriteFile(s.tempPath("a"), []byte(`{"revi`), 0o600))
+	require.NoError(t, s.Save(ctx, "a", 1, doc(2, "x")))
+	assert.Equal(t, []string{"a.json", "a.lock"}, dirNames(t, s.Dir()))
 }

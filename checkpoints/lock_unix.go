@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -27,14 +28,16 @@ const (
 // this one alike, and the kernel drops them when a process dies. lockFile
 // waits until the lock is free or ctx is done.
 //
-// The lock file may be removed by Delete while others wait on it. After
-// locking, lockFile therefore checks that the locked file is still the one
-// at path, and starts again if it is not; otherwise two holders could lock
-// two different files of the same name.
+// The guarantee: holders exclude each other as long as a holder removes the
+// lock file only as the very last thing it does before unlocking, as Delete
+// does. Others may wait on the file meanwhile, so after locking, lockFile
+// checks that the locked file is still the one at path, and starts again if
+// it is not; otherwise two holders could lock two different files of the
+// same name. A symbolic link at path is refused, never followed.
 func lockFile(ctx context.Context, path string) (func(), error) {
 	wait := lockWaitMin
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := openNoFollow(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, err
 		}
@@ -69,13 +72,24 @@ func lockFile(ctx context.Context, path string) (func(), error) {
 	}
 }
 
+// openNoFollow opens path like os.OpenFile but refuses a symbolic link in
+// its last element, so a link planted in the checkpoint directory can never
+// make the store read or create a file elsewhere.
+func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%q is a symbolic link; the checkpoint directory holds only regular files: remove the link", filepath.Base(path))
+	}
+	return f, err
+}
+
 // samePath reports whether the open file f is the file now at path.
 func samePath(f *os.File, path string) (bool, error) {
 	held, err := f.Stat()
 	if err != nil {
 		return false, err
 	}
-	now, err := os.Stat(path)
+	now, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

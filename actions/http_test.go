@@ -119,12 +119,10 @@ func TestHTTP(t *testing.T) {
 			decl := httpDecl(tc.url, "hotel", "price", "extra")
 			decl.Run.HTTP.Headers = tc.headers
 			decl.Run.HTTP.Timeout = tc.timeout
-			start := time.Now()
 			out, err := r.RunAction(context.Background(), vm.ActionRequest{
 				Action: "search", Session: "s-9", Decl: decl,
 				Inputs: map[string]any{"city": "Paris", "nights": nil},
 			})
-			assert.Less(t, time.Since(start), 4*time.Second)
 			if tc.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.wantErr)
@@ -221,10 +219,8 @@ func TestHTTPRetryRespectsContext(t *testing.T) {
 	decl.Run.HTTP.Retry = &ir.Retry{Attempts: 5, Backoff: "10s"}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := New(nil, "", Options{}).RunAction(ctx, vm.ActionRequest{Action: "search", Decl: decl})
 	require.Error(t, err)
-	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.Contains(t, err.Error(), "failed 1 times: attempt 1: status 503 Service Unavailable")
 	assert.Contains(t, err.Error(), "gave up waiting to retry: context deadline exceeded")
 }

@@ -2,7 +2,9 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -607,13 +609,17 @@ func TestValidateOddValues(t *testing.T) {
 // TestFastPathMatchesPublishedSchema checks that the fast variant plus the
 // step dispatch reports exactly what the published schema reports.
 func TestFastPathMatchesPublishedSchema(t *testing.T) {
-	srcs := []string{}
-	for _, src := range validCases {
-		srcs = append(srcs, src)
+	type namedSrc struct{ name, src string }
+	var srcs []namedSrc
+	for _, name := range slices.Sorted(maps.Keys(validCases)) {
+		srcs = append(srcs, namedSrc{name, validCases[name]})
 	}
-	srcs = append(srcs, brokenSnippets...)
-	for i, src := range srcs {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
+	for i, src := range brokenSnippets {
+		srcs = append(srcs, namedSrc{fmt.Sprint("broken_", i), src})
+	}
+	for _, ns := range srcs {
+		src := ns.src
+		t.Run(ns.name, func(t *testing.T) {
 			doc := decode(t, src)
 			fast, full := validate(doc, false), validate(doc, true)
 			for _, vs := range [][]Violation{fast, full} {

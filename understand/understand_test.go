@@ -2,9 +2,9 @@ package understand
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
-	"runtime"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

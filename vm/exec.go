@@ -2,10 +2,13 @@ package vm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -264,6 +267,10 @@ func (t *turn) action(nr *nodeRT) error {
 				err = fmt.Errorf("action %q returned no output %q", n.Action, mp.Output)
 				break
 			}
+			if err = checkFinite(raw); err != nil {
+				err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
+				break
+			}
 			sr := t.m.slot(nr.flow, mp.Slot)
 			var v any
 			if raw != nil {
@@ -296,6 +303,41 @@ func (t *turn) action(nr *nodeRT) error {
 		t.store(s.sr, s.v)
 	}
 	t.goTo(n.Next)
+	return nil
+}
+
+// checkFinite reports a number in an action output, at any depth, that is
+// NaN or infinite (or a JSON number too large for a float64, such as
+// 1e400). No checkpoint or template can hold one, so such an output is a
+// bad output: an action failure like any other.
+func checkFinite(v any) error {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%v is not a finite number", x)
+		}
+	case float32:
+		return checkFinite(float64(x))
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return nil
+		}
+		if f, err := x.Float64(); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("%s is not a finite number", cutText(string(x), 40))
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err := checkFinite(x[k]); err != nil {
+				return fmt.Errorf("field %q: %w", k, err)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := checkFinite(e); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+	}
 	return nil
 }
 

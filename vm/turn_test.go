@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -1033,4 +1034,57 @@ func TestBuiltinValidatorsOnText(t *testing.T) {
 	assert.True(t, builtinValidators["positive"](int64(2)))
 	assert.True(t, builtinValidators["email"](" ana@example.com "))
 	assert.False(t, builtinValidators["email"](int64(5)))
+}
+
+// TestActionNonFiniteOutput: an action that returns NaN, an infinity or a
+// JSON number too large for a float64 has a bad output. It is an action
+// failure that takes on_error (or says the action error message), never a
+// turn that fails at encode time after the action ran.
+func TestActionNonFiniteOutput(t *testing.T) {
+	cases := []struct {
+		name string
+		out  any
+		want string
+	}{
+		{"+Inf", math.Inf(1), `output "price" for slot "price": +Inf is not a finite number`},
+		{"-Inf", math.Inf(-1), `-Inf is not a finite number`},
+		{"NaN", math.NaN(), `NaN is not a finite number`},
+		{"1e400 as json.Number", json.Number("1e400"), `1e400 is not a finite number`},
+		{"nested", map[string]any{"a": []any{1.0, math.Inf(1)}}, `field "a": item 1: +Inf is not a finite number`},
+		{"float32", float32(math.Inf(1)), `+Inf is not a finite number`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, withOnError := range []bool{true, false} {
+				get := action("get", "price", "price", "price")
+				if withOnError {
+					get.onError = "oops"
+				}
+				p := program(nil, nil, flow("f", []*ir.Slot{anySlot("price")},
+					get,
+					say("tell", "price {price}").to("__end__"),
+					say("oops", "no price"),
+				))
+				m := newMachine(t, p, Options{Actions: ActionFunc(func(context.Context, ActionRequest) (map[string]any, error) {
+					return map[string]any{"price": tc.out}, nil
+				})})
+				res := do(t, m, m.NewState("s"), start("f"))
+				if withOnError {
+					assert.Equal(t, []string{"no price"}, res.Replies)
+				} else {
+					assert.Equal(t, []string{"Sorry, something went wrong while trying to price."}, res.Replies)
+				}
+				var failed *Event
+				for i := range res.Events {
+					if res.Events[i].Type == EventActionFailed {
+						failed = &res.Events[i]
+					}
+				}
+				require.NotNil(t, failed, "no action_failed event: %v", res.Events)
+				assert.Contains(t, failed.Error, tc.want)
+				_, err := m.Encode(res.State)
+				require.NoError(t, err, "the state after the failure must be saveable")
+			}
+		})
+	}
 }

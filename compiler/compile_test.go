@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -203,6 +204,89 @@ func TestBadInputs(t *testing.T) {
 			}
 			assert.Contains(t, codes, tt.code)
 		})
+	}
+}
+
+// nestingAttacks are files that nest block collections far beyond the depth
+// limit. The YAML library's cost grows quadratically with such nesting, so
+// they must be refused before it parses them.
+func nestingAttacks() []struct {
+	name      string
+	src       []byte
+	line, col int
+} {
+	var indented bytes.Buffer
+	for i := range 3000 {
+		indented.WriteString(strings.Repeat(" ", i) + "- \n")
+	}
+	return []struct {
+		name      string
+		src       []byte
+		line, col int
+	}{
+		{"40,000 compact sequences", []byte(strings.Repeat("- ", 40_000) + "x\n"), 1, 201},
+		{"40,000 compact complex keys", []byte(strings.Repeat("? ", 40_000) + "x\n"), 1, 201},
+		{"compact sequences under a key", []byte("flows:\n  a:\n    " + strings.Repeat("- ", 40_000) + "x\n"), 3, 201},
+		{"3,000 indented sequences", indented.Bytes(), 102, 102},
+	}
+}
+
+// TestNestingAttacksRefusedCheaply: block nesting far past the limit is
+// refused with E007 at the first level past it, within a budget of bytes
+// allocated that does not depend on the machine (the 40,000 compact
+// sequences once took 2.5 GB). Their time is BenchmarkNestingAttacks'.
+func TestNestingAttacksRefusedCheaply(t *testing.T) {
+	for _, tc := range nestingAttacks() {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			r := CompileSource("deep.yaml", tc.src, Options{})
+			runtime.ReadMemStats(&after)
+			require.Nil(t, r.Program)
+			require.Len(t, r.Diags, 1, "%v", r.Diags)
+			d := r.Diags[0]
+			assert.Equal(t, diag.CodeNestingLimit, d.Code)
+			assert.Equal(t, diag.Pos{File: "deep.yaml", Line: tc.line, Col: tc.col}, d.Pos)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "bytes allocated")
+		})
+	}
+}
+
+func BenchmarkNestingAttacks(b *testing.B) {
+	for _, tc := range nestingAttacks() {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.src)))
+			for b.Loop() {
+				CompileSource("deep.yaml", tc.src, Options{})
+			}
+		})
+	}
+}
+
+// TestBlockDepthIsALowerBound: the pre-parse estimate never refuses a file
+// whose real nesting is within the limit, also with block scalars whose
+// text is indented like deep nesting.
+func TestBlockDepthIsALowerBound(t *testing.T) {
+	var scalar bytes.Buffer
+	scalar.WriteString("version: \"1.0\"\nflows:\n  f:\n    trigger: {intents: [hi]}\n    steps:\n      - step: s\n        type: say\n        message: |\n")
+	for i := range 150 {
+		scalar.WriteString(strings.Repeat(" ", 10+i) + "- x\n")
+	}
+	r := CompileSource("ok.yaml", scalar.Bytes(), Options{})
+	for _, d := range r.Diags {
+		assert.NotEqual(t, diag.CodeNestingLimit, d.Code, "%s", d)
+	}
+	// The estimate agrees with the tree's depth at the limit: 100 compact
+	// sequences are allowed, 101 are not.
+	_, _, depth := blockDepth([]byte(strings.Repeat("- ", 50)+"x\n"), 100)
+	assert.Equal(t, 50, depth)
+	for n, want := range map[int]bool{100: false, 101: true} {
+		r := CompileSource("n.yaml", []byte(strings.Repeat("- ", n)+"x\n"), Options{})
+		var nesting bool
+		for _, d := range r.Diags {
+			nesting = nesting || d.Code == diag.CodeNestingLimit
+		}
+		assert.Equal(t, want, nesting, "%d compact sequences", n)
 	}
 }
 

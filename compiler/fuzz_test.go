@@ -3,6 +3,7 @@ package compiler
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/soni-dev/soni/ir"
@@ -29,6 +30,8 @@ func FuzzCompile(f *testing.F) {
 	}
 	f.Add([]byte("flows: {a: {steps: [{step: x, type: say, message: '{'}]}}"))
 	f.Add([]byte("a: &a [*a]"))
+	f.Add([]byte(strings.Repeat("- ", 40_000) + "x\n")) // quadratic in the YAML library before blockDepth
+	f.Add([]byte("a: |\n   - x\n     - y\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		r := CompileSource("fuzz.yaml", src, Options{MaxFileSize: 1 << 20})
 		for _, d := range r.Diags {

@@ -327,3 +327,45 @@ func TestNewWithoutProgram(t *testing.T) {
 	_, err := soni.New(nil, soni.Options{})
 	require.EqualError(t, err, "no program: compile a project first")
 }
+
+// TestResumeErrorsNameTheCheckpoint: a checkpoint that cannot be resumed
+// (it belongs to another session, or does not decode) is an error that
+// names its file and suggests --reset, and it is left untouched.
+func TestResumeErrorsNameTheCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := checkpoints.NewFileStore(dir)
+	require.NoError(t, err)
+	e, err := soni.New(compileCounter(t), soni.Options{Store: store})
+	require.NoError(t, err)
+	_, err = e.Handle(ctx, "ana", startFlow("bump"))
+	require.NoError(t, err)
+	good, err := os.ReadFile(filepath.Join(dir, "ana.json"))
+	require.NoError(t, err)
+
+	cases := []struct {
+		name, file string
+		data       []byte
+		want       string
+	}{
+		{"copied from another session", "bob.json", good, `its session field is "ana", not "bob"`},
+		{"not a checkpoint", "eve.json", []byte(`{"revision": 1, "format": "x"}`), `checkpoint format is "x"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			require.NoError(t, os.WriteFile(path, tc.data, 0o600))
+			session := tc.file[:len(tc.file)-len(".json")]
+			_, err := e.Handle(ctx, session, startFlow("bump"))
+			require.Error(t, err)
+			var re *soni.ResumeError
+			require.ErrorAs(t, err, &re)
+			assert.Contains(t, err.Error(), fmt.Sprintf("cannot resume checkpoint %q", path))
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), "--reset")
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, tc.data, after, "the checkpoint was changed")
+		})
+	}
+}

@@ -249,10 +249,44 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 		return nil, 0, err
 	}
 	st, err := e.m.Decode(b)
+	if err == nil && st.Session != session {
+		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
+	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("session %q: %w", session, err)
+		return nil, 0, &ResumeError{Checkpoint: e.checkpointName(session), Err: err}
 	}
 	return st, rev, nil
+}
+
+// ResumeError reports a stored checkpoint that cannot be resumed with this
+// program: it does not parse as a checkpoint, belongs to another session,
+// or points at flows, steps or values the program no longer has. The
+// checkpoint is left as it was.
+type ResumeError struct {
+	// Checkpoint names the checkpoint: its file for a file store, else
+	// the session.
+	Checkpoint string
+	Err        error
+}
+
+// Error names the checkpoint and the reason, and suggests --reset.
+func (e *ResumeError) Error() string {
+	return fmt.Sprintf("cannot resume %s: %v; it was left untouched: inspect or remove it, or start the session afresh with --reset",
+		e.Checkpoint, e.Err)
+}
+
+// Unwrap returns the reason.
+func (e *ResumeError) Unwrap() error { return e.Err }
+
+// checkpointName names a session's checkpoint for an error message: the
+// file that holds it when the store keeps files, else the session.
+func (e *Engine) checkpointName(session string) string {
+	if fs, ok := e.store.(interface{ Path(string) (string, error) }); ok {
+		if p, err := fs.Path(session); err == nil {
+			return fmt.Sprintf("checkpoint %q", p)
+		}
+	}
+	return fmt.Sprintf("the checkpoint of session %q", session)
 }
 
 // Handle runs one turn of a session: it loads the checkpoint, applies the

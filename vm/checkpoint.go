@@ -345,6 +345,9 @@ func (m *Machine) decode(b []byte) (*State, error) {
 			st.Session, err = d.str()
 		case fRevision:
 			st.Revision, err = d.uint()
+			if err == nil && st.Revision == math.MaxUint64 {
+				err = fmt.Errorf("revision %d would overflow on the next save", st.Revision)
+			}
 		case fFingerprint:
 			fingerprint, err = d.str()
 		case fCreated, fUpdated:
@@ -535,21 +538,20 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 // slot values to the slots' declared types.
 func (m *Machine) check(st *State, fingerprint string) error {
 	same := fingerprint == m.fingerprint
-	reset := "; start the conversation afresh with --reset"
 	for i := range st.Stack {
 		f := &st.Stack[i]
 		fr := m.flows[f.Flow]
 		if fr == nil {
-			return fmt.Errorf("checkpoint points at flow %q, which the program no longer has%s", f.Flow, reset)
+			return fmt.Errorf("checkpoint points at flow %q, which the program no longer has", f.Flow)
 		}
 		idx, ok := fr.index[f.Step]
 		if !ok {
-			return fmt.Errorf("checkpoint points at step %q of flow %q, which the program no longer has%s", f.Step, f.Flow, reset)
+			return fmt.Errorf("checkpoint points at step %q of flow %q, which the program no longer has", f.Step, f.Flow)
 		}
 		nr := fr.nodes[idx]
 		f.Step = nr.n.ID
 		if f.AfterCall && nr.n.Kind != ir.KindCall {
-			return fmt.Errorf("checkpoint waits for a call at step %q of flow %q, which is a %s step%s", f.Step, f.Flow, nr.n.Kind, reset)
+			return fmt.Errorf("checkpoint waits for a call at step %q of flow %q, which is a %s step", f.Step, f.Flow, nr.n.Kind)
 		}
 		if err := m.checkSlots(st, f.Slots, fr.slots, f.Flow, same); err != nil {
 			return err
@@ -563,11 +565,11 @@ func (m *Machine) check(st *State, fingerprint string) error {
 	}
 	if p := st.Pending; p != nil {
 		if len(st.Stack) == 0 {
-			return fmt.Errorf("checkpoint has a pending question but no active flow%s", reset)
+			return errors.New("checkpoint has a pending question but no active flow")
 		}
 		top := st.Stack[len(st.Stack)-1]
 		if p.Flow != top.Flow || p.Step != top.Step {
-			return fmt.Errorf("checkpoint's pending question (flow %q step %q) is not where the top flow waits (flow %q step %q)%s", p.Flow, p.Step, top.Flow, top.Step, reset)
+			return fmt.Errorf("checkpoint's pending question (flow %q step %q) is not where the top flow waits (flow %q step %q)", p.Flow, p.Step, top.Flow, top.Step)
 		}
 		fr := m.flows[p.Flow]
 		nr := fr.nodes[fr.index[p.Step]]
@@ -577,7 +579,7 @@ func (m *Machine) check(st *State, fingerprint string) error {
 			want = PendingConfirm
 		}
 		if !nr.n.Kind.WaitsForUser() || p.Kind != want || p.Slot != nr.n.Slot {
-			return fmt.Errorf("checkpoint's pending %s of slot %q does not match step %q of flow %q, a %s of slot %q%s", p.Kind, p.Slot, p.Step, p.Flow, nr.n.Kind, nr.n.Slot, reset)
+			return fmt.Errorf("checkpoint's pending %s of slot %q does not match step %q of flow %q, a %s of slot %q", p.Kind, p.Slot, p.Step, p.Flow, nr.n.Kind, nr.n.Slot)
 		}
 		p.Slot = nr.n.Slot
 	}

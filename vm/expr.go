@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -169,10 +170,18 @@ func normalize(s *ir.Slot, v any) (any, error) {
 		}
 		return nil, fmt.Errorf("%w: %q is not a boolean", errWrongType, tmpl.Format(v))
 	case ir.TypeText, ir.TypeCategorical, ir.TypeDate:
-		if str, ok := v.(string); ok {
-			return str, nil
+		str, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: %q is not a string", errWrongType, tmpl.Format(v))
 		}
-		return nil, fmt.Errorf("%w: %q is not a string", errWrongType, tmpl.Format(v))
+		if s.Type == ir.TypeCategorical && len(s.Values) > 0 && !slices.ContainsFunc(s.Values, func(x ir.Value) bool { return x.Value == str }) {
+			names := make([]string, len(s.Values))
+			for i, x := range s.Values {
+				names[i] = x.Value
+			}
+			return nil, fmt.Errorf("%w: %q is not one of the declared values (%s)", errWrongType, str, strings.Join(names, ", "))
+		}
+		return str, nil
 	}
 	return normalizeAny(v), nil
 }

@@ -73,6 +73,15 @@ type chat struct {
 	trace   bool
 	// history is the line editor's history file (see historyFile).
 	history string
+	// last is the state after the last turn this chat ran (or loaded at
+	// start): /state, /set and the --json object of a failed turn read it
+	// instead of loading the checkpoint again.
+	last *soni.Reply
+	// wrote and problem track the current message under --json, which
+	// prints exactly one object per message: wrote is set once it is
+	// printed, problem holds the note to report when it was not.
+	wrote   bool
+	problem string
 }
 
 // lineReader reads one user message at a time.
@@ -92,6 +101,7 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 	}
+	ch.setLast(st, rev)
 	if rev > 0 && st.Pending != nil {
 		fmt.Fprintf(ch.e.stderr, "resuming session %q: %s\n", ch.session, st.Pending.Prompt)
 	}
@@ -123,7 +133,22 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 			continue
 		}
 		in.AddHistory(line)
+		ch.wrote, ch.problem = false, ""
 		quit, err := ch.handle(ctx, line)
+		if ch.json && !ch.wrote && !quit {
+			// One object per message, whatever happened to it, so that a
+			// harness reading a line per message stays in step.
+			msg := ch.problem
+			var ex cli.ExitCoder
+			if errors.As(err, &ex) {
+				msg = ex.Error()
+			} else if err != nil {
+				msg = err.Error()
+			} else if ctx.Err() != nil {
+				msg = "interrupted: the turn was not saved"
+			}
+			ch.writeLast(msg)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -150,10 +175,12 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			if err := ch.eng.Reset(ctx, ch.session); err != nil {
 				return false, cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
-			ch.note("session %q reset", ch.session)
+			ch.setLast(ch.eng.Machine().NewState(ch.session), 0)
+			fmt.Fprintf(ch.e.stderr, "session %q reset\n", ch.session)
 			return false, nil
 		case "/state":
-			return false, ch.printState(ctx)
+			ch.printState()
+			return false, nil
 		case "/start":
 			if arg == "" {
 				ch.note("usage: /start FLOW")
@@ -171,11 +198,9 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 				return false, nil
 			}
 			name = strings.TrimSpace(name)
-			if msg, err := ch.checkSlot(ctx, name); err != nil || msg != "" {
-				if msg != "" {
-					ch.note("%s", msg)
-				}
-				return false, err
+			if msg := ch.checkSlot(name); msg != "" {
+				ch.note("%s", msg)
+				return false, nil
 			}
 			in.Commands = []vm.Command{{Kind: vm.CmdSetSlot, Slot: name, Value: strings.TrimSpace(value)}}
 		case "/cancel":
@@ -192,6 +217,9 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 	reply, err := ch.eng.Handle(ctx, ch.session, in)
 	if err != nil {
 		if ctx.Err() != nil {
+			// Ctrl-C or a signal during the turn: the cursor may sit after
+			// a "^C", so start a new line, and say what became of the turn.
+			fmt.Fprintf(ch.e.stderr, "\ninterrupted: the turn for %q was not saved; the conversation stays where it was\n", cutText(line, 60))
 			return false, nil
 		}
 		var re *vm.RuntimeError
@@ -199,11 +227,7 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			// The turn failed at run time; the checkpoint is untouched and
 			// the conversation can go on.
 			fmt.Fprintf(ch.e.stderr, "soni: runtime error: %s\n", err)
-			if ch.json {
-				// One object per message, also for a failed turn, so that a
-				// harness reading a line per message stays in step.
-				return false, ch.printStateJSON(ctx, err.Error())
-			}
+			ch.problem = err.Error()
 			return false, nil
 		}
 		var ce *checkpoints.ConflictError
@@ -215,25 +239,28 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		}
 		return false, cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 	}
+	ch.last = reply
 	ch.print(reply)
 	return false, nil
+}
+
+// setLast records a loaded or reset state as the last one.
+func (ch *chat) setLast(st *vm.State, rev uint64) {
+	ch.last = &soni.Reply{Result: &vm.Result{State: st, Pending: st.Pending}, Session: ch.session, Revision: rev}
 }
 
 // checkSlot returns a note for /set of a slot that the conversation cannot
 // set now (neither a conversation slot nor a slot of the flow on top), or ""
 // when it can. A typo in /set must not end the chat.
-func (ch *chat) checkSlot(ctx context.Context, name string) (string, error) {
-	st, _, err := ch.eng.State(ctx, ch.session)
-	if err != nil {
-		return "", cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
-	}
+func (ch *chat) checkSlot(name string) string {
+	st := ch.last.State
 	prog := ch.eng.Program()
 	top := ""
 	if n := len(st.Stack); n > 0 {
 		top = st.Stack[n-1].Flow
 	}
 	if prog.ResolveSlot(top, name) != nil {
-		return "", nil
+		return ""
 	}
 	var names []string
 	for _, s := range prog.Slots {
@@ -254,13 +281,16 @@ func (ch *chat) checkSlot(ctx context.Context, name string) (string, error) {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(names) == 0 {
-		return fmt.Sprintf("%s: %s: there are none", msg, scope), nil
+		return fmt.Sprintf("%s: %s: there are none", msg, scope)
 	}
-	return fmt.Sprintf("%s: %s are %s", msg, scope, strings.Join(names, ", ")), nil
+	return fmt.Sprintf("%s: %s are %s", msg, scope, strings.Join(names, ", "))
 }
 
+// note tells the user why a line was not run as a turn; under --json it
+// is also the "error" of the line's object.
 func (ch *chat) note(format string, args ...any) {
-	fmt.Fprintf(ch.e.stderr, format+"\n", args...)
+	ch.problem = fmt.Sprintf(format, args...)
+	fmt.Fprintln(ch.e.stderr, ch.problem)
 }
 
 // turnJSON is the --json form of a turn: one object per line.
@@ -323,18 +353,17 @@ func (ch *chat) writeJSON(v any) {
 		return
 	}
 	_, _ = ch.e.stdout.Write(b.Bytes())
+	ch.wrote = true
 }
 
-func (ch *chat) printState(ctx context.Context) error {
-	st, rev, err := ch.eng.State(ctx, ch.session)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
-	}
+// printState shows the state after the last turn.
+func (ch *chat) printState() {
+	st, rev := ch.last.State, ch.last.Revision
 	if ch.json {
 		// One JSON object per line, like a turn, so that --json output
 		// stays machine-readable: no replies and no events.
-		ch.writeState(st, rev, "")
-		return nil
+		ch.writeLast("")
+		return
 	}
 	w := ch.e.stdout
 	fmt.Fprintf(w, "session %s, revision %d\n", ch.session, rev)
@@ -349,22 +378,13 @@ func (ch *chat) printState(ctx context.Context) error {
 		fmt.Fprintf(w, "waiting for %s of %s: %s\n", st.Pending.Kind, st.Pending.Slot, st.Pending.Prompt)
 	}
 	fmt.Fprintf(w, "slots:%s\n", fmtSlots(st.Slots))
-	return nil
 }
 
-// printStateJSON prints the session's saved state as a --json turn object
-// with no replies and no events, and errMsg as its "error".
-func (ch *chat) printStateJSON(ctx context.Context, errMsg string) error {
-	st, rev, err := ch.eng.State(ctx, ch.session)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
-	}
-	ch.writeState(st, rev, errMsg)
-	return nil
-}
-
-func (ch *chat) writeState(st *vm.State, rev uint64, errMsg string) {
-	r := &soni.Reply{Result: &vm.Result{State: st, Pending: st.Pending}, Session: ch.session, Revision: rev}
+// writeLast prints the state after the last turn as a --json turn object
+// with no replies and no events, and errMsg as its "error": the object of a
+// line that ran no turn, or whose turn failed and was not saved.
+func (ch *chat) writeLast(errMsg string) {
+	r := &soni.Reply{Result: &vm.Result{State: ch.last.State, Pending: ch.last.State.Pending}, Session: ch.session, Revision: ch.last.Revision}
 	t := turnJSONOf(r, false)
 	t.Error = errMsg
 	ch.writeJSON(t)

@@ -92,6 +92,7 @@ func TestChatInterruptedKeepsLastTurn(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(cps, "default.json"))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"revision": 1`, "the interrupted turn is not saved")
+	assert.Contains(t, errOut.String(), "\ninterrupted: the turn for \"Ana\" was not saved")
 	assert.Contains(t, string(b), `"step": "ask"`)
 }
 

@@ -3,10 +3,13 @@ package soni
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/soni-dev/soni/internal/safefile"
 )
 
 // maxProgramSize bounds the compiled programs Load reads.
@@ -19,20 +22,15 @@ const programFormat = "soni.program"
 // compiled program; soni compile writes "format" first.
 const sniffSize = 4 << 10
 
+// readFile reads a compiled program through the guarded reader, within
+// maxProgramSize.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxProgramSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxProgramSize {
+	b, err := safefile.ReadFile(path, maxProgramSize)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
 		return nil, fmt.Errorf("%s: compiled program is larger than %d MiB", path, maxProgramSize>>20)
 	}
-	return b, nil
+	return b, err
 }
 
 // IsProgramFile reports whether path names a compiled program, as written
@@ -52,7 +50,7 @@ func IsProgramFile(path string) bool {
 	case strings.HasSuffix(path, ".json"):
 		return true
 	}
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path) // a FIFO or device is no program, and must not block
 	if err != nil {
 		return false
 	}

@@ -4,20 +4,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/safefile"
 )
 
 // Options are the compiler's limits. Zero values mean the defaults.
@@ -109,38 +108,22 @@ func errText(err error) string {
 }
 
 // readFile reads one file within the size limit. Only regular files are
-// read (a FIFO or device would block or never end).
+// read (a FIFO or device would block or never end): see package safefile.
 func readFile(path string, opts Options) ([]byte, *diag.Diagnostic) {
 	name := filepath.ToSlash(path)
 	fail := func(code, format string, args ...any) ([]byte, *diag.Diagnostic) {
 		d := diag.Diagnostic{Pos: diag.Pos{File: name, Line: 1, Col: 1}, Severity: diag.SeverityOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
 		return nil, &d
 	}
-	// Stat before opening: opening a FIFO blocks until a writer comes.
-	info, err := os.Stat(path)
-	if err != nil {
-		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
-	}
-	if !info.Mode().IsRegular() {
-		return fail(diag.CodeFileRead, "cannot read %q: not a regular file", name)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
-	}
-	defer f.Close()
-	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return fail(diag.CodeFileRead, "cannot read %q: not a regular file", name)
-	}
-	if info.Size() > opts.MaxFileSize {
-		return fail(diag.CodeFileLimit, "file %q is %s, over the %s size limit (raise it with --max-file-size)", name, size(info.Size()), size(opts.MaxFileSize))
-	}
-	b, err := io.ReadAll(io.LimitReader(f, opts.MaxFileSize+1))
-	if err != nil {
-		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
-	}
-	if int64(len(b)) > opts.MaxFileSize {
+	b, err := safefile.ReadFile(path, opts.MaxFileSize)
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl) && tl.Size >= 0:
+		return fail(diag.CodeFileLimit, "file %q is %s, over the %s size limit (raise it with --max-file-size)", name, size(tl.Size), size(opts.MaxFileSize))
+	case errors.As(err, &tl):
 		return fail(diag.CodeFileLimit, "file %q is over the %s size limit (raise it with --max-file-size)", name, size(opts.MaxFileSize))
+	case err != nil:
+		return fail(diag.CodeFileRead, "cannot read %q: %s", name, errText(err))
 	}
 	return b, nil
 }

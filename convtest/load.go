@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/understand"
@@ -162,7 +163,7 @@ func (s *Suite) discover(paths []string) []found {
 			continue
 		}
 		if !info.IsDir() {
-			src, err := os.ReadFile(arg)
+			src, err := readFile(arg)
 			if err != nil {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
@@ -195,7 +196,7 @@ func (s *Suite) discover(paths []string) []found {
 		var srcs [][]byte
 		hasFlows := false
 		for _, p := range files {
-			src, err := os.ReadFile(p)
+			src, err := readFile(p)
 			if err != nil {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(err))
 				continue
@@ -408,7 +409,7 @@ func hasFlowFiles(dir string) bool {
 		if e.IsDir() || !isYAMLName(e.Name()) {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		src, err := readFile(filepath.Join(dir, e.Name()))
 		if err == nil && !IsTestFile(src) {
 			return true
 		}
@@ -429,7 +430,7 @@ func hasFlowFilesBelow(dir string) bool {
 				return fs.SkipDir
 			}
 		case isYAMLName(d.Name()) && d.Type().IsRegular():
-			if src, err := os.ReadFile(p); err == nil && !IsTestFile(src) {
+			if src, err := readFile(p); err == nil && !IsTestFile(src) {
 				found = true
 				return fs.SkipAll
 			}
@@ -447,7 +448,7 @@ func (s *Suite) compile(path string) *Project {
 		p.Dir = filepath.Dir(path)
 	}
 	if strings.HasSuffix(path, ".json") {
-		b, err := os.ReadFile(path)
+		b, err := readFile(path)
 		if err != nil {
 			s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "cannot read %q: %s", path, errText(err))
 			return nil
@@ -620,4 +621,14 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// maxFileSize bounds the test files, flow files and compiled programs this
+// package reads, like the compiler's default --max-file-size.
+const maxFileSize = compiler.DefaultMaxFileSize
+
+// readFile reads a file through the guarded reader: a FIFO, a device or a
+// file over maxFileSize is refused instead of blocking or filling memory.
+func readFile(path string) ([]byte, error) {
+	return safefile.ReadFile(path, maxFileSize)
 }

@@ -33,7 +33,15 @@ func usageError(format string, args ...any) error {
 
 // signalContext is cancelled by SIGINT or SIGTERM.
 func signalContext() context.Context {
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal cancels the context, which every command
+		// watches; the default handling comes back at once, so that a
+		// second Ctrl-C or SIGTERM ends the process even if something
+		// failed to stop.
+		<-ctx.Done()
+		stop()
+	}()
 	return ctx
 }
 

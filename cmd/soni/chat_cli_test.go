@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -299,4 +301,34 @@ func TestChatSignalWhileWaiting(t *testing.T) {
 		t.Fatal("chat did not leave on the signal while waiting for input")
 	}
 	assert.Equal(t, "Your name?\n", out.String())
+}
+
+// TestChatSIGTERMProcess sends SIGTERM to a real soni chat process that
+// waits for input on a pipe that stays open: it leaves with exit 0 and the
+// turn so far saved.
+func TestChatSIGTERMProcess(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := writeProject(t, pizzaFlow)
+	cps := filepath.Join(t.TempDir(), "cps")
+	cmd := exec.Command(exe)
+	cmd.Args = []string{"soni", "chat", "--checkpoints", cps, dir}
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	require.NoError(t, cmd.Start())
+	_, err = io.WriteString(stdin, "order pizza\n")
+	require.NoError(t, err)
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "Your name?\n", line) // the turn ran and was saved; chat waits again
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	err = cmd.Wait()
+	require.NoError(t, err, "stderr: %s", errOut.String())
+	_, err = os.Stat(filepath.Join(cps, "default.json"))
+	assert.NoError(t, err)
 }

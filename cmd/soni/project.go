@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/soni-dev/soni"
@@ -77,13 +79,14 @@ func readFailure(l diag.List) bool {
 // compile, see soni.IsProgramFile) or compiles it as a YAML project.
 func loadProgram(e *env, c *cli.Context, path string) (*ir.Program, error) {
 	if soni.IsProgramFile(path) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, cli.Exit(fmt.Sprintf("cannot read %q: %s", path, errText(err)), exitUsage)
-		}
-		p, err := ir.Decode(b)
-		if err != nil {
-			return nil, cli.Exit(fmt.Sprintf("%s: %s", path, err), exitUsage)
+		// The embedding API's loader: the guarded reader and its size cap.
+		p, err := soni.LoadProgram(path, compilerOptions(c))
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
+			return nil, cli.Exit(fmt.Sprintf("cannot read %q: %s", path, errText(pe)), exitUsage)
+		case err != nil:
+			return nil, cli.Exit(err.Error(), exitUsage) // it names the path
 		}
 		return p, nil
 	}

@@ -3,6 +3,7 @@ package lineedit
 import (
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/safefile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,6 +26,9 @@ type history struct {
 	err error
 }
 
+// maxHistoryFile bounds the history file read at start.
+const maxHistoryFile = 16 << 20
+
 // loadHistory reads the history file at path, if there is one, keeping the
 // last limit entries. A missing file is an empty history; a file holding more
 // than limit entries is rewritten with the last limit.
@@ -33,7 +37,7 @@ func loadHistory(path string, limit int) (*history, error) {
 	if path == "" {
 		return h, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxHistoryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return h, nil
 	}

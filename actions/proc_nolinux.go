@@ -1,0 +1,9 @@
+//go:build unix && !linux
+
+package actions
+
+import "syscall"
+
+// setParentDeathSignal does nothing where the kernel has no parent-death
+// signal: an action outlives a soni that is killed while it runs.
+func setParentDeathSignal(*syscall.SysProcAttr) {}

@@ -189,10 +189,6 @@ type Reply struct {
 	// Session and Revision identify the saved checkpoint.
 	Session  string
 	Revision uint64
-	// Warnings are the action runner's warnings of the turn, such as an
-	// output its declaration does not list. They are also at the end of
-	// the trace, each line starting with "warning: ".
-	Warnings []string
 }
 
 // Slots returns the slot values visible after the turn: the conversation
@@ -302,8 +298,7 @@ func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Repl
 		if err != nil {
 			return nil, err
 		}
-		tctx, warnings := actions.WithWarnings(ctx)
-		res, err := e.m.Turn(tctx, st, in)
+		res, err := e.m.Turn(ctx, st, in)
 		if err != nil {
 			return nil, err
 		}
@@ -318,11 +313,7 @@ func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Repl
 		if err != nil {
 			return nil, err
 		}
-		r := &Reply{Result: res, Session: session, Revision: res.State.Revision, Warnings: warnings.Lines()}
-		for _, w := range r.Warnings {
-			res.Trace = append(res.Trace, "warning: "+w)
-		}
-		return r, nil
+		return &Reply{Result: res, Session: session, Revision: res.State.Revision}, nil
 	}
 }
 

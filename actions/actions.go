@@ -72,6 +72,19 @@ type Runner struct {
 	funcs vm.Registry
 	names sync.Map // action name -> struct{}: registered functions
 	http  *httpClient
+	// times holds the parsed durations of each declaration: parsed once,
+	// for the program's declarations in New, else on first use.
+	times sync.Map // *ir.Action -> *runTimes
+}
+
+// runTimes are the durations of one action declaration, parsed once.
+type runTimes struct {
+	// timeout bounds a command, a Go function call or one HTTP attempt.
+	timeout time.Duration
+	// backoff is the pause before the first HTTP retry.
+	backoff time.Duration
+	// err is the first invalid duration: the call fails with it.
+	err error
 }
 
 // New returns a runner for the actions of prog. dir is the project
@@ -90,7 +103,46 @@ func New(prog *ir.Program, dir string, opts Options) *Runner {
 	}
 	r := &Runner{prog: prog, dir: dir, opts: opts}
 	r.http = newHTTPClient(opts.Transport)
+	if prog != nil {
+		for _, a := range prog.Actions {
+			r.timesOf(a)
+		}
+	}
 	return r
+}
+
+// timesOf returns the parsed durations of an action declaration (decl may
+// be nil: the defaults).
+func (r *Runner) timesOf(decl *ir.Action) *runTimes {
+	if decl == nil {
+		return &runTimes{timeout: r.opts.Timeout, backoff: defaultBackoff}
+	}
+	if t, ok := r.times.Load(decl); ok {
+		return t.(*runTimes)
+	}
+	t := &runTimes{timeout: r.opts.Timeout, backoff: defaultBackoff}
+	parse := func(field, text string, into *time.Duration) {
+		if text == "" || t.err != nil {
+			return
+		}
+		d, err := ir.ParseDuration(text)
+		if err != nil {
+			t.err = fmt.Errorf("%s of action %q: %v", field, decl.Name, err)
+			return
+		}
+		*into = d
+	}
+	if run := decl.Run; run != nil {
+		parse("run.timeout", run.Timeout, &t.timeout)
+		if h := run.HTTP; h != nil {
+			parse("run.http.timeout", h.Timeout, &t.timeout)
+			if h.Retry != nil {
+				parse("run.http.retry.backoff", h.Retry.Backoff, &t.backoff)
+			}
+		}
+	}
+	actual, _ := r.times.LoadOrStore(decl, t)
+	return actual.(*runTimes)
 }
 
 // Register binds an action name to a Go function, replacing any earlier
@@ -104,20 +156,19 @@ func (r *Runner) Register(name string, fn vm.ActionFunc) {
 func (r *Runner) Dir() string { return r.dir }
 
 // RunAction runs one action: the registered function, else the declared
-// exec command, else the declared http endpoint. Required inputs that are
-// unset fail the call before anything runs. Output keys the declaration
-// does not list are reported as warnings (see [WithWarnings]).
+// exec command, else the declared http endpoint, each within the action's
+// timeout (its declaration's, else Options.Timeout), which the runner owns.
+// (Required inputs are the VM's to check: it never calls an action whose
+// required inputs are unset.) Output keys the declaration does not list are
+// reported through req.Warn.
 func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
 	decl := req.Decl
 	if decl == nil && r.prog != nil {
 		decl = r.prog.Action(req.Action)
 	}
-	if decl != nil {
-		for _, name := range decl.Required {
-			if v, ok := req.Inputs[name]; !ok || v == nil {
-				return nil, fmt.Errorf("required input %q of action %q is not set", name, req.Action)
-			}
-		}
+	times := r.timesOf(decl)
+	if times.err != nil {
+		return nil, times.err
 	}
 	var (
 		out map[string]any
@@ -126,23 +177,58 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 	_, registered := r.names.Load(req.Action)
 	switch {
 	case registered:
-		out, err = r.funcs.RunAction(ctx, req)
+		out, err = r.runFunc(ctx, req, times.timeout)
 	case decl != nil && decl.Run != nil && len(decl.Run.Exec) > 0:
-		out, err = r.runExec(ctx, req, decl)
+		out, err = r.runExec(ctx, req, decl, times.timeout)
 	case decl != nil && decl.Run != nil && decl.Run.HTTP != nil:
-		out, err = r.runHTTP(ctx, req, decl)
+		out, err = r.runHTTP(ctx, req, decl, times)
 	default:
 		return nil, fmt.Errorf("action %q has no runner: declare run: exec/http, register a Go function, or stub it in tests", req.Action)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if decl != nil {
+	if decl != nil && req.Warn != nil {
 		for _, k := range undeclared(out, decl.Outputs) {
-			warn(ctx, fmt.Sprintf("action %q returned output %q, which its declaration does not list", req.Action, k))
+			req.Warn(fmt.Sprintf("action %q returned output %q, which its declaration does not list", req.Action, k))
 		}
 	}
 	return out, nil
+}
+
+// runFunc calls a registered Go function within timeout. The function runs
+// in its own goroutine, so one that ignores its context cannot hang the
+// turn: the call fails when the timeout passes, and the function's late
+// result is dropped.
+func (r *Runner) runFunc(ctx context.Context, req vm.ActionRequest, timeout time.Duration) (map[string]any, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+	type result struct {
+		out map[string]any
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- result{err: fmt.Errorf("action %q panicked: %v", req.Action, p)}
+			}
+		}()
+		out, err := r.funcs.RunAction(ctx, req)
+		ch <- result{out, err}
+	}()
+	select {
+	case res := <-ch:
+		if res.err != nil && errors.Is(context.Cause(ctx), errTimeout) {
+			return nil, fmt.Errorf("action %q (a Go function) did not finish within %s: %w", req.Action, timeout, res.err)
+		}
+		return res.out, res.err
+	case <-ctx.Done():
+		if errors.Is(context.Cause(ctx), errTimeout) {
+			return nil, fmt.Errorf("action %q (a Go function) did not finish within %s", req.Action, timeout)
+		}
+		return nil, ctx.Err()
+	}
 }
 
 // undeclared returns the keys of out that are not in declared, sorted.
@@ -257,43 +343,4 @@ func excerpt(b []byte, n int) string {
 		return string(b)
 	}
 	return string(b[:n]) + "..."
-}
-
-// Warnings collects the warnings of the action calls made with a context
-// from [WithWarnings]. It is safe for concurrent use.
-type Warnings struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-// Lines returns the warnings collected so far, in the order they were
-// reported.
-func (w *Warnings) Lines() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.lines...)
-}
-
-func (w *Warnings) add(line string) {
-	w.mu.Lock()
-	w.lines = append(w.lines, line)
-	w.mu.Unlock()
-}
-
-type warningsKey struct{}
-
-// WithWarnings returns a context under which a [Runner] reports its
-// warnings (such as an output key the declaration does not list) to the
-// returned collector. Pass the context to vm.Machine.Turn; the runner
-// receives a context derived from it.
-func WithWarnings(ctx context.Context) (context.Context, *Warnings) {
-	w := &Warnings{}
-	return context.WithValue(ctx, warningsKey{}, w), w
-}
-
-// warn reports a warning to the collector of ctx, if any.
-func warn(ctx context.Context, line string) {
-	if w, ok := ctx.Value(warningsKey{}).(*Warnings); ok {
-		w.add(line)
-	}
 }

@@ -197,8 +197,16 @@ func TestConversationFaults(t *testing.T) {
 		},
 		{
 			name: "hangs past the timeout", run: "exec: [\"./hang.sh\"]\ntimeout: 500ms",
-			scripts: map[string]string{"hang.sh": `sleep 60 & echo $! > child.pid; wait`},
-			wantErr: `timed out after 500ms`, wantReply: "The balance service is unavailable.", pidFile: "child.pid",
+			scripts: map[string]string{"hang.sh": `echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`},
+			// The runner owns the timeout, so its whole message, stderr
+			// included, reaches the trace.
+			wantErr:   `command "./hang.sh" timed out after 500ms and was killed with its process group; stderr: "about to hang"`,
+			wantReply: "The balance service is unavailable.", pidFile: "child.pid",
+		},
+		{
+			name: "non-finite output", run: `exec: ["./inf.sh"]`,
+			scripts: map[string]string{"inf.sh": `echo '{"balance": 1e400}'`},
+			wantErr: `action "lookup" output "balance" for slot "balance": +Inf is not a finite number`, wantReply: "The balance service is unavailable.",
 		},
 		{
 			name: "missing output map_outputs needs", run: `exec: ["./other.sh"]`,

@@ -33,17 +33,9 @@ var errTimeout = errors.New("action timeout")
 
 // runExec runs a declared command: the request JSON on stdin, the outputs
 // as one JSON object on stdout.
-func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Action) (map[string]any, error) {
+func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Action, timeout time.Duration) (map[string]any, error) {
 	run := decl.Run
 	name := run.Exec[0]
-	timeout := r.opts.Timeout
-	if run.Timeout != "" {
-		d, err := ir.ParseDuration(run.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
-		}
-		timeout = d
-	}
 	body, err := encodeRequest(req)
 	if err != nil {
 		return nil, err

@@ -153,8 +153,9 @@ func TestExec(t *testing.T) {
 			if inputs == nil {
 				inputs = map[string]any{"account_type": "checking"}
 			}
-			ctx, w := WithWarnings(context.Background())
-			out, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Session: "s-1", Inputs: inputs, Decl: decl})
+			var warnings []string
+			warn := func(w string) { warnings = append(warnings, w) }
+			out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Session: "s-1", Inputs: inputs, Decl: decl, Warn: warn})
 			if tc.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.wantErr)
@@ -163,7 +164,7 @@ func TestExec(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, out)
-			assert.Equal(t, tc.warnings, w.Lines())
+			assert.Equal(t, tc.warnings, warnings)
 		})
 	}
 }

@@ -47,35 +47,12 @@ func newHTTPClient(t http.RoundTripper) *httpClient {
 
 // runHTTP POSTs the request JSON to the declared endpoint; a 2xx answer
 // with one JSON object is the outputs.
-func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Action) (map[string]any, error) {
+func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Action, times *runTimes) (map[string]any, error) {
 	h := decl.Run.HTTP
-	timeout := r.opts.Timeout
-	switch {
-	case h.Timeout != "":
-		d, err := ir.ParseDuration(h.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("run.http.timeout of action %q: %v", req.Action, err)
-		}
-		timeout = d
-	case decl.Run.Timeout != "":
-		d, err := ir.ParseDuration(decl.Run.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("run.timeout of action %q: %v", req.Action, err)
-		}
-		timeout = d
-	}
-	attempts, backoff := 1, defaultBackoff
-	if h.Retry != nil {
-		if h.Retry.Attempts > 1 {
-			attempts = h.Retry.Attempts
-		}
-		if h.Retry.Backoff != "" {
-			d, err := ir.ParseDuration(h.Retry.Backoff)
-			if err != nil {
-				return nil, fmt.Errorf("run.http.retry.backoff of action %q: %v", req.Action, err)
-			}
-			backoff = d
-		}
+	timeout, backoff := times.timeout, times.backoff
+	attempts := 1
+	if h.Retry != nil && h.Retry.Attempts > 1 {
+		attempts = h.Retry.Attempts
 	}
 	rawURL, err := expandEnv(h.URL, r.opts.LookupEnv)
 	if err != nil {

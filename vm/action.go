@@ -26,6 +26,11 @@ type ActionRequest struct {
 	Inputs map[string]any
 	// Decl is the action's declaration, or nil if it is undeclared.
 	Decl *ir.Action
+	// Warn reports a warning about the call that is not a failure, such as
+	// an output the declaration does not list. The VM collects them in
+	// [Result.Warnings] and the trace. It is never nil in a request made
+	// by the VM.
+	Warn func(string)
 }
 
 // ActionFunc is an action implemented in Go. It is also an [ActionRunner]

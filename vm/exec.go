@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"sync"
 	"strconv"
 	"strings"
 	"time"
@@ -232,6 +233,20 @@ func (t *turn) action(nr *nodeRT) error {
 	n := nr.n
 	decl := t.m.prog.Action(n.Action)
 	req := ActionRequest{Action: n.Action, Session: t.st.Session, Decl: decl}
+	// The runner may call Warn from its own goroutine, even after the call
+	// gave up on it; warnings count only until the call returns.
+	var (
+		wmu   sync.Mutex
+		warns []string
+		done  bool
+	)
+	req.Warn = func(w string) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		if !done {
+			warns = append(warns, w)
+		}
+	}
 	var err error
 	if decl != nil {
 		req.Inputs = make(map[string]any, len(decl.Inputs))
@@ -252,6 +267,13 @@ func (t *turn) action(nr *nodeRT) error {
 	if err == nil {
 		out, err = t.callAction(req)
 	}
+	wmu.Lock()
+	done = true
+	for _, w := range warns {
+		t.res.Warnings = append(t.res.Warnings, w)
+		t.trace("warning: " + w)
+	}
+	wmu.Unlock()
 	if cerr := t.ctx.Err(); cerr != nil {
 		return t.runtimeErr(nr, cerr)
 	}
@@ -341,24 +363,29 @@ func checkFinite(v any) error {
 	return nil
 }
 
+// runnerGrace is how long a call whose deadline passed still waits for
+// the runner to return, so that a runner that stops when told (killing a
+// command, say) reports what it did rather than a bare "timed out".
+const runnerGrace = time.Second
+
 type actionResult struct {
 	out map[string]any
 	err error
 }
 
-// callAction calls the runner with the action's timeout. A panic, an error
-// or a deadline is a failure. With a deadline the call runs in its own
-// goroutine, so a runner that ignores its context cannot hang the turn.
+// callAction calls the runner. A panic, an error or a deadline is a
+// failure. The runner owns the action's own timeout (package actions applies
+// the declared or default one, and says what it killed); Options.ActionTimeout
+// is an outer bound for any runner. With it the call runs in its own
+// goroutine, so a runner that ignores its context cannot hang the turn; a
+// runner that does stop is given a moment to say why, and its message wins.
 func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 	runner := t.m.opts.Actions
 	if runner == nil {
 		return nil, fmt.Errorf("no runner for action %q", req.Action)
 	}
 	ctx := t.ctx
-	d := t.m.timeouts[req.Action]
-	if d == 0 {
-		d = t.m.opts.ActionTimeout
-	}
+	d := t.m.opts.ActionTimeout
 	if d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
@@ -374,6 +401,7 @@ func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 		return actionResult{out, err}
 	}
 	var r actionResult
+	gaveUp := false
 	if ctx.Done() == nil {
 		r = call()
 	} else {
@@ -382,14 +410,24 @@ func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 		select {
 		case r = <-ch:
 		case <-ctx.Done():
-			r = actionResult{err: ctx.Err()}
+			select {
+			case r = <-ch:
+			case <-time.After(runnerGrace):
+				r, gaveUp = actionResult{err: ctx.Err()}, true
+			}
 		}
 	}
 	if r.err == nil && ctx.Err() != nil {
 		r.err = ctx.Err()
 	}
-	if r.err != nil && errors.Is(r.err, context.DeadlineExceeded) && d > 0 && t.ctx.Err() == nil {
-		return nil, fmt.Errorf("action %q timed out after %s", req.Action, d.Round(time.Millisecond))
+	if r.err != nil && t.ctx.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The outer bound passed. A runner that said more than the bare
+		// context error keeps its words.
+		msg := fmt.Sprintf("action %q timed out after %s", req.Action, d.Round(time.Millisecond))
+		if !gaveUp && r.err.Error() != context.DeadlineExceeded.Error() {
+			msg += ": " + r.err.Error()
+		}
+		return nil, errors.New(msg)
 	}
 	if r.err != nil {
 		return nil, r.err

@@ -18,9 +18,11 @@ type Options struct {
 	Understander Understander
 	// Now returns the time for checkpoint timestamps; default time.Now.
 	Now func() time.Time
-	// ActionTimeout bounds every action call that has no timeout of its
-	// own (an action declaration's run.timeout). Zero means no bound
-	// beyond the turn's context.
+	// ActionTimeout is an outer bound on every action call, whatever the
+	// runner. The action's own timeout (its declaration's run.timeout, or
+	// a default) belongs to the runner: package actions applies it to
+	// commands, endpoints and registered Go functions alike, and says what
+	// it stopped. Zero means no bound beyond the turn's context.
 	ActionTimeout time.Duration
 }
 
@@ -38,7 +40,6 @@ type Machine struct {
 	// as templates: they may read conversation slots and use {{ }}.
 	idleMsg, fallbackMsg, cancelMsg *tmpl.Template
 	initial                         map[string]any
-	timeouts                        map[string]time.Duration
 }
 
 // slotRT is a slot definition with its compiled validation and message.
@@ -120,7 +121,6 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 		conv:        make(map[string]*slotRT, len(p.Slots)),
 		flows:       make(map[string]*flowRT, len(p.Flows)),
 		initial:     map[string]any{},
-		timeouts:    map[string]time.Duration{},
 	}
 	for _, msg := range []struct {
 		name string
@@ -151,15 +151,6 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 				return nil, fmt.Errorf("%s: slot %q: initial value: %v", s.Pos, s.Name, err)
 			}
 			m.initial[s.Name] = v
-		}
-	}
-	for _, a := range p.Actions {
-		if a != nil && a.Run != nil && a.Run.Timeout != "" {
-			d, err := ir.ParseDuration(a.Run.Timeout)
-			if err != nil {
-				return nil, fmt.Errorf("%s: action %q: invalid timeout %q", a.Pos, a.Name, a.Run.Timeout)
-			}
-			m.timeouts[a.Name] = d
 		}
 	}
 	for _, f := range p.Flows {

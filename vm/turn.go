@@ -38,6 +38,10 @@ type Result struct {
 	Trace []string `json:"trace,omitempty"`
 	// Commands are the commands the turn applied (given or understood).
 	Commands []Command `json:"commands,omitempty"`
+	// Warnings are the action runners' warnings of the turn (see
+	// ActionRequest.Warn), such as an output the declaration does not
+	// list. They are also in the trace, each line starting "warning: ".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // EventType names an event.

@@ -9,9 +9,9 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"sync"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/soni-dev/soni/ir"

@@ -298,15 +298,19 @@ func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Repl
 		if err != nil {
 			return nil, err
 		}
-		res, err := e.m.Turn(ctx, st, in)
+		res, err := e.m.TurnOwned(ctx, st, in) // st was just decoded: no copy
 		if err != nil {
 			return nil, err
 		}
-		b, err := e.m.Encode(res.State)
-		if err != nil {
-			return nil, err
+		bp := encodeBuffers.Get().(*[]byte)
+		b, err := e.m.AppendEncode((*bp)[:0], res.State)
+		if err == nil {
+			err = e.store.Save(ctx, session, rev, b) // stores keep no reference to b
 		}
-		err = e.store.Save(ctx, session, rev, b)
+		if cap(b) <= 64<<10 {
+			*bp = b[:0]
+			encodeBuffers.Put(bp)
+		}
 		if errors.Is(err, checkpoints.ErrConflict) && attempt < e.retries && !ranAction(res) {
 			continue
 		}
@@ -316,6 +320,10 @@ func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Repl
 		return &Reply{Result: res, Session: session, Revision: res.State.Revision}, nil
 	}
 }
+
+// encodeBuffers holds the buffers turns encode their checkpoints into; a
+// store does not keep the bytes it is given past Save.
+var encodeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // ranAction reports whether a turn called an action, which makes it
 // unsafe to run again.

@@ -13,6 +13,8 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/safefile"
@@ -78,8 +80,12 @@ type Project struct {
 	// Dir is the project directory: actions run there.
 	Dir     string
 	Program *ir.Program
-	machine *vm.Machine
-	actions map[string]bool
+	// engine runs the cases' turns on a memory store, through the same
+	// path as chat and serve: each turn decodes and encodes its checkpoint.
+	engine *soni.Engine
+	// fallback runs declared actions that a case does not stub.
+	fallback vm.ActionRunner
+	actions  map[string]bool
 }
 
 // Load finds the test files below paths (files, or directories searched
@@ -470,16 +476,22 @@ func (s *Suite) compile(path string) *Project {
 		}
 		p.Program = r.Program
 	}
-	var fallback vm.ActionRunner
 	if s.opts.Actions != nil {
-		fallback = s.opts.Actions(p.Program, p.Dir)
+		p.fallback = s.opts.Actions(p.Program, p.Dir)
 	}
-	m, err := vm.New(p.Program, vm.Options{Actions: dispatcher{prog: p.Program, fallback: fallback}, Understander: understand.New(p.Program)})
+	// Every turn gives its case's own runner (Input.Actions); the
+	// engine's default refuses, so no turn can run an action unstubbed.
+	eng, err := soni.New(p.Program, soni.Options{
+		Store:        checkpoints.NewMemoryStore(),
+		Actions:      vm.ActionFunc(noCaseRunner),
+		Understander: understand.New(p.Program),
+		Dir:          p.Dir,
+	})
 	if err != nil {
 		s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "cannot run the project %q: %s", p.Path, err)
 		return nil
 	}
-	p.machine = m
+	p.engine = eng
 	p.actions = map[string]bool{}
 	for _, a := range p.Program.Actions {
 		p.actions[a.Name] = true

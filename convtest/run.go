@@ -158,7 +158,7 @@ func (s *Suite) Run(ctx context.Context) *Report {
 					seen[t.Project] = map[string]bool{}
 				}
 				start := now()
-				runCase(ctx, t, cr, seen[t.Project])
+				runCase(ctx, t, cr, fmt.Sprintf("case-%d-%d", j.file, j.index), seen[t.Project])
 				cr.Duration = now().Sub(start)
 			}
 		}(visits[w])
@@ -185,36 +185,25 @@ func (s *Suite) Run(ctx context.Context) *Report {
 	return rep
 }
 
-// caseKey is the context key of the running case's environment.
-type caseKey struct{}
-
-// caseEnv is what the action dispatcher needs to know about a case.
-type caseEnv struct {
+// caseRunner runs the actions of one test case: it answers from the
+// case's stubs, then the file's, then runs declared actions with a run:
+// block through the project's fallback runner. It is given to each turn as
+// vm.Input.Actions.
+type caseRunner struct {
 	stubs     map[string]*Stub
 	fileStubs map[string]*Stub
+	fallback  vm.ActionRunner
 	// missing lists the actions of the current turn that had neither a
 	// stub nor a runner. A case runs its turns one after another, so no
 	// lock is needed.
 	missing []string
 }
 
-// dispatcher is the action runner of every machine: it answers from the
-// case's stubs, then the file's, then runs declared actions with a run:
-// block through the fallback runner.
-type dispatcher struct {
-	prog     *ir.Program
-	fallback vm.ActionRunner
-}
-
-// RunAction runs one action for the case in ctx.
-func (d dispatcher) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
-	env, _ := ctx.Value(caseKey{}).(*caseEnv)
-	if env == nil {
-		return nil, fmt.Errorf("action %q called outside a test case", req.Action)
-	}
-	st := env.stubs[req.Action]
+// RunAction runs one action of the case.
+func (r *caseRunner) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
+	st := r.stubs[req.Action]
 	if st == nil {
-		st = env.fileStubs[req.Action]
+		st = r.fileStubs[req.Action]
 	}
 	if st != nil {
 		if st.Fails {
@@ -222,56 +211,65 @@ func (d dispatcher) RunAction(ctx context.Context, req vm.ActionRequest) (map[st
 		}
 		return st.Outputs, nil
 	}
-	if d.fallback != nil && req.Decl != nil && req.Decl.Run != nil {
-		return d.fallback.RunAction(ctx, req)
+	if r.fallback != nil && req.Decl != nil && req.Decl.Run != nil {
+		return r.fallback.RunAction(ctx, req)
 	}
-	env.missing = append(env.missing, req.Action)
+	r.missing = append(r.missing, req.Action)
 	return nil, fmt.Errorf("action %q has no stub and no run: block", req.Action)
 }
 
-// runCase runs one case and fills in its result.
-func runCase(ctx context.Context, t *Target, cr *CaseResult, seen map[string]bool) {
+// noCaseRunner is the engine's default runner, which no turn of a case
+// uses: each gives its case's runner.
+func noCaseRunner(_ context.Context, req vm.ActionRequest) (map[string]any, error) {
+	return nil, fmt.Errorf("action %q called outside a test case", req.Action)
+}
+
+// runCase runs one case, as the conversation session, and fills in its
+// result.
+func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, seen map[string]bool) {
 	c := cr.c
 	p := t.Project
-	m := p.machine
-	env := &caseEnv{stubs: t.caseStubs[c.Name], fileStubs: t.stubs}
-	ctx = context.WithValue(ctx, caseKey{}, env)
-	st := m.NewState(c.Name)
-	for _, fr := range c.Fixtures {
-		for _, sv := range t.fixtures[fr.Name].Slots {
-			st.Slots[sv.Slot] = sv.Value
+	eng := p.engine
+	runner := &caseRunner{stubs: t.caseStubs[c.Name], fileStubs: t.stubs, fallback: p.fallback}
+	defer func() { _ = eng.Reset(context.WithoutCancel(ctx), session) }()
+	cr.Status = Passed
+	fail := func(turn *Turn, err error) {
+		cr.Failures = append(cr.Failures, &Failure{Turn: turn.Index, User: turn.User.Text, Pos: turn.User.Pos, Error: err.Error()})
+		cr.Status = Failed
+	}
+	if len(c.Fixtures) > 0 && len(c.Turns) > 0 {
+		// The fixtures are the conversation's state before its first turn.
+		st := eng.Machine().NewState(session)
+		for _, fr := range c.Fixtures {
+			for _, sv := range t.fixtures[fr.Name].Slots {
+				st.Slots[sv.Slot] = sv.Value
+			}
+		}
+		st.Revision = 1
+		b, err := eng.Machine().Encode(st)
+		if err == nil {
+			err = eng.Store().Save(ctx, session, 0, b)
+		}
+		if err != nil {
+			fail(c.Turns[0], fmt.Errorf("fixtures: %w", err))
+			return
 		}
 	}
-	cr.Status = Passed
 	for _, turn := range c.Turns {
-		env.missing = env.missing[:0]
-		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands}
-		res, err := m.Turn(ctx, st, in)
+		runner.missing = runner.missing[:0]
+		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner}
+		res, err := eng.Handle(ctx, session, in)
 		if err != nil {
-			cr.Failures = append(cr.Failures, &Failure{Turn: turn.Index, User: turn.User.Text, Pos: turn.User.Pos, Error: err.Error()})
-			cr.Status = Failed
+			fail(turn, err)
 			return
 		}
 		cr.replies = append(cr.replies, res.Replies)
-		visit(res.Trace, seen)
-		if f := checkTurn(p.Program, turn, res, env.missing); f != nil {
+		for _, v := range res.Visited {
+			seen[v.Flow+"."+v.Step] = true
+		}
+		if f := checkTurn(p.Program, turn, res.Result, runner.missing); f != nil {
 			cr.Failures = append(cr.Failures, f)
 			cr.Status = Failed
-		}
-		st = res.State
-	}
-}
-
-// visit records the steps a turn ran, from the trace lines the VM writes
-// for each step: "step FLOW.ID (KIND)".
-func visit(trace []string, seen map[string]bool) {
-	for _, line := range trace {
-		rest, ok := strings.CutPrefix(line, "step ")
-		if !ok {
-			continue
-		}
-		if i := strings.LastIndex(rest, " ("); i >= 0 {
-			seen[rest[:i]] = true
 		}
 	}
 }

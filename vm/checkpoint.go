@@ -49,6 +49,20 @@ func (m *Machine) Encode(st *State) ([]byte, error) {
 	return out, nil
 }
 
+// AppendEncode appends the checkpoint of st to dst, as [Machine.Encode]
+// writes it, and returns the extended slice: a caller that saves many turns
+// can reuse one buffer.
+func (m *Machine) AppendEncode(dst []byte, st *State) ([]byte, error) {
+	if st == nil {
+		return nil, errors.New("encode checkpoint: no state")
+	}
+	b, err := m.appendState(dst, st)
+	if err != nil {
+		return nil, fmt.Errorf("encode checkpoint: %w", err)
+	}
+	return b, nil
+}
+
 func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
 	var err error
 	b = append(b, "{\n  \"format\": "...)

@@ -48,6 +48,7 @@ func (t *turn) run() error {
 		}
 		t.node = nr
 		t.trace(nr.trace)
+		t.res.Visited = append(t.res.Visited, StepVisit{Flow: nr.flow.f.Name, Step: nr.n.ID})
 		if err := t.exec(nr); err != nil {
 			return err
 		}
@@ -380,7 +381,7 @@ type actionResult struct {
 // goroutine, so a runner that ignores its context cannot hang the turn; a
 // runner that does stop is given a moment to say why, and its message wins.
 func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
-	runner := t.m.opts.Actions
+	runner := t.actions
 	if runner == nil {
 		return nil, fmt.Errorf("no runner for action %q", req.Action)
 	}

@@ -21,6 +21,10 @@ type Input struct {
 	// layer is skipped (tests, / commands in chat). An empty non-nil slice
 	// applies no command.
 	Commands []Command
+	// Actions, when non-nil, runs this turn's actions instead of
+	// Options.Actions: a conversation test gives each case its stubs this
+	// way, explicitly rather than through the context.
+	Actions ActionRunner
 }
 
 // Result is the outcome of one successful turn.
@@ -38,10 +42,20 @@ type Result struct {
 	Trace []string `json:"trace,omitempty"`
 	// Commands are the commands the turn applied (given or understood).
 	Commands []Command `json:"commands,omitempty"`
+	// Visited lists the steps the turn ran, in order, once per run (a
+	// step in a loop appears once per iteration). Step coverage is built
+	// from it.
+	Visited []StepVisit `json:"visited,omitempty"`
 	// Warnings are the action runners' warnings of the turn (see
 	// ActionRequest.Warn), such as an output the declaration does not
 	// list. They are also in the trace, each line starting "warning: ".
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// StepVisit is one run of a step.
+type StepVisit struct {
+	Flow string `json:"flow"`
+	Step string `json:"step"`
 }
 
 // EventType names an event.
@@ -81,6 +95,8 @@ type turn struct {
 	// asked is true once the pending question was asked in this turn.
 	asked bool
 	steps int
+	// actions runs the turn's actions: Input.Actions or Options.Actions.
+	actions ActionRunner
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
@@ -90,6 +106,7 @@ type turn struct {
 	replies [4]string
 	events  [6]Event
 	lines   [8]string
+	visited [8]StepVisit
 }
 
 // Turn runs one turn of the conversation in st: it turns in.Text into
@@ -98,6 +115,18 @@ type turn struct {
 // the new state is Result.State. On error the turn has no effect: the
 // error is a *RuntimeError when a step failed or a guard stopped the turn.
 func (m *Machine) Turn(ctx context.Context, st *State, in Input) (res *Result, err error) {
+	return m.turn(ctx, st, in, true)
+}
+
+// TurnOwned is [Machine.Turn] on a state the caller gives up: st is changed
+// in place and becomes the result's State, and must not be used again,
+// also when the turn fails. It saves copying the state when it was just
+// decoded from a checkpoint, as the soni Engine does on every turn.
+func (m *Machine) TurnOwned(ctx context.Context, st *State, in Input) (*Result, error) {
+	return m.turn(ctx, st, in, false)
+}
+
+func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (res *Result, err error) {
 	if st == nil {
 		return nil, errors.New("no conversation state: start one with NewState")
 	}
@@ -128,11 +157,20 @@ func (m *Machine) Turn(ctx context.Context, st *State, in Input) (res *Result, e
 			cmds = []Command{{Kind: CmdFallback}}
 		}
 	}
-	t := &turn{m: m, ctx: ctx, st: st.Clone()}
+	notes := st.Notes
+	if clone {
+		st = st.Clone()
+	} else {
+		st.Notes = nil
+	}
+	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions}
+	if t.actions == nil {
+		t.actions = m.opts.Actions
+	}
 	t.res = &t.result
 	t.res.Commands = cmds
-	t.res.Replies, t.res.Events, t.res.Trace = t.replies[:0], t.events[:0], t.lines[:0]
-	t.res.Trace = append(t.res.Trace, st.Notes...)
+	t.res.Replies, t.res.Events, t.res.Trace, t.res.Visited = t.replies[:0], t.events[:0], t.lines[:0], t.visited[:0]
+	t.res.Trace = append(t.res.Trace, notes...)
 	for i := range cmds {
 		if err := t.apply(&cmds[i]); err != nil {
 			return nil, err

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/schema"
 )
 
 // check_branch_patterns warns about a branch case whose pattern can never
@@ -124,7 +125,7 @@ func neverMatches(p string, slot *Slot) (why, sugg string) {
 				}
 			}
 		}
-		return quote(operand) + " is not a value of categorical slot " + name + " (values: " + quoteList(names) + ")", schema.Suggest(operand, names)
+		return quote(operand) + " is not a value of categorical slot " + name + " (values: " + quoteList(names) + ")", suggest.Closest(operand, names)
 	default:
 		if operand == "true" || operand == "false" {
 			return "slot " + name + " is " + string(t) + ", not boolean", ""

@@ -5,8 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/schema"
 )
 
 // check_slot_refs reports slots used where the flow cannot see them (E032):
@@ -135,7 +136,7 @@ func (c *checker) slotTypo(f *Flow, name Str, where string) {
 		n := cand.Name.V
 		// At most two edits, and few for the name's length: "amout" for
 		// "amount" is a typo, "count" for "amount" is another word.
-		d := schema.Levenshtein(name.V, n)
+		d := suggest.Levenshtein(name.V, n)
 		if d == 0 || d > 2 || 3*d > len(name.V) {
 			return
 		}

@@ -4,12 +4,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	exprast "github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/schema"
 )
 
 // This file holds what the control-flow and usage warnings (W001-W010)
@@ -216,7 +217,7 @@ func (v *refPosVisitor) add(name string, from int) {
 // didYouMean returns `did you mean "x"?` for the candidate closest to
 // name, or "".
 func didYouMean(name string, candidates []string) string {
-	if s := schema.Suggest(name, candidates); s != "" {
+	if s := suggest.Closest(name, candidates); s != "" {
 		return "did you mean " + quote(s) + "?"
 	}
 	return ""

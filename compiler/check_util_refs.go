@@ -3,8 +3,9 @@ package compiler
 import (
 	"strings"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/schema"
 )
 
 // This file holds helpers shared by the reference and definition checks
@@ -13,7 +14,7 @@ import (
 // suggestInto sets a diagnostic's did-you-mean suggestion to the candidate
 // nearest to name, when one is close enough.
 func suggestInto(d *diag.Diagnostic, name string, candidates []string) {
-	if best := schema.Suggest(name, candidates); best != name {
+	if best := suggest.Closest(name, candidates); best != name {
 		d.Suggestion = didYouMean(name, candidates)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/soni-dev/soni"
@@ -19,7 +21,6 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
@@ -512,7 +513,7 @@ func (s *Suite) check(t *Target) bool {
 	f, prog := t.File, t.Project.Program
 	var ds diag.List
 	suggest := func(dg *diag.Diagnostic, name string, candidates []string) {
-		if c := schema.Suggest(name, candidates); c != "" {
+		if c := suggest.Closest(name, candidates); c != "" {
 			dg.Suggestion = fmt.Sprintf("did you mean %q?", c)
 		}
 	}

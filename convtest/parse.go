@@ -12,11 +12,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -444,7 +445,7 @@ func (d *decoder) value(n ast.Node) (any, bool) {
 func (d *decoder) unknownKey(mv *ast.MappingValueNode, where string, allowed []string) {
 	key := keyOf(mv)
 	dg := d.errorf(d.pos(mv.Key), CodeUnknownKey, "unknown key %q in %s", key, where)
-	if s := schema.Suggest(key, allowed); s != "" {
+	if s := suggest.Closest(key, allowed); s != "" {
 		dg.Suggestion = fmt.Sprintf("did you mean %q?", s)
 	} else {
 		dg.Suggestion = "allowed keys: " + strings.Join(allowed, ", ")
@@ -947,7 +948,7 @@ func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node
 		return cmds
 	}
 	dg := d.errorf(pos, CodeUnknownCommand, "unknown command %q", kind)
-	if s := schema.Suggest(kind, commandKeys); s != "" {
+	if s := suggest.Closest(kind, commandKeys); s != "" {
 		dg.Suggestion = fmt.Sprintf("did you mean %q?", s)
 	} else {
 		dg.Suggestion = "commands: " + strings.Join(commandKeys, ", ")

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/suggest"
 	"math"
 	"math/big"
 	"net/url"
@@ -389,7 +390,7 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 				u.Suggestion = `"initial" is for conversation slots only: declare the slot under the top-level "slots" to give it an initial value`
 			} else if h := frameworkKey(def, name); h != "" {
 				u.Suggestion = h
-			} else if s := Suggest(name, allowed); s != "" {
+			} else if s := suggest.Closest(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
 			} else if s := keyAlias(name, allowed); s != "" {
 				u.Suggestion = fmt.Sprintf("did you mean %q?", s)
@@ -408,7 +409,7 @@ func (b *builder) leaf(e *jsonschema.ValidationError, prefix []string) {
 		v.Allowed = allowed
 		v.Message = fmt.Sprintf("%s is not one of %s", valueText(inst), strings.Join(allowed, ", "))
 		if s, ok := inst.(string); ok {
-			if sug := Suggest(s, allowed); sug != "" {
+			if sug := suggest.Closest(s, allowed); sug != "" {
 				v.Suggestion = fmt.Sprintf("did you mean %q?", sug)
 			}
 		}

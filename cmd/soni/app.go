@@ -11,8 +11,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/soni-dev/soni/internal/lineedit"
-	"github.com/soni-dev/soni/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -76,7 +77,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app.CommandNotFound = func(c *cli.Context, name string) {
 		notFound = true
 		hint := ""
-		if s := schema.Suggest(name, commandNames(c.App)); s != "" {
+		if s := suggest.Closest(name, commandNames(c.App)); s != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		fmt.Fprintf(stderr, "soni: unknown command %q%s; run 'soni help' for the list\n", name, hint)
@@ -163,7 +164,7 @@ func flagErrorText(err error, flags []cli.Flag) string {
 			names = append(names, f.Names()...)
 		}
 		text := fmt.Sprintf("unknown flag %q", dashed(m[1]))
-		if s := schema.Suggest(m[1], names); s != "" {
+		if s := suggest.Closest(m[1], names); s != "" {
 			text += fmt.Sprintf(" (did you mean %q?)", dashed(s))
 		}
 		return text

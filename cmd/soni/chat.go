@@ -12,9 +12,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
-	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
@@ -277,7 +278,7 @@ func (ch *chat) checkSlot(name string) string {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("/set: unknown slot %q", name)
-	if s := schema.Suggest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(names) == 0 {

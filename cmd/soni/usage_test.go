@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/soni-dev/soni/schema"
+	"github.com/soni-dev/soni/internal/suggest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,7 +70,7 @@ func TestSuggest(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, schema.Suggest(tt.in, names), tt.in)
+		assert.Equal(t, tt.want, suggest.Closest(tt.in, names), tt.in)
 	}
 }
 

@@ -1,4 +1,4 @@
-package schema
+package suggest
 
 import (
 	"testing"
@@ -30,7 +30,7 @@ func TestLevenshtein(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
+func TestClosest(t *testing.T) {
 	stepKeys := []string{"jump_to", "message", "rephrase", "step", "type"}
 	for _, tc := range []struct {
 		name       string
@@ -52,7 +52,7 @@ func TestSuggest(t *testing.T) {
 		{"exact match", "step", stepKeys, "step"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, Suggest(tc.in, tc.candidates))
+			assert.Equal(t, tc.want, Closest(tc.in, tc.candidates))
 		})
 	}
 }

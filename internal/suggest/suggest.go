@@ -1,4 +1,7 @@
-package schema
+// Package suggest finds the likely intended name among candidates, for
+// the "did you mean ...?" of every diagnostic, CLI error and test-file
+// error soni prints.
+package suggest
 
 import (
 	"strings"
@@ -31,13 +34,13 @@ func Levenshtein(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Suggest returns the candidate closest to name, or "" when none is close
+// Closest returns the candidate closest to name, or "" when none is close
 // enough to be a likely misspelling. A candidate is close when its edit
 // distance from name (ignoring case) is at most 2, or at most a third of
 // name's length, and smaller than name's length (so that a short name is not
 // "corrected" into an unrelated word). Ties go to the lexically smallest
 // candidate, so the result does not depend on the candidates' order.
-func Suggest(name string, candidates []string) string {
+func Closest(name string, candidates []string) string {
 	if name == "" {
 		return ""
 	}

@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"io"
 	"net/http"
 	"os"
@@ -281,17 +282,17 @@ func decodeOutputs(b []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("output is not valid JSON: %v (output starts %q)", err, excerpt(b, 80))
+		return nil, fmt.Errorf("output is not valid JSON: %v (output starts %q)", err, text.Clip(string(bytes.TrimSpace(b)), 80))
 	}
 	switch _, err := dec.Token(); {
 	case err == nil:
-		return nil, fmt.Errorf("output has more than one JSON value (output starts %q)", excerpt(b, 80))
+		return nil, fmt.Errorf("output has more than one JSON value (output starts %q)", text.Clip(string(bytes.TrimSpace(b)), 80))
 	case err != io.EOF:
 		return nil, fmt.Errorf("output has data after the JSON object: %v", err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("output is a JSON %s, not an object (output starts %q)", jsonKind(v), excerpt(b, 80))
+		return nil, fmt.Errorf("output is a JSON %s, not an object (output starts %q)", jsonKind(v), text.Clip(string(bytes.TrimSpace(b)), 80))
 	}
 	return numbers(obj).(map[string]any), nil
 }
@@ -334,13 +335,4 @@ func jsonKind(v any) string {
 		return "array"
 	}
 	return "object"
-}
-
-// excerpt returns at most n bytes of b, for messages.
-func excerpt(b []byte, n int) string {
-	b = bytes.TrimSpace(b)
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "..."
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"io"
 	"net/http"
 	"net/url"
@@ -150,7 +151,7 @@ func (r *Runner) postOnce(ctx context.Context, target string, headers http.Heade
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg := fmt.Sprintf("status %s", resp.Status)
-		if ex := excerpt(b, 200); ex != "" {
+		if ex := text.Clip(string(bytes.TrimSpace(b)), 200); ex != "" {
 			msg += fmt.Sprintf(": %q", ex)
 		}
 		return nil, resp.StatusCode >= 500, errors.New(msg)

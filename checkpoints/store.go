@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"strconv"
 	"strings"
 )
@@ -310,7 +311,7 @@ func parseRevision(data []byte) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
 	if err != nil || n == 0 {
-		return 0, fmt.Errorf(`its "revision" is %q, not an integer of at least 1`, clip(string(raw), 40))
+		return 0, fmt.Errorf(`its "revision" is %q, not an integer of at least 1`, text.Clip(string(raw), 40))
 	}
 	return n, nil
 }
@@ -326,12 +327,4 @@ func checkData(id string, expected uint64, data []byte) error {
 			ErrInvalidData, id, rev, expected, expected+1)
 	}
 	return nil
-}
-
-// clip shortens s to at most n bytes for an error message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -2,7 +2,9 @@ package compiler
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr"
 	exprvm "github.com/expr-lang/expr/vm"
@@ -128,7 +130,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 		for _, m := range s.MapOutputs {
 			addStr(m.Slot)
 		}
-		for _, name := range sortedKeys(callee[i]) {
+		for _, name := range slices.Sorted(maps.Keys(callee[i])) {
 			add(name)
 		}
 	}
@@ -215,9 +217,9 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			}
 			orEnd(s.OnDeny)
 		case string(ir.KindLink):
-			edge(ir.End, one(sortedKeys(callee[i])...))
+			edge(ir.End, one(slices.Sorted(maps.Keys(callee[i]))...))
 		case string(ir.KindCall):
-			edge(f.next(s), one(sortedKeys(callee[i])...))
+			edge(f.next(s), one(slices.Sorted(maps.Keys(callee[i]))...))
 		default:
 			edge(f.next(s), nil)
 		}

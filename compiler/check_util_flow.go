@@ -289,14 +289,3 @@ func (b bitset) andNot(o bitset) {
 		b[i] &^= o[i]
 	}
 }
-
-// sortedKeys returns a set's keys in order, so that results do not depend
-// on map iteration.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

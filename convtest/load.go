@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -530,8 +532,8 @@ func (s *Suite) check(t *Target) bool {
 			allSlots[sl.Name] = true
 		}
 	}
-	slotNames := sortedKeys(allSlots)
-	actionNames := sortedKeys(t.Project.actions)
+	slotNames := slices.Sorted(maps.Keys(allSlots))
+	actionNames := slices.Sorted(maps.Keys(t.Project.actions))
 	checkRef := func(r ref) {
 		switch r.kind {
 		case "flow":
@@ -585,7 +587,7 @@ func (s *Suite) check(t *Target) bool {
 			sv.Value = v
 		}
 	}
-	fixtureNames := sortedKeys(t.fixtures)
+	fixtureNames := slices.Sorted(maps.Keys(t.fixtures))
 	cases := map[string]bool{}
 	for _, c := range f.Cases {
 		cases[c.Name] = true
@@ -600,7 +602,7 @@ func (s *Suite) check(t *Target) bool {
 			}
 		}
 	}
-	caseNames := sortedKeys(cases)
+	caseNames := slices.Sorted(maps.Keys(cases))
 	t.stubs = map[string]*Stub{}
 	t.caseStubs = map[string]map[string]*Stub{}
 	for _, st := range f.Stubs {

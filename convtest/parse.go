@@ -7,7 +7,6 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -954,14 +953,4 @@ func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node
 		dg.Suggestion = "commands: " + strings.Join(commandKeys, ", ")
 	}
 	return cmds
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

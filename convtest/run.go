@@ -484,8 +484,8 @@ func sameValue(def *ir.Slot, expected, actual any) (bool, error) {
 		}
 		expected = v
 	}
-	if x, ok := toFloat(expected); ok {
-		if y, ok := toFloat(actual); ok {
+	if x, ok := values.Float64(expected); ok {
+		if y, ok := values.Float64(actual); ok {
 			return x == y, nil
 		}
 	}
@@ -496,25 +496,6 @@ func sameValue(def *ir.Slot, expected, actual any) (bool, error) {
 		return tmpl.Format(expected) == tmpl.Format(actual), nil
 	}
 	return false, nil
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func isScalar(v any) bool {

@@ -20,6 +20,7 @@ package understand
 
 import (
 	"context"
+	"github.com/soni-dev/soni/internal/text"
 	"sort"
 	"strings"
 	"unicode"
@@ -146,19 +147,19 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 			return nil, err
 		}
 	}
-	text := strings.TrimSpace(msg)
-	if text == "" {
+	trimmed := strings.TrimSpace(msg)
+	if trimmed == "" {
 		return one(vm.Command{Kind: vm.CmdFallback}), nil
 	}
-	head, complete := text, true
+	head, complete := trimmed, true
 	if len(head) > MaxScan {
-		head, complete = cut(head, MaxScan), false
+		head, complete = text.Cut(head, MaxScan), false
 	}
 	norm := values.Normalize(head)
 	p := v.Pending
 	if norm == "" && complete {
 		// Only punctuation or symbols ("?", "..."): nothing to read, not
-		// even a text answer.
+		// even a trimmed answer.
 		return one(vm.Command{Kind: vm.CmdFallback}), nil
 	}
 
@@ -183,10 +184,10 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	if m.flow != nil && p != nil && !m.exact {
 		// A message that is a valid answer keeps answering: for a typed
 		// question (a number, a category, a date...) unless it is exactly
-		// a trigger phrase, for free text unless the match is strong.
+		// a trigger phrase, for free trimmed unless the match is strong.
 		typedQuestion := p.Kind == vm.PendingConfirm || typed(r.slotDef(p.Flow, p.Slot))
 		if typedQuestion || !m.strong {
-			if cmd, ok := r.answer(p, text, head, norm, v); ok {
+			if cmd, ok := r.answer(p, trimmed, head, norm, v); ok {
 				return one(cmd), nil
 			}
 		}
@@ -195,7 +196,7 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		return one(vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head)}), nil
 	}
 	// "cancel the transfer": after the triggers, so that a flow whose
-	// phrase is "cancel my card" still starts. At a free-text question,
+	// phrase is "cancel my card" still starts. At a free-trimmed question,
 	// "cancel my subscription" may be the answer itself: there the form
 	// cancels only when its object is a pronoun or names a flow on the
 	// stack.
@@ -210,7 +211,7 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	if p == nil {
 		return one(vm.Command{Kind: vm.CmdFallback}), nil
 	}
-	cmd, _ := r.answer(p, text, head, norm, v)
+	cmd, _ := r.answer(p, trimmed, head, norm, v)
 	return one(cmd), nil
 }
 
@@ -274,7 +275,7 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	for changed := true; changed && len(words) > 1; {
 		changed = false
 		for _, lead := range cancelLeads {
-			if len(words) > len(lead) && hasPrefixWords(words, lead) {
+			if len(words) > len(lead) && text.HasPrefixWords(words, lead) {
 				words, changed = words[len(lead):], true
 				break
 			}
@@ -283,7 +284,7 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	for changed := true; changed && len(words) > 1; {
 		changed = false
 		for _, tail := range cancelTails {
-			if len(words) > len(tail) && hasPrefixWords(words[len(words)-len(tail):], tail) {
+			if len(words) > len(tail) && text.HasPrefixWords(words[len(words)-len(tail):], tail) {
 				words, changed = words[:len(words)-len(tail)], true
 				break
 			}
@@ -334,30 +335,6 @@ func (r *Rules) namesActiveFlow(object []string, v vm.View) bool {
 		}
 	}
 	return false
-}
-
-func hasPrefixWords(words, prefix []string) bool {
-	if len(words) < len(prefix) {
-		return false
-	}
-	for i, w := range prefix {
-		if words[i] != w {
-			return false
-		}
-	}
-	return true
-}
-
-// cut returns the longest prefix of s of at most n bytes that does not
-// split a UTF-8 sequence.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // answer reads the message as an answer to the pending question. ok says

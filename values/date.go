@@ -2,6 +2,7 @@ package values
 
 import (
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"regexp"
 	"strconv"
 	"strings"
@@ -126,7 +127,7 @@ func toDate(raw any, now func() time.Time) (any, error) {
 		if n := matchRelative(words[i:]); n > 0 {
 			off := 0
 			for _, r := range relative {
-				if len(r.words) == n && hasWords(words[i:], r.words) {
+				if len(r.words) == n && text.HasPrefixWords(words[i:], r.words) {
 					off = r.offset
 					break
 				}
@@ -194,23 +195,11 @@ func toDate(raw any, now func() time.Time) (any, error) {
 // words, or 0.
 func matchRelative(words []string) int {
 	for _, r := range relative {
-		if hasWords(words, r.words) {
+		if text.HasPrefixWords(words, r.words) {
 			return len(r.words)
 		}
 	}
 	return 0
-}
-
-func hasWords(words, prefix []string) bool {
-	if len(words) < len(prefix) {
-		return false
-	}
-	for i, w := range prefix {
-		if words[i] != w {
-			return false
-		}
-	}
-	return true
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",

@@ -1,6 +1,7 @@
 package values
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -254,4 +255,27 @@ func ungroup(s string, sep byte) (string, bool) {
 		return s, true
 	}
 	return strings.Join(groups, ""), true
+}
+
+// Float64 returns a Go number (any int or float size, or a json.Number)
+// as a float64; ok is false for anything else.
+func Float64(v any) (f float64, ok bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }

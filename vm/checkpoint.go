@@ -99,7 +99,12 @@ func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"slots\": {"...)
-	keys := sortedKeys(st.Slots)
+	var keyBuf [8]string // most conversations have a few slots: no allocation
+	keys := keyBuf[:0]
+	for k := range st.Slots {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
@@ -148,18 +153,6 @@ func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
 	}
 	b = append(b, "]\n}\n"...)
 	return b, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // appendMap appends a map as a one-line JSON object with sorted keys.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"maps"
 	"math"
 	"regexp"
@@ -226,7 +227,7 @@ func branchNumber(v any) (float64, bool) {
 		f, err := strconv.ParseFloat(s, 64)
 		return f, err == nil && !math.IsInf(f, 0)
 	}
-	return toFloat(v)
+	return values.Float64(v)
 }
 
 // action runs an action node.
@@ -346,7 +347,7 @@ func checkFinite(v any) error {
 			return nil
 		}
 		if f, err := x.Float64(); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return fmt.Errorf("%s is not a finite number", cutText(string(x), 40))
+			return fmt.Errorf("%s is not a finite number", text.Cut(string(x), 40))
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {

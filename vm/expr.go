@@ -94,7 +94,7 @@ var builtinValidators = map[string]func(v any) bool{
 		return strings.TrimSpace(tmpl.Format(v)) != ""
 	},
 	"positive": func(v any) bool {
-		f, ok := toFloat(v)
+		f, ok := values.Float64(v)
 		if s, isText := v.(string); isText && !ok {
 			// An untyped slot holds the answer as text ("25", "30 years").
 			if n, err := values.Convert(numberSlot, s); err == nil {
@@ -110,25 +110,6 @@ var builtinValidators = map[string]func(v any) bool{
 		}
 		return emailRE.MatchString(strings.TrimSpace(s))
 	},
-}
-
-// toFloat returns a numeric value as float64.
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	}
-	return 0, false
 }
 
 var errWrongType = errors.New("wrong type")
@@ -160,7 +141,7 @@ func normalize(s *ir.Slot, v any) (any, error) {
 		}
 		return nil, fmt.Errorf("%w: %q is not an integer", errWrongType, tmpl.Format(v))
 	case ir.TypeNumber:
-		if f, ok := toFloat(v); ok {
+		if f, ok := values.Float64(v); ok {
 			return f, nil
 		}
 		return nil, fmt.Errorf("%w: %q is not a number", errWrongType, tmpl.Format(v))

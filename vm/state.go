@@ -117,15 +117,3 @@ func (st *State) Clone() *State {
 	c.Notes = nil
 	return &c
 }
-
-// cutText cuts s to at most n bytes without splitting a UTF-8 sequence.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i]
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"strconv"
 	"strings"
 
@@ -150,7 +151,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 			var err error
 			cmds, err = m.opts.Understander.Understand(ctx, in.Text, m.View(st))
 			if err != nil {
-				return nil, fmt.Errorf("understand %q: %w", cutText(in.Text, 80), err)
+				return nil, fmt.Errorf("understand %q: %w", text.Cut(in.Text, 80), err)
 			}
 		}
 		if cmds == nil {
@@ -252,18 +253,18 @@ func (m *Machine) View(st *State) View {
 }
 
 // remember appends the turn's messages to the history.
-func (t *turn) remember(text string) {
+func (t *turn) remember(msg string) {
 	n := t.m.settings.HistorySize
 	if n <= 0 {
 		t.st.History = nil
 		return
 	}
 	h := t.st.History
-	if text != "" {
-		h = append(h, Message{Role: RoleUser, Text: cutText(text, maxHistoryText)})
+	if msg != "" {
+		h = append(h, Message{Role: RoleUser, Text: text.Cut(msg, maxHistoryText)})
 	}
 	for _, r := range t.res.Replies {
-		h = append(h, Message{Role: RoleBot, Text: cutText(r, maxHistoryText)})
+		h = append(h, Message{Role: RoleBot, Text: text.Cut(r, maxHistoryText)})
 	}
 	if len(h) > n {
 		copy(h, h[len(h)-n:])
@@ -801,7 +802,7 @@ func (t *turn) runtimeErr(nr *nodeRT, err error) error {
 func quoteShort(v any) string {
 	s := tmpl.Format(v)
 	if len(s) > 80 {
-		return strconv.Quote(cutText(s, 80)) + "..."
+		return strconv.Quote(text.Cut(s, 80)) + "..."
 	}
 	return strconv.Quote(s)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/soni-dev/soni/internal/text"
 	"io"
 	"path/filepath"
 	"sort"
@@ -220,7 +221,7 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		if ctx.Err() != nil {
 			// Ctrl-C or a signal during the turn: the cursor may sit after
 			// a "^C", so start a new line, and say what became of the turn.
-			fmt.Fprintf(ch.e.stderr, "\ninterrupted: the turn for %q was not saved; the conversation stays where it was\n", cutText(line, 60))
+			fmt.Fprintf(ch.e.stderr, "\ninterrupted: the turn for %q was not saved; the conversation stays where it was\n", text.Clip(line, 60))
 			return false, nil
 		}
 		var re *vm.RuntimeError
@@ -236,7 +237,7 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			// Another process saved the session while this turn ran an
 			// action (turns without one are run again on the newer state).
 			return false, cli.Exit(fmt.Sprintf("chat: session %q was saved by another process while this turn ran (it is now at revision %d, this turn started from %d); the turn for %q was not saved: run soni chat again to go on from the other process's state",
-				ch.session, ce.Actual, ce.Expected, cutText(line, 60)), exitFailed)
+				ch.session, ce.Actual, ce.Expected, text.Clip(line, 60)), exitFailed)
 		}
 		return false, cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 	}
@@ -405,15 +406,6 @@ func fmtSlots(m map[string]any) string {
 		fmt.Fprintf(&b, " %s=%s", k, tmpl.Format(m[k]))
 	}
 	return b.String()
-}
-
-// cutText shortens a message for an error, at a rune boundary.
-func cutText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "..."
 }
 
 // lineSource reads plain lines in a goroutine, one at a time and only when

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/soni-dev/soni/values"
+
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 	"github.com/soni-dev/soni/diag"
@@ -327,15 +329,7 @@ func (d *decoder) boolean(n ast.Node) bool {
 // number returns a scalar number.
 func (d *decoder) number(n ast.Node) (float64, bool) {
 	v, _ := d.scalar(n)
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
+	return values.Float64(v)
 }
 
 // strList reads a list of strings; a single string counts as a list of one.

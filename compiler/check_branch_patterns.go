@@ -26,37 +26,35 @@ import (
 // not YYYY-MM-DD. With evaluate, only true, false, default and != patterns
 // can match. Slots of type any are never warned about, nor is default or
 // any != pattern.
-func init() {
-	register("branch_patterns", func(c *checker) {
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				if s.Type.V != string(ir.KindBranch) {
+func checkBranchPatterns(c *checker) {
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			if s.Type.V != string(ir.KindBranch) {
+				continue
+			}
+			var slot *Slot
+			switch {
+			case s.Evaluate.Set:
+			case s.Slot.Set:
+				if slot = c.p.Visible(f, s.Slot.V); slot == nil {
+					continue // unknown slot: reported by its own check
+				}
+			default:
+				continue
+			}
+			for _, cs := range s.Cases {
+				why, sugg := neverMatches(strings.TrimSpace(cs.Pattern.V), slot)
+				if why == "" {
 					continue
 				}
-				var slot *Slot
-				switch {
-				case s.Evaluate.Set:
-				case s.Slot.Set:
-					if slot = c.p.Visible(f, s.Slot.V); slot == nil {
-						continue // unknown slot: reported by its own check
-					}
-				default:
-					continue
-				}
-				for _, cs := range s.Cases {
-					why, sugg := neverMatches(strings.TrimSpace(cs.Pattern.V), slot)
-					if why == "" {
-						continue
-					}
-					d := c.ds.Add(cs.Pattern.Pos, diag.CodeNeverMatches, cs.Pattern.Path,
-						"case %q of %s can never match: %s", cs.Pattern.V, stepDesc(s), why)
-					if sugg != "" {
-						d.Suggestion = "did you mean " + quote(sugg) + "?"
-					}
+				d := c.ds.Add(cs.Pattern.Pos, diag.CodeNeverMatches, cs.Pattern.Path,
+					"case %q of %s can never match: %s", cs.Pattern.V, stepDesc(s), why)
+				if sugg != "" {
+					d.Suggestion = "did you mean " + quote(sugg) + "?"
 				}
 			}
 		}
-	})
+	}
 }
 
 // neverMatches says why a pattern cannot match a slot's values (slot nil:

@@ -8,14 +8,12 @@ import (
 // check_durations: the timeouts and backoff of an action's run block must
 // be positive durations, so a typo fails at validate time, not at the
 // first call.
-func init() {
-	register("durations", func(c *checker) {
-		for _, a := range c.p.Actions {
-			for _, d := range a.Durations {
-				if _, err := ir.ParseDuration(d.V); err != nil {
-					c.ds.Add(d.Pos, diag.CodeInvalidValue, d.Path, "action %q: %s", a.Name.V, err)
-				}
+func checkDurations(c *checker) {
+	for _, a := range c.p.Actions {
+		for _, d := range a.Durations {
+			if _, err := ir.ParseDuration(d.V); err != nil {
+				c.ds.Add(d.Pos, diag.CodeInvalidValue, d.Path, "action %q: %s", a.Name.V, err)
 			}
 		}
-	})
+	}
 }

@@ -12,17 +12,15 @@ import (
 // mapped into the YAML file. Unknown names are E032 (check_slot_refs): an
 // expression with an unknown name is not type-checked, so the two never
 // report the same expression.
-func init() {
-	register("expressions", func(c *checker) {
-		for _, u := range c.exprs {
-			if u.Err == nil {
-				continue
-			}
-			d := c.ds.Add(u.Src.At(u.Err.Line, u.Err.Column), diag.CodeExpression, u.Src.Path,
-				"invalid %s: %s", exprWhat(u), u.Err.Message)
-			d.Suggestion = exprHint(u.Src.V, u.Err.Message)
+func checkExpressions(c *checker) {
+	for _, u := range c.exprs {
+		if u.Err == nil {
+			continue
 		}
-	})
+		d := c.ds.Add(u.Src.At(u.Err.Line, u.Err.Column), diag.CodeExpression, u.Src.Path,
+			"invalid %s: %s", exprWhat(u), u.Err.Message)
+		d.Suggestion = exprHint(u.Src.V, u.Err.Message)
+	}
 }
 
 // templateRef finds a template-style {slot} reference in an expression.

@@ -24,36 +24,34 @@ import (
 //     that can leave the cycle reads a slot that a step of the cycle sets
 //     or maps (a counter, a polled action result), as the catalogue's help
 //     ("give it a condition that becomes false") says.
-func init() {
-	register("loops", func(c *checker) {
-		waits := flowsThatWait(c.p)
-		exprs, _ := stepUses(c)
-		for _, f := range c.p.Flows {
-			if len(f.Steps) == 0 {
+func checkLoops(c *checker) {
+	waits := flowsThatWait(c.p)
+	exprs, _ := stepUses(c)
+	for _, f := range c.p.Flows {
+		if len(f.Steps) == 0 {
+			continue
+		}
+		succ := make([][]int, len(f.Steps))
+		for i, s := range f.Steps {
+			succ[i] = f.successors(s)
+		}
+		get := func(i int) []int { return succ[i] }
+		inComp := make([]bool, len(f.Steps))
+		for _, comp := range sccs(len(f.Steps), get) {
+			if !isCycle(comp, get) {
 				continue
 			}
-			succ := make([][]int, len(f.Steps))
-			for i, s := range f.Steps {
-				succ[i] = f.successors(s)
+			for _, i := range comp {
+				inComp[i] = true
 			}
-			get := func(i int) []int { return succ[i] }
-			inComp := make([]bool, len(f.Steps))
-			for _, comp := range sccs(len(f.Steps), get) {
-				if !isCycle(comp, get) {
-					continue
-				}
-				for _, i := range comp {
-					inComp[i] = true
-				}
-				if !loopWaits(f, comp, waits) && !loopMayEnd(f, comp, succ, inComp, exprs) {
-					reportLoop(c, f, comp)
-				}
-				for _, i := range comp {
-					inComp[i] = false
-				}
+			if !loopWaits(f, comp, waits) && !loopMayEnd(f, comp, succ, inComp, exprs) {
+				reportLoop(c, f, comp)
+			}
+			for _, i := range comp {
+				inComp[i] = false
 			}
 		}
-	})
+	}
 }
 
 // flowsThatWait lists the flows that contain a collect or confirm, or that

@@ -12,28 +12,26 @@ import (
 // action names match [A-Za-z_][A-Za-z0-9_]* because expressions use them,
 // and __end__ is reserved. Slot names are checked where they are declared,
 // or, for an implicit flow slot, where it is first collected, set or mapped.
-func init() {
-	register("names", func(c *checker) {
-		for _, a := range c.p.Actions {
-			checkIdent(c, a.Name, "action")
-		}
-		for _, s := range c.p.Slots {
-			checkIdent(c, s.Name, "slot")
-		}
-		for _, f := range c.p.Flows {
-			checkDashName(c, f.Name, "flow name")
-			for _, s := range f.Slots {
-				if s.Name.Set {
-					checkIdent(c, s.Name, "slot")
-				}
-			}
-			for _, s := range f.Steps {
-				if s.ID.Set {
-					checkDashName(c, s.ID, "step id")
-				}
+func checkNames(c *checker) {
+	for _, a := range c.p.Actions {
+		checkIdent(c, a.Name, "action")
+	}
+	for _, s := range c.p.Slots {
+		checkIdent(c, s.Name, "slot")
+	}
+	for _, f := range c.p.Flows {
+		checkDashName(c, f.Name, "flow name")
+		for _, s := range f.Slots {
+			if s.Name.Set {
+				checkIdent(c, s.Name, "slot")
 			}
 		}
-	})
+		for _, s := range f.Steps {
+			if s.ID.Set {
+				checkDashName(c, s.ID, "step id")
+			}
+		}
+	}
 }
 
 // checkDashName checks a flow name or step id.

@@ -9,41 +9,39 @@ import (
 // check_outputs reports a map_outputs key that is not among the outputs of
 // the declared action the step calls (E036). Steps calling an undeclared
 // action are left alone: that is a warning of its own.
-func init() {
-	register("outputs", func(c *checker) {
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				if s.Type.V != "action" || len(s.MapOutputs) == 0 {
+func checkOutputs(c *checker) {
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			if s.Type.V != "action" || len(s.MapOutputs) == 0 {
+				continue
+			}
+			a := c.p.Action(s.Call.V)
+			if a == nil {
+				continue
+			}
+			var outs []string
+			for _, o := range a.Outputs {
+				outs = append(outs, o.V)
+			}
+			for _, m := range s.MapOutputs {
+				if !m.Output.Set || hasString(outs, m.Output.V) {
 					continue
 				}
-				a := c.p.Action(s.Call.V)
-				if a == nil {
+				if len(outs) == 0 {
+					c.ds.Add(m.Output.Pos, diag.CodeUnknownOutput, m.Output.Path,
+						"action %q declares no outputs, so map_outputs cannot read %q: add it to the action's outputs", a.Name.V, m.Output.V)
 					continue
 				}
-				var outs []string
-				for _, o := range a.Outputs {
-					outs = append(outs, o.V)
+				quoted := make([]string, len(outs))
+				for i, o := range outs {
+					quoted[i] = quote(o)
 				}
-				for _, m := range s.MapOutputs {
-					if !m.Output.Set || hasString(outs, m.Output.V) {
-						continue
-					}
-					if len(outs) == 0 {
-						c.ds.Add(m.Output.Pos, diag.CodeUnknownOutput, m.Output.Path,
-							"action %q declares no outputs, so map_outputs cannot read %q: add it to the action's outputs", a.Name.V, m.Output.V)
-						continue
-					}
-					quoted := make([]string, len(outs))
-					for i, o := range outs {
-						quoted[i] = quote(o)
-					}
-					d := c.ds.Add(m.Output.Pos, diag.CodeUnknownOutput, m.Output.Path,
-						"action %q has no output %q: use one of its outputs %s, or declare it", a.Name.V, m.Output.V, strings.Join(quoted, ", "))
-					suggestInto(d, m.Output.V, outs)
-				}
+				d := c.ds.Add(m.Output.Pos, diag.CodeUnknownOutput, m.Output.Path,
+					"action %q has no output %q: use one of its outputs %s, or declare it", a.Name.V, m.Output.V, strings.Join(quoted, ", "))
+				suggestInto(d, m.Output.V, outs)
 			}
 		}
-	})
+	}
 }
 
 func hasString(list []string, s string) bool {

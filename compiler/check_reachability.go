@@ -9,23 +9,21 @@ import (
 // (cfg.go). Steps of unknown type are left to the schema error, and flows
 // with an unknown jump target are skipped: the CFG lacks the edge the
 // author meant, and the error on the target already says what to fix.
-func init() {
-	register("reachability", func(c *checker) {
-		for _, f := range c.p.Flows {
-			if len(f.Steps) == 0 || hasUnknownTarget(f) {
+func checkReachability(c *checker) {
+	for _, f := range c.p.Flows {
+		if len(f.Steps) == 0 || hasUnknownTarget(f) {
+			continue
+		}
+		seen := reachable(f)
+		for i, s := range f.Steps {
+			if seen[i] || !isKnownKind(s.Type.V) {
 				continue
 			}
-			seen := reachable(f)
-			for i, s := range f.Steps {
-				if seen[i] || !isKnownKind(s.Type.V) {
-					continue
-				}
-				c.ds.Add(s.Pos, diag.CodeUnreachable, s.Path,
-					"%s can never run: no step jumps to it and no path through the steps before it leads to it; jump to it from another step or remove it",
-					stepDesc(s))
-			}
+			c.ds.Add(s.Pos, diag.CodeUnreachable, s.Path,
+				"%s can never run: no step jumps to it and no path through the steps before it leads to it; jump to it from another step or remove it",
+				stepDesc(s))
 		}
-	})
+	}
 }
 
 // reachable marks the steps of a flow that some path from step 0 reaches.

@@ -9,22 +9,20 @@ import (
 // names soni gives meaning there (value, slots). Names of expr's built-in
 // functions (count, date, max...) are fine: in an expression a bare name is
 // always the variable.
-func init() {
-	register("reserved_names", func(c *checker) {
-		check := func(s *Slot) {
-			if s.Name.Set && reservedNames[s.Name.V] {
-				c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions: rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
-			}
+func checkReservedNames(c *checker) {
+	check := func(s *Slot) {
+		if s.Name.Set && reservedNames[s.Name.V] {
+			c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions: rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
 		}
-		for _, s := range c.p.Slots {
+	}
+	for _, s := range c.p.Slots {
+		check(s)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
 			check(s)
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Slots {
-				check(s)
-			}
-		}
-	})
+	}
 }
 
 // reservedNames are expr's keywords and the names soni itself gives

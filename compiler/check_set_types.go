@@ -17,34 +17,32 @@ import (
 // a synonym, a date that is not an ISO date, or a list or mapping for a
 // scalar slot. null (which clears the slot), templates and {expr: ...} are
 // not literals; any slots and implicit slots take every value.
-func init() {
-	register("set_types", func(c *checker) {
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				if s.Type.V != "set" {
+func checkSetTypes(c *checker) {
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			if s.Type.V != "set" {
+				continue
+			}
+			for _, a := range s.Assign {
+				if a.Kind != ir.AssignLiteral {
 					continue
 				}
-				for _, a := range s.Assign {
-					if a.Kind != ir.AssignLiteral {
-						continue
+				if m, ok := a.Value.(map[string]any); ok && len(m) == 1 {
+					if k := onlyKey(m); isExprTypo(k) {
+						continue // a misspelt expr, reported as an unknown key
 					}
-					if m, ok := a.Value.(map[string]any); ok && len(m) == 1 {
-						if k := onlyKey(m); isExprTypo(k) {
-							continue // a misspelt expr, reported as an unknown key
-						}
-					}
-					slot := c.p.Visible(f, a.Slot.V)
-					if slot == nil || slot.Implicit {
-						continue
-					}
-					if want := literalMismatch(slot, a.Value); want != "" {
-						c.ds.Add(a.Pos, diag.CodeSetType, a.Slot.Path,
-							"cannot set %s slot %q to %s: %s, or use {expr: ...}", slot.Resolved, slot.Name.V, literalShow(a.Value), want)
-					}
+				}
+				slot := c.p.Visible(f, a.Slot.V)
+				if slot == nil || slot.Implicit {
+					continue
+				}
+				if want := literalMismatch(slot, a.Value); want != "" {
+					c.ds.Add(a.Pos, diag.CodeSetType, a.Slot.Path,
+						"cannot set %s slot %q to %s: %s, or use {expr: ...}", slot.Resolved, slot.Name.V, literalShow(a.Value), want)
 				}
 			}
 		}
-	})
+	}
 }
 
 // literalMismatch returns what the slot wants ("write an integer") when v

@@ -16,68 +16,66 @@ import (
 // target of a set or map_outputs that is not declared but is one or two
 // edits away from a declared slot (a typo that would otherwise silently
 // create a new implicit flow slot).
-func init() {
-	register("slot_refs", func(c *checker) {
-		for _, u := range c.tmpls {
-			for _, part := range u.Unknown {
-				off := part.Offset + 1
-				runes := []rune(u.Src.V)
-				for off < len(runes) && (runes[off] == ' ' || runes[off] == '\t') {
-					off++
-				}
-				line, col := runeLineCol(u.Src.V, off)
-				d := c.ds.Add(u.Src.At(line, col), diag.CodeUnknownSlot, u.Src.Path,
-					"unknown slot %q in template: %s", part.Slot, c.unknownSlotHint(u.Flow, part.Slot))
-				suggestInto(d, part.Slot, c.visibleNames(u.Flow))
+func checkSlotRefs(c *checker) {
+	for _, u := range c.tmpls {
+		for _, part := range u.Unknown {
+			off := part.Offset + 1
+			runes := []rune(u.Src.V)
+			for off < len(runes) && (runes[off] == ' ' || runes[off] == '\t') {
+				off++
+			}
+			line, col := runeLineCol(u.Src.V, off)
+			d := c.ds.Add(u.Src.At(line, col), diag.CodeUnknownSlot, u.Src.Path,
+				"unknown slot %q in template: %s", part.Slot, c.unknownSlotHint(u.Flow, part.Slot))
+			suggestInto(d, part.Slot, c.visibleNames(u.Flow))
+		}
+	}
+	for _, u := range c.exprs {
+		for _, n := range u.Unknown {
+			hint := c.unknownSlotHint(u.Flow, n.Name)
+			if n.Name == "value" {
+				hint = `"value" is defined only in a slot's validation and a collect step's validator`
+			}
+			d := c.ds.Add(u.Src.At(n.Line, n.Col), diag.CodeUnknownSlot, u.Src.Path,
+				"unknown slot %q in %s: %s", n.Name, exprWhat(u), hint)
+			if lit, ok := pythonLiterals[n.Name]; ok && !c.visible(u.Flow, n.Name) {
+				// Python's True, False and None.
+				d.Suggestion = "did you mean " + quote(lit) + "?"
+				continue
+			}
+			suggestInto(d, n.Name, c.visibleNames(u.Flow))
+			if d.Suggestion == "" && n.Compared && hint == declareHint(u.Flow) {
+				d.Suggestion = "to compare with the text " + n.Name + ", put it in quotes: '" + n.Name + "'"
 			}
 		}
-		for _, u := range c.exprs {
-			for _, n := range u.Unknown {
-				hint := c.unknownSlotHint(u.Flow, n.Name)
-				if n.Name == "value" {
-					hint = `"value" is defined only in a slot's validation and a collect step's validator`
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			switch s.Type.V {
+			case "branch", "confirm":
+				if s.Slot.Set && !c.visible(f, s.Slot.V) {
+					hint := c.unknownSlotHint(f, s.Slot.V)
+					if s.Type.V == "confirm" && hint == declareHint(f) {
+						// The Python framework's flows often name a slot for
+						// the answer (transfer_confirmed), which nothing sets.
+						hint = confirmSlotHint
+					}
+					d := c.ds.Add(s.Slot.Pos, diag.CodeUnknownSlot, s.Slot.Path,
+						"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, hint)
+					suggestInto(d, s.Slot.V, c.visibleNames(f))
 				}
-				d := c.ds.Add(u.Src.At(n.Line, n.Col), diag.CodeUnknownSlot, u.Src.Path,
-					"unknown slot %q in %s: %s", n.Name, exprWhat(u), hint)
-				if lit, ok := pythonLiterals[n.Name]; ok && !c.visible(u.Flow, n.Name) {
-					// Python's True, False and None.
-					d.Suggestion = "did you mean " + quote(lit) + "?"
-					continue
+			case "set":
+				for _, a := range s.Assign {
+					c.slotTypo(f, a.Slot, "set")
 				}
-				suggestInto(d, n.Name, c.visibleNames(u.Flow))
-				if d.Suggestion == "" && n.Compared && hint == declareHint(u.Flow) {
-					d.Suggestion = "to compare with the text " + n.Name + ", put it in quotes: '" + n.Name + "'"
+			case "action":
+				for _, m := range s.MapOutputs {
+					c.slotTypo(f, m.Slot, "map_outputs")
 				}
 			}
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				switch s.Type.V {
-				case "branch", "confirm":
-					if s.Slot.Set && !c.visible(f, s.Slot.V) {
-						hint := c.unknownSlotHint(f, s.Slot.V)
-						if s.Type.V == "confirm" && hint == declareHint(f) {
-							// The Python framework's flows often name a slot for
-							// the answer (transfer_confirmed), which nothing sets.
-							hint = confirmSlotHint
-						}
-						d := c.ds.Add(s.Slot.Pos, diag.CodeUnknownSlot, s.Slot.Path,
-							"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, hint)
-						suggestInto(d, s.Slot.V, c.visibleNames(f))
-					}
-				case "set":
-					for _, a := range s.Assign {
-						c.slotTypo(f, a.Slot, "set")
-					}
-				case "action":
-					for _, m := range s.MapOutputs {
-						c.slotTypo(f, m.Slot, "map_outputs")
-					}
-				}
-			}
-		}
-		c.actionInputs()
-	})
+	}
+	c.actionInputs()
 }
 
 // pythonLiterals are the literals a Python condition would use, with the

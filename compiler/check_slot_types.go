@@ -26,37 +26,35 @@ var typeHints = map[string]string{
 // this is no error: the decoder treats the slot as text, and the warning
 // says so. Types are matched case-insensitively, with the aliases of
 // language.md §3 (string, float, bool, ...).
-func init() {
-	register("slot_types", func(c *checker) {
-		var names []string
-		for n := range typeAliases {
-			names = append(names, n)
+func checkSlotTypes(c *checker) {
+	var names []string
+	for n := range typeAliases {
+		names = append(names, n)
+	}
+	check := func(s *Slot) {
+		if !s.Type.Set {
+			return
 		}
-		check := func(s *Slot) {
-			if !s.Type.Set {
-				return
-			}
-			if _, ok := typeAliases[strings.ToLower(s.Type.V)]; ok {
-				return
-			}
-			d := c.ds.Add(s.Type.Pos, diag.CodeUnknownSlotType, s.Type.Path,
-				"unknown type %q of slot %q: the slot is treated as text; use one of %s",
-				s.Type.V, s.Name.V, strings.Join(knownSlotTypes, ", "))
-			if alt, ok := typeHints[strings.ToLower(s.Type.V)]; ok {
-				d.Suggestion = "did you mean " + quote(alt) + "?"
-				return
-			}
-			d.Suggestion = didYouMean(s.Type.V, names)
+		if _, ok := typeAliases[strings.ToLower(s.Type.V)]; ok {
+			return
 		}
-		for _, s := range c.p.Slots {
-			check(s)
+		d := c.ds.Add(s.Type.Pos, diag.CodeUnknownSlotType, s.Type.Path,
+			"unknown type %q of slot %q: the slot is treated as text; use one of %s",
+			s.Type.V, s.Name.V, strings.Join(knownSlotTypes, ", "))
+		if alt, ok := typeHints[strings.ToLower(s.Type.V)]; ok {
+			d.Suggestion = "did you mean " + quote(alt) + "?"
+			return
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Slots {
-				if !s.Implicit {
-					check(s)
-				}
+		d.Suggestion = didYouMean(s.Type.V, names)
+	}
+	for _, s := range c.p.Slots {
+		check(s)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
+			if !s.Implicit {
+				check(s)
 			}
 		}
-	})
+	}
 }

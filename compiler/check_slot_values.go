@@ -24,55 +24,53 @@ import (
 //
 // An initial null means no initial value. Slots of type any take every
 // value.
-func init() {
-	register("slot_values", func(c *checker) {
-		check := func(s *Slot) {
-			if s.Resolved == ir.TypeCategorical && len(s.Values) == 0 {
-				// The VM stores a categorical value only when it is one
-				// of the declared values: such a slot can never be filled.
-				if s.ValuesSet {
-					c.ds.Add(s.Pos, diag.CodeInvalidValue, join(s.Path, "values"),
-						"categorical slot %q has no values, so no value can ever be stored: list its values", s.Name.V)
-				} else {
-					c.ds.Add(s.Pos, diag.CodeMissingField, s.Path,
-						"categorical slot %q has no \"values\", so no value can ever be stored: list its values, or use type text", s.Name.V)
-				}
-			}
-			if s.Min != nil && s.Max != nil && *s.Min > *s.Max {
-				c.ds.Add(s.Pos, diag.CodeInvalidValue, s.Path,
-					"slot %q has min %s greater than max %s, so no value can ever be stored: swap them or fix one",
-					s.Name.V, literalScalar(*s.Min), literalScalar(*s.Max))
-			}
-			if !s.HasInitial || s.Initial == nil || s.Flow != nil || s.Resolved == ir.TypeAny {
-				return
-			}
-			path := join(s.Path, "initial")
-			if want := literalMismatch(s, s.Initial); want != "" {
-				c.ds.Add(s.InitialPos, diag.CodeInvalidValue, path,
-					"initial value %s does not fit %s slot %q: %s", literalShow(s.Initial), s.Resolved, s.Name.V, want)
-				return
-			}
-			if s.Pattern.Set {
-				if _, err := regexp.Compile(s.Pattern.V); err != nil {
-					return // E038 reports the pattern
-				}
-			}
-			if _, err := values.Convert(lowerSlot(s), s.Initial); err != nil {
-				c.ds.Add(s.InitialPos, diag.CodeInvalidValue, path,
-					"initial value %s of slot %q can never be stored: %v; change the value or the slot's constraints", literalShow(s.Initial), s.Name.V, err)
+func checkSlotValues(c *checker) {
+	check := func(s *Slot) {
+		if s.Resolved == ir.TypeCategorical && len(s.Values) == 0 {
+			// The VM stores a categorical value only when it is one
+			// of the declared values: such a slot can never be filled.
+			if s.ValuesSet {
+				c.ds.Add(s.Pos, diag.CodeInvalidValue, join(s.Path, "values"),
+					"categorical slot %q has no values, so no value can ever be stored: list its values", s.Name.V)
+			} else {
+				c.ds.Add(s.Pos, diag.CodeMissingField, s.Path,
+					"categorical slot %q has no \"values\", so no value can ever be stored: list its values, or use type text", s.Name.V)
 			}
 		}
-		for _, s := range c.p.Slots {
-			check(s)
+		if s.Min != nil && s.Max != nil && *s.Min > *s.Max {
+			c.ds.Add(s.Pos, diag.CodeInvalidValue, s.Path,
+				"slot %q has min %s greater than max %s, so no value can ever be stored: swap them or fix one",
+				s.Name.V, literalScalar(*s.Min), literalScalar(*s.Max))
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Slots {
-				if !s.Implicit {
-					check(s)
-				}
+		if !s.HasInitial || s.Initial == nil || s.Flow != nil || s.Resolved == ir.TypeAny {
+			return
+		}
+		path := join(s.Path, "initial")
+		if want := literalMismatch(s, s.Initial); want != "" {
+			c.ds.Add(s.InitialPos, diag.CodeInvalidValue, path,
+				"initial value %s does not fit %s slot %q: %s", literalShow(s.Initial), s.Resolved, s.Name.V, want)
+			return
+		}
+		if s.Pattern.Set {
+			if _, err := regexp.Compile(s.Pattern.V); err != nil {
+				return // E038 reports the pattern
 			}
 		}
-	})
+		if _, err := values.Convert(lowerSlot(s), s.Initial); err != nil {
+			c.ds.Add(s.InitialPos, diag.CodeInvalidValue, path,
+				"initial value %s of slot %q can never be stored: %v; change the value or the slot's constraints", literalShow(s.Initial), s.Name.V, err)
+		}
+	}
+	for _, s := range c.p.Slots {
+		check(s)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
+			if !s.Implicit {
+				check(s)
+			}
+		}
+	}
 }
 
 // initialValue is the value a conversation slot starts with, converted to

@@ -13,25 +13,23 @@ import (
 // not follow chains: a flow called only by an unstartable flow is not
 // reported, since the warning on the caller already points at the fix.
 // A flow whose trigger already has an error is not reported either.
-func init() {
-	register("startable", func(c *checker) {
-		targeted := make(map[string]bool, len(c.p.Flows))
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				if (s.Type.V == string(ir.KindLink) || s.Type.V == string(ir.KindCall)) && s.Target.Set && s.Target.V != f.Name.V {
-					targeted[s.Target.V] = true
-				}
+func checkStartable(c *checker) {
+	targeted := make(map[string]bool, len(c.p.Flows))
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			if (s.Type.V == string(ir.KindLink) || s.Type.V == string(ir.KindCall)) && s.Target.Set && s.Target.V != f.Name.V {
+				targeted[s.Target.V] = true
 			}
 		}
-		for _, f := range c.p.Flows {
-			if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f || brokenTrigger(*c.ds, f) {
-				continue
-			}
-			c.ds.Add(f.Name.Pos, diag.CodeUnstartableFlow, f.Path,
-				"flow %q can never start: it has no trigger intents and no other flow links to it or calls it; add %q or link or call it from another flow",
-				f.Name.V, "trigger: {intents: [...]}")
+	}
+	for _, f := range c.p.Flows {
+		if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f || brokenTrigger(*c.ds, f) {
+			continue
 		}
-	})
+		c.ds.Add(f.Name.Pos, diag.CodeUnstartableFlow, f.Path,
+			"flow %q can never start: it has no trigger intents and no other flow links to it or calls it; add %q or link or call it from another flow",
+			f.Name.V, "trigger: {intents: [...]}")
+	}
 }
 
 // brokenTrigger reports whether an error was already reported inside the

@@ -12,58 +12,56 @@ import (
 // on_error, on_invalid, and the step ids a while's do list refers to. A
 // jump may also go to __end__; a do entry may not. Fields are checked only
 // on the step types that have them: the schema reports the others.
-func init() {
-	register("targets", func(c *checker) {
-		for _, f := range c.p.Flows {
-			var ids []string // built on the first error only
-			candidates := func(end bool) []string {
-				if ids == nil {
-					ids = append(stepIDs(f), ir.EndStep)
-				}
-				if end {
-					return ids
-				}
-				return ids[:len(ids)-1]
+func checkTargets(c *checker) {
+	for _, f := range c.p.Flows {
+		var ids []string // built on the first error only
+		candidates := func(end bool) []string {
+			if ids == nil {
+				ids = append(stepIDs(f), ir.EndStep)
 			}
-			jump := func(t Str, field string) {
-				if !t.Set || f.target(t.V) != unknownTarget {
-					return
-				}
-				d := c.ds.Add(t.Pos, diag.CodeUnknownTarget, t.Path,
-					"unknown jump target %q in %s: flow %q has no step with this id (use one of its step ids, or %q to end the flow)", t.V, field, f.Name.V, ir.EndStep)
-				if strings.Trim(strings.ToLower(strings.TrimSpace(t.V)), "_") == "end" {
-					// END, end, __END__: the flow's end is spelt __end__.
-					d.Suggestion = "did you mean " + quote(ir.EndStep) + "?"
-					return
-				}
-				suggestInto(d, t.V, candidates(true))
+			if end {
+				return ids
 			}
-			for _, s := range f.Steps {
-				jump(s.JumpTo, "jump_to")
-				switch s.Type.V {
-				case "collect":
-					jump(s.OnInvalid, "on_invalid")
-				case "branch":
-					for _, cs := range s.Cases {
-						jump(cs.Target, "the case "+quote(cs.Pattern.V))
-					}
-				case "while":
-					jump(s.ExitTo, "exit_to")
-					for _, e := range s.Do {
-						if e.Step != nil || !e.Ref.Set {
-							continue
-						}
-						d := c.ds.Add(e.Ref.Pos, diag.CodeUnknownTarget, e.Ref.Path,
-							"unknown step %q in the do list of while %q: flow %q has no step with this id", e.Ref.V, s.ID.V, f.Name.V)
-						suggestInto(d, e.Ref.V, candidates(false))
-					}
-				case "action":
-					jump(s.OnError, "on_error")
-				case "confirm":
-					jump(s.OnConfirm, "on_confirm")
-					jump(s.OnDeny, "on_deny")
+			return ids[:len(ids)-1]
+		}
+		jump := func(t Str, field string) {
+			if !t.Set || f.target(t.V) != unknownTarget {
+				return
+			}
+			d := c.ds.Add(t.Pos, diag.CodeUnknownTarget, t.Path,
+				"unknown jump target %q in %s: flow %q has no step with this id (use one of its step ids, or %q to end the flow)", t.V, field, f.Name.V, ir.EndStep)
+			if strings.Trim(strings.ToLower(strings.TrimSpace(t.V)), "_") == "end" {
+				// END, end, __END__: the flow's end is spelt __end__.
+				d.Suggestion = "did you mean " + quote(ir.EndStep) + "?"
+				return
+			}
+			suggestInto(d, t.V, candidates(true))
+		}
+		for _, s := range f.Steps {
+			jump(s.JumpTo, "jump_to")
+			switch s.Type.V {
+			case "collect":
+				jump(s.OnInvalid, "on_invalid")
+			case "branch":
+				for _, cs := range s.Cases {
+					jump(cs.Target, "the case "+quote(cs.Pattern.V))
 				}
+			case "while":
+				jump(s.ExitTo, "exit_to")
+				for _, e := range s.Do {
+					if e.Step != nil || !e.Ref.Set {
+						continue
+					}
+					d := c.ds.Add(e.Ref.Pos, diag.CodeUnknownTarget, e.Ref.Path,
+						"unknown step %q in the do list of while %q: flow %q has no step with this id", e.Ref.V, s.ID.V, f.Name.V)
+					suggestInto(d, e.Ref.V, candidates(false))
+				}
+			case "action":
+				jump(s.OnError, "on_error")
+			case "confirm":
+				jump(s.OnConfirm, "on_confirm")
+				jump(s.OnDeny, "on_deny")
 			}
 		}
-	})
+	}
 }

@@ -14,42 +14,40 @@ import (
 // the same phrase twice in one flow is harmless and not reported, nor is a
 // phrase of a flow defined twice (E020 reports that). A phrase with no
 // words (empty, or only punctuation) can never match: E014.
-func init() {
-	register("triggers", func(c *checker) {
-		type first struct {
-			flow *Flow
-			pos  diag.Pos
-		}
-		seen := map[string]first{}
-		type flowKey struct {
-			flow *Flow
-			key  string
-		}
-		reported := map[flowKey]bool{}
-		for _, f := range c.p.Flows {
-			for _, t := range f.Triggers {
-				key := triggerKey(t.V)
-				if key == "" {
-					c.ds.Add(t.Pos, diag.CodeInvalidValue, t.Path,
-						"trigger phrase %q of flow %q has no words, so no message can match it: write an example of what users say, or remove it", t.V, f.Name.V)
-					continue
-				}
-				prev, ok := seen[key]
-				if !ok {
-					seen[key] = first{f, t.Pos}
-					continue
-				}
-				// Two flows of one name are a duplicate definition (E020)
-				// already; their phrases are not also reported.
-				if prev.flow == f || prev.flow.Name.V == f.Name.V || reported[flowKey{f, key}] {
-					continue
-				}
-				reported[flowKey{f, key}] = true
-				c.ds.Add(t.Pos, diag.CodeDuplicateTrigger, t.Path,
-					"trigger phrase %q of flow %q is already a trigger of flow %q at %s: keep each phrase in one flow only", t.V, f.Name.V, prev.flow.Name.V, prev.pos)
+func checkTriggers(c *checker) {
+	type first struct {
+		flow *Flow
+		pos  diag.Pos
+	}
+	seen := map[string]first{}
+	type flowKey struct {
+		flow *Flow
+		key  string
+	}
+	reported := map[flowKey]bool{}
+	for _, f := range c.p.Flows {
+		for _, t := range f.Triggers {
+			key := triggerKey(t.V)
+			if key == "" {
+				c.ds.Add(t.Pos, diag.CodeInvalidValue, t.Path,
+					"trigger phrase %q of flow %q has no words, so no message can match it: write an example of what users say, or remove it", t.V, f.Name.V)
+				continue
 			}
+			prev, ok := seen[key]
+			if !ok {
+				seen[key] = first{f, t.Pos}
+				continue
+			}
+			// Two flows of one name are a duplicate definition (E020)
+			// already; their phrases are not also reported.
+			if prev.flow == f || prev.flow.Name.V == f.Name.V || reported[flowKey{f, key}] {
+				continue
+			}
+			reported[flowKey{f, key}] = true
+			c.ds.Add(t.Pos, diag.CodeDuplicateTrigger, t.Path,
+				"trigger phrase %q of flow %q is already a trigger of flow %q at %s: keep each phrase in one flow only", t.V, f.Name.V, prev.flow.Name.V, prev.pos)
 		}
-	})
+	}
 }
 
 // triggerKey normalises a trigger phrase for comparison: lower-cased, with

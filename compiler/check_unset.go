@@ -40,14 +40,12 @@ import (
 // before it gives the slots it reads literal values, as in "set another:
 // true" then "while another == true") runs its body at least once, so the
 // slots its body sets are set after the loop.
-func init() {
-	register("unset", func(c *checker) {
-		exprs, tmpls := stepUses(c)
-		a := &unsetAnalysis{c: c, exprs: exprs, tmpls: tmpls, facts: map[*Flow]*flowFacts{}}
-		for _, f := range c.p.Flows {
-			a.report(a.analyse(f))
-		}
-	})
+func checkUnset(c *checker) {
+	exprs, tmpls := stepUses(c)
+	a := &unsetAnalysis{c: c, exprs: exprs, tmpls: tmpls, facts: map[*Flow]*flowFacts{}}
+	for _, f := range c.p.Flows {
+		a.report(a.analyse(f))
+	}
 }
 
 type unsetAnalysis struct {

@@ -15,119 +15,117 @@ import (
 // action_error_message that reads it by name. A flow slot hidden by a conversation slot
 // of the same name can never be used, and the warning says so. Only the
 // first of duplicate declarations is considered; the others are errors.
-func init() {
-	register("unused_slots", func(c *checker) {
-		used := map[*Slot]bool{}
-		mark := func(f *Flow, name string) {
-			if s := c.p.Visible(f, name); s != nil {
+func checkUnusedSlots(c *checker) {
+	used := map[*Slot]bool{}
+	mark := func(f *Flow, name string) {
+		if s := c.p.Visible(f, name); s != nil {
+			used[s] = true
+		}
+	}
+	markStr := func(f *Flow, s Str) {
+		if s.Set {
+			mark(f, s.V)
+		}
+	}
+	for _, a := range c.p.Actions {
+		for _, in := range a.Inputs {
+			mark(nil, in.V)
+		}
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			switch s.Type.V {
+			case string(ir.KindCollect), string(ir.KindBranch), string(ir.KindConfirm):
+				markStr(f, s.Slot)
+			case string(ir.KindSet):
+				for _, a := range s.Assign {
+					markStr(f, a.Slot)
+				}
+			case string(ir.KindAction):
+				for _, m := range s.MapOutputs {
+					markStr(f, m.Slot)
+				}
+				if a := c.p.Action(s.Call.V); a != nil {
+					for _, in := range a.Inputs {
+						mark(f, in.V)
+					}
+				}
+			}
+		}
+	}
+	// Templates and expressions. A slot's own invalid message and
+	// validation are found by position and do not count as uses.
+	owner := map[diag.Pos]*Slot{}
+	own := func(s *Slot) {
+		if s.Invalid.Set {
+			owner[s.Invalid.Pos] = s
+		}
+	}
+	for _, s := range c.p.Slots {
+		own(s)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
+			own(s)
+		}
+	}
+	for _, u := range c.tmpls {
+		if u.Setting {
+			// A message setting reads the slot of that name in
+			// whatever flow is running.
+			for _, name := range u.Refs {
+				if s := c.p.Slot(name); s != nil {
+					used[s] = true
+				}
+				for _, f := range c.p.Flows {
+					if s := f.slots[name]; s != nil {
+						used[s] = true
+					}
+				}
+			}
+			continue
+		}
+		self := (*Slot)(nil)
+		if u.Step == nil {
+			self = owner[u.Src.Pos]
+		}
+		for _, name := range u.Refs {
+			if s := c.p.Visible(u.Flow, name); s != nil && s != self {
 				used[s] = true
 			}
 		}
-		markStr := func(f *Flow, s Str) {
-			if s.Set {
-				mark(f, s.V)
+	}
+	for _, u := range c.exprs {
+		self := (*Slot)(nil)
+		if u.Step == nil {
+			self = u.Value
+		}
+		for _, name := range u.Refs {
+			if s := c.p.Visible(u.Flow, name); s != nil && s != self {
+				used[s] = true
 			}
 		}
-		for _, a := range c.p.Actions {
-			for _, in := range a.Inputs {
-				mark(nil, in.V)
-			}
+	}
+	for _, s := range c.p.Slots {
+		if used[s] || c.p.Slot(s.Name.V) != s {
+			continue
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Steps {
-				switch s.Type.V {
-				case string(ir.KindCollect), string(ir.KindBranch), string(ir.KindConfirm):
-					markStr(f, s.Slot)
-				case string(ir.KindSet):
-					for _, a := range s.Assign {
-						markStr(f, a.Slot)
-					}
-				case string(ir.KindAction):
-					for _, m := range s.MapOutputs {
-						markStr(f, m.Slot)
-					}
-					if a := c.p.Action(s.Call.V); a != nil {
-						for _, in := range a.Inputs {
-							mark(f, in.V)
-						}
-					}
-				}
-			}
-		}
-		// Templates and expressions. A slot's own invalid message and
-		// validation are found by position and do not count as uses.
-		owner := map[diag.Pos]*Slot{}
-		own := func(s *Slot) {
-			if s.Invalid.Set {
-				owner[s.Invalid.Pos] = s
-			}
-		}
-		for _, s := range c.p.Slots {
-			own(s)
-		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Slots {
-				own(s)
-			}
-		}
-		for _, u := range c.tmpls {
-			if u.Setting {
-				// A message setting reads the slot of that name in
-				// whatever flow is running.
-				for _, name := range u.Refs {
-					if s := c.p.Slot(name); s != nil {
-						used[s] = true
-					}
-					for _, f := range c.p.Flows {
-						if s := f.slots[name]; s != nil {
-							used[s] = true
-						}
-					}
-				}
+		c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,
+			"slot %q is declared but never used: collect, set or read it in a flow, or remove its declaration", s.Name.V)
+	}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Slots {
+			if s.Implicit || !s.Name.Set || used[s] || f.slots[s.Name.V] != s {
 				continue
 			}
-			self := (*Slot)(nil)
-			if u.Step == nil {
-				self = owner[u.Src.Pos]
-			}
-			for _, name := range u.Refs {
-				if s := c.p.Visible(u.Flow, name); s != nil && s != self {
-					used[s] = true
-				}
-			}
-		}
-		for _, u := range c.exprs {
-			self := (*Slot)(nil)
-			if u.Step == nil {
-				self = u.Value
-			}
-			for _, name := range u.Refs {
-				if s := c.p.Visible(u.Flow, name); s != nil && s != self {
-					used[s] = true
-				}
-			}
-		}
-		for _, s := range c.p.Slots {
-			if used[s] || c.p.Slot(s.Name.V) != s {
+			if c.p.Slot(s.Name.V) != nil {
+				c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,
+					"slot %q of flow %q can never be used: the conversation slot %q hides it; rename it or remove its declaration",
+					s.Name.V, f.Name.V, s.Name.V)
 				continue
 			}
 			c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,
-				"slot %q is declared but never used: collect, set or read it in a flow, or remove its declaration", s.Name.V)
+				"slot %q of flow %q is declared but never used: collect, set or read it in the flow, or remove its declaration", s.Name.V, f.Name.V)
 		}
-		for _, f := range c.p.Flows {
-			for _, s := range f.Slots {
-				if s.Implicit || !s.Name.Set || used[s] || f.slots[s.Name.V] != s {
-					continue
-				}
-				if c.p.Slot(s.Name.V) != nil {
-					c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,
-						"slot %q of flow %q can never be used: the conversation slot %q hides it; rename it or remove its declaration",
-						s.Name.V, f.Name.V, s.Name.V)
-					continue
-				}
-				c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,
-					"slot %q of flow %q is declared but never used: collect, set or read it in the flow, or remove its declaration", s.Name.V, f.Name.V)
-			}
-		}
-	})
+	}
 }

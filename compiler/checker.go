@@ -81,10 +81,37 @@ type check struct {
 	run  func(c *checker)
 }
 
-// checks lists every semantic check; each lives in its own file.
-var checks []check
-
-func register(name string, run func(c *checker)) { checks = append(checks, check{name, run}) }
+// checks lists every semantic check, in the order they run; each lives in
+// its own file, check_NAME.go. A new check is added here, explicitly (as
+// actionlint lists its rules), not registered from an init function.
+var checks = []check{
+	{"branch_patterns", checkBranchPatterns},
+	{"duplicates", checkDuplicates},
+	{"durations", checkDurations},
+	{"expressions", checkExpressions},
+	{"flow_refs", checkFlowRefs},
+	{"loop_bodies", checkLoopBodies},
+	{"loops", checkLoops},
+	{"names", checkNames},
+	{"outputs", checkOutputs},
+	{"patterns", checkPatterns},
+	{"reachability", checkReachability},
+	{"recursion", checkRecursion},
+	{"reserved_names", checkReservedNames},
+	{"set_types", checkSetTypes},
+	{"slot_refs", checkSlotRefs},
+	{"slot_types", checkSlotTypes},
+	{"slot_values", checkSlotValues},
+	{"startable", checkStartable},
+	{"step_ids", checkStepIds},
+	{"targets", checkTargets},
+	{"templates", checkTemplates},
+	{"triggers", checkTriggers},
+	{"undeclared_actions", checkUndeclaredActions},
+	{"unset", checkUnset},
+	{"unused_actions", checkUnusedActions},
+	{"unused_slots", checkUnusedSlots},
+}
 
 func newChecker(p *Project, ds *diag.List) *checker {
 	c := &checker{p: p, ds: ds, envs: map[*Flow]map[string]any{}, configs: map[envKey]*conf.Config{}}

@@ -90,13 +90,13 @@ func (f *Flow) successors(s *Step) []int {
 			add(ir.End)
 		}
 	}
-	switch s.Type.V {
-	case "link":
+	switch s.Kind {
+	case ir.KindLink:
 		add(ir.End)
-	case "collect":
+	case ir.KindCollect:
 		add(f.next(s))
 		orEnd(s.OnInvalid)
-	case "branch":
+	case ir.KindBranch:
 		hasDefault := false
 		for _, c := range s.Cases {
 			add(f.target(c.Target.V))
@@ -107,13 +107,13 @@ func (f *Flow) successors(s *Step) []int {
 		if !hasDefault {
 			add(f.next(s))
 		}
-	case "while":
+	case ir.KindWhile:
 		add(f.whileBody(s))
 		add(f.whileExit(s))
-	case "action":
+	case ir.KindAction:
 		add(f.next(s))
 		orEnd(s.OnError)
-	case "confirm":
+	case ir.KindConfirm:
 		if i, ok := f.optTarget(s.OnConfirm); ok {
 			add(i)
 		} else {

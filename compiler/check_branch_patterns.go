@@ -29,7 +29,7 @@ import (
 func checkBranchPatterns(c *checker) {
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Type.V != string(ir.KindBranch) {
+			if s.Kind != ir.KindBranch {
 				continue
 			}
 			var slot *Slot

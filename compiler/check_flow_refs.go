@@ -3,6 +3,8 @@ package compiler
 import (
 	"sort"
 
+	"github.com/soni-dev/soni/ir"
+
 	"github.com/soni-dev/soni/diag"
 )
 
@@ -12,7 +14,7 @@ func checkFlowRefs(c *checker) {
 	var names []string // built on the first error only
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if (s.Type.V != "link" && s.Type.V != "call") || !s.Target.Set || c.p.Flow(s.Target.V) != nil {
+			if (s.Kind != ir.KindLink && s.Kind != ir.KindCall) || !s.Target.Set || c.p.Flow(s.Target.V) != nil {
 				continue
 			}
 			d := c.ds.Add(s.Target.Pos, diag.CodeUnknownFlow, s.Target.Path,

@@ -1,6 +1,9 @@
 package compiler
 
-import "github.com/soni-dev/soni/diag"
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
 
 // check_loop_bodies reports while bodies that overlap (E039): a step listed
 // in the do lists of two while steps, or twice in one, a while that lists
@@ -12,7 +15,7 @@ func checkLoopBodies(c *checker) {
 		var whiles []*Step
 		owner := map[*Step]*Step{}
 		for _, s := range f.Steps {
-			if s.Type.V != "while" {
+			if s.Kind != ir.KindWhile {
 				continue
 			}
 			whiles = append(whiles, s)

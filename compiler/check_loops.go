@@ -63,10 +63,10 @@ func flowsThatWait(p *Project) map[string]bool {
 	for _, f := range p.Flows {
 		direct := false
 		for _, s := range f.Steps {
-			switch s.Type.V {
-			case string(ir.KindCollect), string(ir.KindConfirm):
+			switch s.Kind {
+			case ir.KindCollect, ir.KindConfirm:
 				direct = true
-			case string(ir.KindCall), string(ir.KindLink):
+			case ir.KindCall, ir.KindLink:
 				callers[s.Target.V] = append(callers[s.Target.V], f.Name.V)
 			}
 		}
@@ -93,7 +93,7 @@ func loopWaits(f *Flow, comp []int, waits map[string]bool) bool {
 	cleared := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
-		if s.Type.V == string(ir.KindSet) {
+		if s.Kind == ir.KindSet {
 			for _, a := range s.Assign {
 				if a.Kind == ir.AssignClear {
 					cleared[a.Slot.V] = true
@@ -103,14 +103,14 @@ func loopWaits(f *Flow, comp []int, waits map[string]bool) bool {
 	}
 	for _, i := range comp {
 		s := f.Steps[i]
-		switch s.Type.V {
-		case string(ir.KindConfirm):
+		switch s.Kind {
+		case ir.KindConfirm:
 			return true
-		case string(ir.KindCollect):
+		case ir.KindCollect:
 			if s.Force || cleared[s.Slot.V] {
 				return true
 			}
-		case string(ir.KindCall), string(ir.KindLink):
+		case ir.KindCall, ir.KindLink:
 			if waits[s.Target.V] {
 				return true
 			}
@@ -127,12 +127,12 @@ func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Ste
 	written := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
-		switch s.Type.V {
-		case string(ir.KindSet):
+		switch s.Kind {
+		case ir.KindSet:
 			for _, a := range s.Assign {
 				written[a.Slot.V] = true
 			}
-		case string(ir.KindAction):
+		case ir.KindAction:
 			for _, m := range s.MapOutputs {
 				written[m.Slot.V] = true
 			}
@@ -144,7 +144,7 @@ func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Ste
 	exits := map[*Step]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
-		if s.Type.V != string(ir.KindWhile) && s.Type.V != string(ir.KindBranch) {
+		if s.Kind != ir.KindWhile && s.Kind != ir.KindBranch {
 			continue
 		}
 		for _, j := range succ[i] {
@@ -153,7 +153,7 @@ func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Ste
 				break
 			}
 		}
-		if exits[s] && s.Type.V == string(ir.KindBranch) && s.Slot.Set && written[s.Slot.V] {
+		if exits[s] && s.Kind == ir.KindBranch && s.Slot.Set && written[s.Slot.V] {
 			return true
 		}
 	}
@@ -200,7 +200,7 @@ func reportLoop(c *checker, f *Flow, comp []int) {
 	// A collect in the loop does not wait once its slot holds a value: the
 	// usual fix of a menu that jumps back to its question.
 	for _, s := range steps {
-		if s.Type.V == string(ir.KindCollect) && s.Slot.Set {
+		if s.Kind == ir.KindCollect && s.Slot.Set {
 			d.Suggestion = fmt.Sprintf("collect %q asks only while %q is unset: give it force: true, or clear the slot with a set of %s: null in the loop", s.ID.V, s.Slot.V, s.Slot.V)
 			break
 		}

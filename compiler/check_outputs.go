@@ -3,6 +3,8 @@ package compiler
 import (
 	"strings"
 
+	"github.com/soni-dev/soni/ir"
+
 	"github.com/soni-dev/soni/diag"
 )
 
@@ -12,7 +14,7 @@ import (
 func checkOutputs(c *checker) {
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Type.V != "action" || len(s.MapOutputs) == 0 {
+			if s.Kind != ir.KindAction || len(s.MapOutputs) == 0 {
 				continue
 			}
 			a := c.p.Action(s.Call.V)

@@ -16,7 +16,7 @@ func checkReachability(c *checker) {
 		}
 		seen := reachable(f)
 		for i, s := range f.Steps {
-			if seen[i] || !isKnownKind(s.Type.V) {
+			if seen[i] || s.Kind == "" {
 				continue
 			}
 			c.ds.Add(s.Pos, diag.CodeUnreachable, s.Path,

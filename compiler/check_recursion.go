@@ -33,7 +33,7 @@ func checkRecursion(c *checker) {
 	succ := make([][]int, len(flows))
 	for i, f := range flows {
 		for _, s := range f.Steps {
-			if s.Type.V != string(ir.KindCall) && s.Type.V != string(ir.KindLink) {
+			if s.Kind != ir.KindCall && s.Kind != ir.KindLink {
 				continue
 			}
 			if j, ok := idx[s.Target.V]; ok && s.Target.Set {
@@ -52,7 +52,7 @@ func checkRecursion(c *checker) {
 	reported := map[int]bool{}
 	for i := range flows {
 		for _, e := range edges[i] {
-			if e.step.Type.V != string(ir.KindCall) || comp[e.to] != comp[i] || reported[comp[i]] {
+			if e.step.Kind != ir.KindCall || comp[e.to] != comp[i] || reported[comp[i]] {
 				continue
 			}
 			reported[comp[i]] = true
@@ -86,7 +86,7 @@ func checkRecursion(c *checker) {
 				b.WriteString(quote(flows[e.to].Name.V))
 				for k := len(back) - 1; k >= 0; k-- {
 					b.WriteString(" which ")
-					if back[k].step.Type.V == string(ir.KindCall) {
+					if back[k].step.Kind == ir.KindCall {
 						b.WriteString("calls ")
 					} else {
 						b.WriteString("links to ")

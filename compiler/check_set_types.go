@@ -20,7 +20,7 @@ import (
 func checkSetTypes(c *checker) {
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Type.V != "set" {
+			if s.Kind != ir.KindSet {
 				continue
 			}
 			for _, a := range s.Assign {

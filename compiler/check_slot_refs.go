@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/soni-dev/soni/ir"
+
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni/diag"
@@ -51,11 +53,11 @@ func checkSlotRefs(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			switch s.Type.V {
-			case "branch", "confirm":
+			switch s.Kind {
+			case ir.KindBranch, ir.KindConfirm:
 				if s.Slot.Set && !c.visible(f, s.Slot.V) {
 					hint := c.unknownSlotHint(f, s.Slot.V)
-					if s.Type.V == "confirm" && hint == declareHint(f) {
+					if s.Kind == ir.KindConfirm && hint == declareHint(f) {
 						// The Python framework's flows often name a slot for
 						// the answer (transfer_confirmed), which nothing sets.
 						hint = confirmSlotHint
@@ -64,11 +66,11 @@ func checkSlotRefs(c *checker) {
 						"unknown slot %q in %s: %s", s.Slot.V, s.Type.V, hint)
 					suggestInto(d, s.Slot.V, c.visibleNames(f))
 				}
-			case "set":
+			case ir.KindSet:
 				for _, a := range s.Assign {
 					c.slotTypo(f, a.Slot, "set")
 				}
-			case "action":
+			case ir.KindAction:
 				for _, m := range s.MapOutputs {
 					c.slotTypo(f, m.Slot, "map_outputs")
 				}

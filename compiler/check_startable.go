@@ -17,7 +17,7 @@ func checkStartable(c *checker) {
 	targeted := make(map[string]bool, len(c.p.Flows))
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if (s.Type.V == string(ir.KindLink) || s.Type.V == string(ir.KindCall)) && s.Target.Set && s.Target.V != f.Name.V {
+			if (s.Kind == ir.KindLink || s.Kind == ir.KindCall) && s.Target.Set && s.Target.V != f.Name.V {
 				targeted[s.Target.V] = true
 			}
 		}

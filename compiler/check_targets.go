@@ -39,14 +39,14 @@ func checkTargets(c *checker) {
 		}
 		for _, s := range f.Steps {
 			jump(s.JumpTo, "jump_to")
-			switch s.Type.V {
-			case "collect":
+			switch s.Kind {
+			case ir.KindCollect:
 				jump(s.OnInvalid, "on_invalid")
-			case "branch":
+			case ir.KindBranch:
 				for _, cs := range s.Cases {
 					jump(cs.Target, "the case "+quote(cs.Pattern.V))
 				}
-			case "while":
+			case ir.KindWhile:
 				jump(s.ExitTo, "exit_to")
 				for _, e := range s.Do {
 					if e.Step != nil || !e.Ref.Set {
@@ -56,9 +56,9 @@ func checkTargets(c *checker) {
 						"unknown step %q in the do list of while %q: flow %q has no step with this id", e.Ref.V, s.ID.V, f.Name.V)
 					suggestInto(d, e.Ref.V, candidates(false))
 				}
-			case "action":
+			case ir.KindAction:
 				jump(s.OnError, "on_error")
-			case "confirm":
+			case ir.KindConfirm:
 				jump(s.OnConfirm, "on_confirm")
 				jump(s.OnDeny, "on_deny")
 			}

@@ -101,8 +101,8 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 	// Callee summaries first: their slots need bits in this flow too.
 	callee := make([]map[string]bool, len(f.Steps))
 	for i, s := range f.Steps {
-		switch s.Type.V {
-		case string(ir.KindCall), string(ir.KindLink):
+		switch s.Kind {
+		case ir.KindCall, ir.KindLink:
 			if g := p.Flow(s.Target.V); g != nil && s.Target.Set {
 				if gf := a.analyse(g); !gf.busy {
 					callee[i] = gf.summary
@@ -160,11 +160,11 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 				out = append(out, unsetEdge{to: ir.End, cancel: true})
 			}
 		}
-		switch s.Type.V {
-		case string(ir.KindCollect):
+		switch s.Kind {
+		case ir.KindCollect:
 			edge(f.next(s), one(s.Slot.V))
 			orEnd(s.OnInvalid)
-		case string(ir.KindSet):
+		case ir.KindSet:
 			last := map[string]bool{}
 			var order []string
 			for _, as := range s.Assign {
@@ -186,7 +186,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			}
 			kills[i] = one(kill...)
 			edge(f.next(s), one(gen...))
-		case string(ir.KindBranch):
+		case ir.KindBranch:
 			hasDefault := false
 			for _, cs := range s.Cases {
 				edge(f.target(cs.Target.V), nil)
@@ -197,26 +197,26 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			if !hasDefault {
 				edge(f.next(s), nil)
 			}
-		case string(ir.KindWhile):
+		case ir.KindWhile:
 			edge(f.whileBody(s), nil)
 			edge(f.whileExit(s), nil)
-		case string(ir.KindAction):
+		case ir.KindAction:
 			var outs []string
 			for _, m := range s.MapOutputs {
 				outs = append(outs, m.Slot.V)
 			}
 			edge(f.next(s), one(outs...))
 			orEnd(s.OnError)
-		case string(ir.KindConfirm):
+		case ir.KindConfirm:
 			if j, ok := f.optTarget(s.OnConfirm); ok {
 				edge(j, nil)
 			} else {
 				edge(f.next(s), nil)
 			}
 			orEnd(s.OnDeny)
-		case string(ir.KindLink):
+		case ir.KindLink:
 			edge(ir.End, one(slices.Sorted(maps.Keys(callee[i]))...))
-		case string(ir.KindCall):
+		case ir.KindCall:
 			edge(f.next(s), one(slices.Sorted(maps.Keys(callee[i]))...))
 		default:
 			edge(f.next(s), nil)
@@ -231,7 +231,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 	n := len(f.Steps)
 	entries := map[int]int{}
 	for i, s := range f.Steps {
-		if s.Type.V != string(ir.KindWhile) || !a.firstTestTrue(f, s, edges) {
+		if s.Kind != ir.KindWhile || !a.firstTestTrue(f, s, edges) {
 			continue
 		}
 		v := len(edges)
@@ -334,7 +334,7 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 func (a *unsetAnalysis) report(ff *flowFacts) {
 	f := ff.f
 	for i, s := range f.Steps {
-		if !ff.reached[i] || !isKnownKind(s.Type.V) {
+		if !ff.reached[i] || s.Kind == "" {
 			continue
 		}
 		state := ff.in[i]
@@ -385,17 +385,17 @@ func (a *unsetAnalysis) report(ff *flowFacts) {
 				warn(name, at, u.Src.Path)
 			}
 		}
-		switch s.Type.V {
-		case string(ir.KindBranch):
+		switch s.Kind {
+		case ir.KindBranch:
 			if s.Slot.Set && !s.Evaluate.Set {
 				warn(s.Slot.V, s.Slot.Pos, s.Slot.Path)
 			}
-		case string(ir.KindConfirm):
+		case ir.KindConfirm:
 			if s.Slot.Set {
 				warn(s.Slot.V, s.Slot.Pos, s.Slot.Path)
 			}
 		}
-		if s.Type.V != string(ir.KindSet) {
+		if s.Kind != ir.KindSet {
 			for _, u := range a.tmpls[s] {
 				readTmpl(u)
 			}
@@ -517,7 +517,7 @@ func (a *unsetAnalysis) firstTestTrue(f *Flow, w *Step, edges [][]unsetEdge) boo
 // condition gives to each of names, as the VM would store them; ok is
 // false when the step is no such step or leaves a name without one.
 func (a *unsetAnalysis) literals(f *Flow, s *Step, names []string) (map[string]any, bool) {
-	if s.Type.V != string(ir.KindSet) || s.Condition.Set {
+	if s.Kind != ir.KindSet || s.Condition.Set {
 		return nil, false
 	}
 	out := make(map[string]any, len(names))

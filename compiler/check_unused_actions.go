@@ -15,7 +15,7 @@ func checkUnusedActions(c *checker) {
 	called := make(map[string]bool, len(c.p.Actions))
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Type.V == string(ir.KindAction) && s.Call.Set {
+			if s.Kind == ir.KindAction && s.Call.Set {
 				called[s.Call.V] = true
 			}
 		}

@@ -34,14 +34,14 @@ func checkUnusedSlots(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			switch s.Type.V {
-			case string(ir.KindCollect), string(ir.KindBranch), string(ir.KindConfirm):
+			switch s.Kind {
+			case ir.KindCollect, ir.KindBranch, ir.KindConfirm:
 				markStr(f, s.Slot)
-			case string(ir.KindSet):
+			case ir.KindSet:
 				for _, a := range s.Assign {
 					markStr(f, a.Slot)
 				}
-			case string(ir.KindAction):
+			case ir.KindAction:
 				for _, m := range s.MapOutputs {
 					markStr(f, m.Slot)
 				}

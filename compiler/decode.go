@@ -662,6 +662,9 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.ID = str(e)
 		case "type":
 			s.Type = str(e)
+			if isKnownKind(s.Type.V) {
+				s.Kind = ir.Kind(s.Type.V)
+			}
 		case "jump_to":
 			s.JumpTo = str(e)
 		case "message":
@@ -733,7 +736,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.confirm().OnDeny = str(e)
 		}
 	}
-	if s.Type.V == "branch" {
+	if s.Kind == ir.KindBranch {
 		switch {
 		case slotKey == nil && evalKey == nil:
 			d.ds.Add(pos, diag.CodeMissingField, path,

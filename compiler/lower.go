@@ -164,7 +164,7 @@ func (f *Flow) optPtr(s Str) *int {
 }
 
 func lowerStep(f *Flow, s *Step) *ir.Node {
-	n := &ir.Node{ID: s.ID.V, Kind: ir.Kind(s.Type.V), Pos: s.Pos, Next: f.next(s)}
+	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
 	switch n.Kind {
 	case ir.KindSay:
 		n.Message = tmplOf(s.Message)

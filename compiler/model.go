@@ -176,8 +176,11 @@ type Step struct {
 	Index int
 	ID    Str
 	Type  Str
-	Pos   diag.Pos
-	Path  string
+	// Kind is the step's kind, or "" when its type is not one the
+	// language knows (the schema reports that); checks switch on it.
+	Kind ir.Kind
+	Pos  diag.Pos
+	Path string
 
 	JumpTo    Str
 	Message   Str

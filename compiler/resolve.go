@@ -53,21 +53,21 @@ func (f *Flow) resolve(p *Project) {
 		f.Slots = append(f.Slots, s)
 	}
 	for _, s := range f.Steps {
-		switch s.Type.V {
-		case "collect":
+		switch s.Kind {
+		case ir.KindCollect:
 			implicit(s.Slot)
-		case "set":
+		case ir.KindSet:
 			for _, a := range s.Assign {
 				implicit(a.Slot)
 			}
-		case "action":
+		case ir.KindAction:
 			for _, m := range s.MapOutputs {
 				implicit(m.Slot)
 			}
 		}
 	}
 	for _, s := range f.Steps {
-		if s.Type.V != "while" {
+		if s.Kind != ir.KindWhile {
 			continue
 		}
 		for _, e := range s.Do {

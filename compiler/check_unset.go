@@ -79,16 +79,63 @@ type unsetEdge struct {
 }
 
 // analyse computes (once) the facts of a flow, analysing the flows it
-// calls or links to first so that their summaries are known.
+// calls or links to first so that their summaries are known. It builds the
+// flow's graph (one transfer function per step kind, see edgesOf), gives
+// certainly-entered whiles their own first-test node, and runs the
+// must-set fixpoint.
 func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 	if ff := a.facts[f]; ff != nil {
 		return ff
 	}
 	ff := &flowFacts{f: f, bit: map[string]int{}, busy: true}
 	a.facts[f] = ff
-	p := a.c.p
+	g := &unsetGraph{a: a, ff: ff, callee: a.calleeSummaries(f)}
+	g.assignBits()
+	g.edges = make([][]unsetEdge, len(f.Steps))
+	g.kills = make([]bitset, len(f.Steps))
+	for i, s := range f.Steps {
+		g.edges[i] = g.edgesOf(i, s)
+	}
+	entries := g.splitFirstTests()
+	g.fixpoint(entries)
+	ff.busy = false
+	return ff
+}
+
+// unsetGraph is the graph of one flow while it is analysed: a node per
+// step (and per split while test), the edges with what each sets, and what
+// each step clears.
+type unsetGraph struct {
+	a      *unsetAnalysis
+	ff     *flowFacts
+	callee []map[string]bool
+	words  int
+	edges  [][]unsetEdge
+	kills  []bitset
+}
+
+// calleeSummaries returns, per step, the summary of the flow a call or
+// link starts: the slots set on every way it ends.
+func (a *unsetAnalysis) calleeSummaries(f *Flow) []map[string]bool {
+	callee := make([]map[string]bool, len(f.Steps))
+	for i, s := range f.Steps {
+		if s.Kind != ir.KindCall && s.Kind != ir.KindLink {
+			continue
+		}
+		if g := a.c.p.Flow(s.Target.V); g != nil && s.Target.Set {
+			if gf := a.analyse(g); !gf.busy {
+				callee[i] = gf.summary
+			}
+		}
+	}
+	return callee
+}
+
+// assignBits gives every slot the flow can see and mentions a bit.
+func (g *unsetGraph) assignBits() {
+	ff, p := g.ff, g.a.c.p
 	add := func(name string) {
-		if _, ok := ff.bit[name]; !ok && name != "" && p.Visible(f, name) != nil {
+		if _, ok := ff.bit[name]; !ok && name != "" && p.Visible(ff.f, name) != nil {
 			ff.bit[name] = len(ff.names)
 			ff.names = append(ff.names, name)
 		}
@@ -98,25 +145,13 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			add(s.V)
 		}
 	}
-	// Callee summaries first: their slots need bits in this flow too.
-	callee := make([]map[string]bool, len(f.Steps))
-	for i, s := range f.Steps {
-		switch s.Kind {
-		case ir.KindCall, ir.KindLink:
-			if g := p.Flow(s.Target.V); g != nil && s.Target.Set {
-				if gf := a.analyse(g); !gf.busy {
-					callee[i] = gf.summary
-				}
-			}
-		}
-	}
-	for i, s := range f.Steps {
-		for _, u := range a.exprs[s] {
+	for i, s := range ff.f.Steps {
+		for _, u := range g.a.exprs[s] {
 			for _, n := range u.Refs {
 				add(n)
 			}
 		}
-		for _, u := range a.tmpls[s] {
+		for _, u := range g.a.tmpls[s] {
 			for _, n := range u.Refs {
 				add(n)
 			}
@@ -128,130 +163,149 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 		for _, m := range s.MapOutputs {
 			addStr(m.Slot)
 		}
-		for _, name := range slices.Sorted(maps.Keys(callee[i])) {
+		for _, name := range slices.Sorted(maps.Keys(g.callee[i])) {
 			add(name)
 		}
 	}
-	k := len(ff.names)
-	words := (k + 63) / 64
-	one := func(names ...string) bitset {
-		b := make(bitset, words)
-		for _, n := range names {
-			if i, ok := ff.bit[n]; ok {
-				b.set(i)
-			}
+	g.words = (len(ff.names) + 63) / 64
+}
+
+// one returns the bitset of the named slots.
+func (g *unsetGraph) one(names ...string) bitset {
+	b := make(bitset, g.words)
+	for _, n := range names {
+		if i, ok := g.ff.bit[n]; ok {
+			b.set(i)
 		}
-		return b
 	}
-	// The edges of every step, with what each sets, and what each step clears.
-	edges := make([][]unsetEdge, len(f.Steps))
-	kills := make([]bitset, len(f.Steps))
-	for i, s := range f.Steps {
-		var out []unsetEdge
-		edge := func(to int, gen bitset) {
-			if to != unknownTarget {
-				out = append(out, unsetEdge{to: to, gen: gen})
-			}
+	return b
+}
+
+// edgesOf is the transfer function of step i: its edges, each with the
+// slots it sets, and (in g.kills) the slots the step clears.
+func (g *unsetGraph) edgesOf(i int, s *Step) []unsetEdge {
+	f := g.ff.f
+	var out []unsetEdge
+	edge := func(to int, gen bitset) {
+		if to != unknownTarget {
+			out = append(out, unsetEdge{to: to, gen: gen})
 		}
-		orEnd := func(t Str) {
-			if j, ok := f.optTarget(t); ok {
-				edge(j, nil)
-			} else {
-				out = append(out, unsetEdge{to: ir.End, cancel: true})
-			}
+	}
+	// orEnd follows an optional target; without one the flow ends
+	// cancelled.
+	orEnd := func(t Str) {
+		if j, ok := f.optTarget(t); ok {
+			edge(j, nil)
+		} else {
+			out = append(out, unsetEdge{to: ir.End, cancel: true})
 		}
-		switch s.Kind {
-		case ir.KindCollect:
-			edge(f.next(s), one(s.Slot.V))
-			orEnd(s.OnInvalid)
-		case ir.KindSet:
-			last := map[string]bool{}
-			var order []string
-			for _, as := range s.Assign {
-				if _, seen := last[as.Slot.V]; !seen {
-					order = append(order, as.Slot.V)
-				}
-				last[as.Slot.V] = as.Kind != ir.AssignClear
-			}
-			var gen, kill []string
-			for _, n := range order {
-				if last[n] {
-					gen = append(gen, n)
-				} else {
-					kill = append(kill, n)
-				}
-			}
-			if s.Condition.Set {
-				gen = nil
-			}
-			kills[i] = one(kill...)
-			edge(f.next(s), one(gen...))
-		case ir.KindBranch:
-			hasDefault := false
-			for _, cs := range s.Cases {
-				edge(f.target(cs.Target.V), nil)
-				if cs.Pattern.V == "default" {
-					hasDefault = true
-				}
-			}
-			if !hasDefault {
-				edge(f.next(s), nil)
-			}
-		case ir.KindWhile:
-			edge(f.whileBody(s), nil)
-			edge(f.whileExit(s), nil)
-		case ir.KindAction:
-			var outs []string
-			for _, m := range s.MapOutputs {
-				outs = append(outs, m.Slot.V)
-			}
-			edge(f.next(s), one(outs...))
-			orEnd(s.OnError)
-		case ir.KindConfirm:
-			if j, ok := f.optTarget(s.OnConfirm); ok {
-				edge(j, nil)
-			} else {
-				edge(f.next(s), nil)
-			}
-			orEnd(s.OnDeny)
-		case ir.KindLink:
-			edge(ir.End, one(slices.Sorted(maps.Keys(callee[i]))...))
-		case ir.KindCall:
-			edge(f.next(s), one(slices.Sorted(maps.Keys(callee[i]))...))
-		default:
+	}
+	switch s.Kind {
+	case ir.KindCollect:
+		edge(f.next(s), g.one(s.Slot.V))
+		orEnd(s.OnInvalid)
+	case ir.KindSet:
+		gen, kill := setEffects(s)
+		g.kills[i] = g.one(kill...)
+		edge(f.next(s), g.one(gen...))
+	case ir.KindBranch:
+		hasDefault := false
+		for _, cs := range s.Cases {
+			edge(f.target(cs.Target.V), nil)
+			hasDefault = hasDefault || cs.Pattern.V == "default"
+		}
+		if !hasDefault {
 			edge(f.next(s), nil)
 		}
-		edges[i] = out
+	case ir.KindWhile:
+		edge(f.whileBody(s), nil)
+		edge(f.whileExit(s), nil)
+	case ir.KindAction:
+		var outs []string
+		for _, m := range s.MapOutputs {
+			outs = append(outs, m.Slot.V)
+		}
+		edge(f.next(s), g.one(outs...))
+		orEnd(s.OnError)
+	case ir.KindConfirm:
+		if j, ok := f.optTarget(s.OnConfirm); ok {
+			edge(j, nil)
+		} else {
+			edge(f.next(s), nil)
+		}
+		orEnd(s.OnDeny)
+	case ir.KindLink:
+		edge(ir.End, g.one(slices.Sorted(maps.Keys(g.callee[i]))...))
+	case ir.KindCall:
+		edge(f.next(s), g.one(slices.Sorted(maps.Keys(g.callee[i]))...))
+	default:
+		edge(f.next(s), nil)
 	}
+	return out
+}
 
-	// A while whose condition is certainly true when control first comes
-	// to it from outside its body runs its body at least once. Such a
-	// first test gets a node of its own (after the steps) whose only edge
-	// is the body; the while's own node keeps the tests after each round.
+// setEffects returns the slots a set step certainly sets (none when it has
+// a condition) and those it clears, each slot by its last assignment.
+func setEffects(s *Step) (gen, kill []string) {
+	last := map[string]bool{}
+	var order []string
+	for _, as := range s.Assign {
+		if _, seen := last[as.Slot.V]; !seen {
+			order = append(order, as.Slot.V)
+		}
+		last[as.Slot.V] = as.Kind != ir.AssignClear
+	}
+	for _, n := range order {
+		if last[n] {
+			gen = append(gen, n)
+		} else {
+			kill = append(kill, n)
+		}
+	}
+	if s.Condition.Set {
+		gen = nil
+	}
+	return gen, kill
+}
+
+// splitFirstTests gives each while whose condition is certainly true when
+// control first comes to it from outside its body a node of its own for
+// that first test (after the steps), whose only edge is the body; the
+// while's own node keeps the tests after each round. It returns the new
+// node of each such while.
+func (g *unsetGraph) splitFirstTests() map[int]int {
+	f := g.ff.f
 	n := len(f.Steps)
 	entries := map[int]int{}
 	for i, s := range f.Steps {
-		if s.Kind != ir.KindWhile || !a.firstTestTrue(f, s, edges) {
+		if s.Kind != ir.KindWhile || !g.a.firstTestTrue(f, s, g.edges) {
 			continue
 		}
-		v := len(edges)
+		v := len(g.edges)
 		entries[i] = v
-		edges = append(edges, []unsetEdge{{to: f.whileBody(s)}})
-		kills = append(kills, nil)
+		g.edges = append(g.edges, []unsetEdge{{to: f.whileBody(s)}})
+		g.kills = append(g.kills, nil)
 		for p := 0; p < n; p++ {
 			if inBody(f.Steps[p], s) {
 				continue
 			}
-			for e := range edges[p] {
-				if edges[p][e].to == i {
-					edges[p][e].to = v
+			for e := range g.edges[p] {
+				if g.edges[p][e].to == i {
+					g.edges[p][e].to = v
 				}
 			}
 		}
 	}
+	return entries
+}
 
-	// The fixpoint: states start full (the meet's identity) and only shrink.
-	nodes := len(edges)
+// fixpoint runs the must-set analysis: states start full (the meet's
+// identity) and only shrink. It fills in the facts' states and summary.
+func (g *unsetGraph) fixpoint(entries map[int]int) {
+	ff, p := g.ff, g.a.c.p
+	k, words := len(ff.names), g.words
+	n := len(ff.f.Steps)
+	nodes := len(g.edges)
 	ff.in = make([]bitset, nodes)
 	ff.reached = make([]bool, nodes)
 	for i := range ff.in {
@@ -277,10 +331,10 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			i := queue[0]
 			queue = queue[1:]
 			queued[i] = false
-			for _, e := range edges[i] {
+			for _, e := range g.edges[i] {
 				copy(tmp, ff.in[i])
-				if kills[i] != nil {
-					tmp.andNot(kills[i])
+				if g.kills[i] != nil {
+					tmp.andNot(g.kills[i])
 				}
 				if e.gen != nil {
 					tmp.or(e.gen)
@@ -326,8 +380,6 @@ func (a *unsetAnalysis) analyse(f *Flow) *flowFacts {
 			}
 		}
 	}
-	ff.busy = false
-	return ff
 }
 
 // report warns about every read of a slot that may be unset.

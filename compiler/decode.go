@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/soni-dev/soni/internal/yamlpos"
+
 	"github.com/soni-dev/soni/values"
 
 	"github.com/goccy/go-yaml/ast"
@@ -50,7 +52,7 @@ func (d *decoder) unwrap(n ast.Node) ast.Node {
 	return n
 }
 
-func (d *decoder) pos(n ast.Node) diag.Pos { return nodePos(d.file, n) }
+func (d *decoder) pos(n ast.Node) diag.Pos { return yamlpos.NodePos(d.file, n) }
 
 // entries lists a mapping's entries in order, expanding merge keys and
 // reporting duplicate keys with both positions. It returns nil for a node

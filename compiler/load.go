@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/soni-dev/soni/internal/yamlpos"
+
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -201,7 +203,7 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 			continue
 		}
 		if body != nil {
-			pos := nodePos(name, b)
+			pos := yamlpos.NodePos(name, b)
 			if doc.Start != nil && doc.Start.Position != nil {
 				pos = diag.Pos{File: name, Line: doc.Start.Position.Line, Col: doc.Start.Position.Column}
 			}
@@ -235,7 +237,7 @@ func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
 			return 0, true
 		}
 		if depth > opts.MaxDepth {
-			ds.Add(nodePos(p.file.Path, n), diag.CodeNestingLimit, "", "nesting is deeper than %d levels", opts.MaxDepth)
+			ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeNestingLimit, "", "nesting is deeper than %d levels", opts.MaxDepth)
 			return 0, false
 		}
 		size := 1
@@ -283,17 +285,17 @@ func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
 				name = x.Value.GetToken().Value
 			}
 			if open[name] {
-				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to the anchor it is inside of: a recursive structure cannot be expanded", name)
+				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to the anchor it is inside of: a recursive structure cannot be expanded", name)
 				return 0, false
 			}
 			if _, defined := sizes[name]; !defined {
-				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to no anchor defined before it", name)
+				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to no anchor defined before it", name)
 				return 0, false
 			}
 			s := sizes[name]
 			total += s
 			if total > opts.MaxAliasExpansion {
-				ds.Add(nodePos(p.file.Path, n), diag.CodeAliasLimit, "", "aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", opts.MaxAliasExpansion, name)
+				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", opts.MaxAliasExpansion, name)
 				return 0, false
 			}
 			size += s
@@ -502,34 +504,6 @@ func opensBlockScalar(rest []byte) bool {
 		return false
 	}
 	return n == 1 || rest[n-2] == ' ' || rest[n-2] == '\t' || rest[n-2] == ':'
-}
-
-// nodePos returns the position of a node, with the adjustments the YAML
-// library needs: a mapping points at its first key, not its first ':'.
-func nodePos(file string, n ast.Node) diag.Pos {
-	switch x := n.(type) {
-	case nil:
-		return diag.Pos{File: file}
-	case *ast.MappingNode:
-		if len(x.Values) > 0 {
-			return nodePos(file, x.Values[0].Key)
-		}
-	case *ast.MappingValueNode:
-		return nodePos(file, x.Key)
-	case *ast.AnchorNode:
-		if tk := x.GetToken(); tk != nil && tk.Position != nil {
-			return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
-		}
-	case *ast.LiteralNode:
-		if x.Start != nil && x.Start.Position != nil {
-			return diag.Pos{File: file, Line: x.Start.Position.Line, Col: x.Start.Position.Column}
-		}
-	}
-	tk := n.GetToken()
-	if tk == nil || tk.Position == nil {
-		return diag.Pos{File: file}
-	}
-	return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
 }
 
 // plainValue matches a "key: value" line (possibly a list item) and

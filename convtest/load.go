@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/internal/suggest"
+	"github.com/soni-dev/soni/internal/yamlpos"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -249,7 +250,7 @@ func IsTestFile(src []byte) bool {
 	}
 	for _, doc := range f.Docs {
 		var pairs []*ast.MappingValueNode
-		switch m := unwrap(doc.Body).(type) {
+		switch m := yamlpos.Unwrap(doc.Body).(type) {
 		case *ast.MappingNode:
 			pairs = m.Values
 		case *ast.MappingValueNode:

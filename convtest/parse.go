@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/soni-dev/soni/internal/yamlpos"
+
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/goccy/go-yaml"
@@ -239,48 +241,15 @@ func (d *decoder) parse(src []byte) ast.Node {
 }
 
 // pos returns the position of a node; a mapping points at its first key.
-func (d *decoder) pos(n ast.Node) diag.Pos {
-	switch x := n.(type) {
-	case nil:
-		return diag.Pos{File: d.f.Path}
-	case *ast.MappingNode:
-		if len(x.Values) > 0 {
-			return d.pos(x.Values[0].Key)
-		}
-	case *ast.MappingValueNode:
-		return d.pos(x.Key)
-	case *ast.LiteralNode:
-		if x.Start != nil && x.Start.Position != nil {
-			return diag.Pos{File: d.f.Path, Line: x.Start.Position.Line, Col: x.Start.Position.Column}
-		}
-	}
-	tk := n.GetToken()
-	if tk == nil || tk.Position == nil {
-		return diag.Pos{File: d.f.Path}
-	}
-	return diag.Pos{File: d.f.Path, Line: tk.Position.Line, Col: tk.Position.Column}
-}
 
 // unwrap looks through anchors, tags and aliases.
-func unwrap(n ast.Node) ast.Node {
-	for i := 0; i < 100; i++ {
-		switch x := n.(type) {
-		case *ast.AnchorNode:
-			n = x.Value
-		case *ast.TagNode:
-			n = x.Value
-		case *ast.AliasNode:
-			return x
-		default:
-			return n
-		}
-	}
-	return n
-}
+
+// pos returns the position of a node in the test file.
+func (d *decoder) pos(n ast.Node) diag.Pos { return yamlpos.NodePos(d.f.Path, n) }
 
 // isNull reports whether a node is absent or a YAML null.
 func isNull(n ast.Node) bool {
-	n = unwrap(n)
+	n = yamlpos.Unwrap(n)
 	if n == nil {
 		return true
 	}
@@ -294,7 +263,7 @@ func keyOf(mv *ast.MappingValueNode) string {
 	if mk, ok := k.(*ast.MappingKeyNode); ok {
 		k = mk.Value
 	}
-	switch x := unwrap(k).(type) {
+	switch x := yamlpos.Unwrap(k).(type) {
 	case *ast.StringNode:
 		return x.Value
 	case nil:
@@ -309,7 +278,7 @@ func keyOf(mv *ast.MappingValueNode) string {
 
 // mapping returns a node's key-value pairs, or reports the wrong type.
 func (d *decoder) mapping(n ast.Node, what string) ([]*ast.MappingValueNode, bool) {
-	switch x := unwrap(n).(type) {
+	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.MappingNode:
 		return x.Values, true
 	case *ast.MappingValueNode:
@@ -318,79 +287,46 @@ func (d *decoder) mapping(n ast.Node, what string) ([]*ast.MappingValueNode, boo
 		d.errorf(d.pos(n), CodeWrongType, "%s is an alias: test files do not follow YAML aliases", what)
 		return nil, false
 	}
-	d.errorf(d.pos(n), CodeWrongType, "%s must be a mapping, not %s", what, kindWord(n))
+	d.errorf(d.pos(n), CodeWrongType, "%s must be a mapping, not %s", what, yamlpos.KindWord(n))
 	return nil, false
 }
 
 // sequence returns a node's items, or reports the wrong type.
 func (d *decoder) sequence(n ast.Node, what string) (*ast.SequenceNode, bool) {
-	switch x := unwrap(n).(type) {
+	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.SequenceNode:
 		return x, true
 	case *ast.AliasNode:
 		d.errorf(d.pos(n), CodeWrongType, "%s is an alias: test files do not follow YAML aliases", what)
 		return nil, false
 	}
-	d.errorf(d.pos(n), CodeWrongType, "%s must be a list, not %s", what, kindWord(n))
+	d.errorf(d.pos(n), CodeWrongType, "%s must be a list, not %s", what, yamlpos.KindWord(n))
 	return nil, false
 }
 
 // scalar returns a scalar node's text, or reports the wrong type.
 func (d *decoder) scalar(n ast.Node, what string) (string, bool) {
-	s, ok := scalarText(n)
+	s, ok := yamlpos.ScalarText(n)
 	if !ok {
-		d.errorf(d.pos(n), CodeWrongType, "%s must be a string, not %s", what, kindWord(n))
+		d.errorf(d.pos(n), CodeWrongType, "%s must be a string, not %s", what, yamlpos.KindWord(n))
 	}
 	return s, ok
 }
 
 // scalarText returns the text of a string, number or boolean scalar.
-func scalarText(n ast.Node) (string, bool) {
-	switch x := unwrap(n).(type) {
-	case *ast.StringNode:
-		return x.Value, true
-	case *ast.LiteralNode:
-		if x.Value != nil {
-			return x.Value.Value, true
-		}
-		return "", true
-	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
-		return x.GetToken().Value, true
-	}
-	return "", false
-}
 
 // kindWord names a node's YAML kind for messages.
-func kindWord(n ast.Node) string {
-	switch unwrap(n).(type) {
-	case nil, *ast.NullNode:
-		return "null"
-	case *ast.MappingNode, *ast.MappingValueNode:
-		return "a mapping"
-	case *ast.SequenceNode:
-		return "a list"
-	case *ast.StringNode, *ast.LiteralNode:
-		return "a string"
-	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
-		return "a number"
-	case *ast.BoolNode:
-		return "a boolean"
-	case *ast.AliasNode:
-		return "an alias"
-	}
-	return "a " + unwrap(n).Type().YAMLName()
-}
 
 // value converts a node to a Go value: string, int64 (uint64 beyond
 // int64), float64, bool, nil, []any or map[string]any.
 func (d *decoder) value(n ast.Node) (any, bool) {
-	switch x := unwrap(n).(type) {
+	switch x := yamlpos.Unwrap(n).(type) {
 	case nil, *ast.NullNode:
 		return nil, true
 	case *ast.StringNode:
 		return x.Value, true
 	case *ast.LiteralNode:
-		s, _ := scalarText(x)
+		s, _ := yamlpos.ScalarText(x)
 		return s, true
 	case *ast.IntegerNode:
 		switch v := x.Value.(type) {
@@ -436,7 +372,7 @@ func (d *decoder) value(n ast.Node) (any, bool) {
 		d.errorf(d.pos(n), CodeWrongType, "value is an alias: test files do not follow YAML aliases")
 		return nil, false
 	}
-	d.errorf(d.pos(n), CodeWrongType, "unsupported value %s", kindWord(n))
+	d.errorf(d.pos(n), CodeWrongType, "unsupported value %s", yamlpos.KindWord(n))
 	return nil, false
 }
 
@@ -525,7 +461,7 @@ func (d *decoder) file(body ast.Node) {
 // accepted too).
 func (d *decoder) fixtures(n ast.Node) {
 	var pairs []*ast.MappingValueNode
-	if seq, ok := unwrap(n).(*ast.SequenceNode); ok {
+	if seq, ok := yamlpos.Unwrap(n).(*ast.SequenceNode); ok {
 		for _, item := range seq.Values {
 			ps, ok := d.mapping(item, "a fixture")
 			if ok {
@@ -648,7 +584,7 @@ func (d *decoder) testCase(n ast.Node) *Case {
 				}
 			}
 		case "skip":
-			switch x := unwrap(mv.Value).(type) {
+			switch x := yamlpos.Unwrap(mv.Value).(type) {
 			case *ast.BoolNode:
 				c.Skipped = x.Value
 			default:
@@ -741,7 +677,7 @@ func (d *decoder) step(n ast.Node) *Step {
 		return nil
 	}
 	st := &Step{Kind: StepKind(keyOf(main)), Pos: d.pos(main.Key), value: main.Value}
-	switch x := unwrap(n).(type) {
+	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.MappingNode:
 		st.inFlow = x.IsFlowStyle
 	case *ast.MappingValueNode:
@@ -815,7 +751,7 @@ func regexpReason(err error) string {
 // accepted for the list). withValues says the entries are presets.
 func (d *decoder) slotList(n ast.Node, what string, withValues bool) []SlotValue {
 	var items []ast.Node
-	switch x := unwrap(n).(type) {
+	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.SequenceNode:
 		items = x.Values
 	case *ast.MappingNode, *ast.MappingValueNode:
@@ -823,16 +759,16 @@ func (d *decoder) slotList(n ast.Node, what string, withValues bool) []SlotValue
 	case *ast.StringNode:
 		items = []ast.Node{x}
 	default:
-		d.errorf(d.pos(n), CodeWrongType, "%s must be a list of slot names or {slot: value} mappings, not %s", what, kindWord(n))
+		d.errorf(d.pos(n), CodeWrongType, "%s must be a list of slot names or {slot: value} mappings, not %s", what, yamlpos.KindWord(n))
 		return nil
 	}
-	if _, ok := unwrap(n).(*ast.StringNode); ok && withValues {
+	if _, ok := yamlpos.Unwrap(n).(*ast.StringNode); ok && withValues {
 		d.errorf(d.pos(n), CodeWrongType, "%s must be a list of {slot: value} mappings, not a string", what)
 		return nil
 	}
 	var out []SlotValue
 	for _, item := range items {
-		switch x := unwrap(item).(type) {
+		switch x := yamlpos.Unwrap(item).(type) {
 		case *ast.MappingNode, *ast.MappingValueNode:
 			pairs, _ := d.mapping(x, what)
 			for _, mv := range pairs {
@@ -843,9 +779,9 @@ func (d *decoder) slotList(n ast.Node, what string, withValues bool) []SlotValue
 				out = append(out, SlotValue{Slot: keyOf(mv), Value: v, HasValue: true, Pos: d.pos(mv.Key)})
 			}
 		default:
-			s, ok := scalarText(item)
+			s, ok := yamlpos.ScalarText(item)
 			if !ok {
-				d.errorf(d.pos(item), CodeWrongType, "an entry of %s must be a slot name or a {slot: value} mapping, not %s", what, kindWord(item))
+				d.errorf(d.pos(item), CodeWrongType, "an entry of %s must be a slot name or a {slot: value} mapping, not %s", what, yamlpos.KindWord(item))
 				continue
 			}
 			out = append(out, SlotValue{Slot: s, Pos: d.pos(item)})
@@ -865,7 +801,7 @@ func (d *decoder) commands(st *Step, n ast.Node) []vm.Command {
 		return cmds
 	}
 	for _, item := range seq.Values {
-		if name, ok := unwrap(item).(*ast.StringNode); ok {
+		if name, ok := yamlpos.Unwrap(item).(*ast.StringNode); ok {
 			cmds = d.command(st, cmds, name.Value, nil, d.pos(item))
 			continue
 		}
@@ -894,7 +830,7 @@ func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node
 			d.errorf(pos, CodeWrongType, "start_flow needs a flow: write start_flow: NAME")
 			return cmds
 		}
-		if s, ok := scalarText(arg); ok {
+		if s, ok := yamlpos.ScalarText(arg); ok {
 			st.refs = append(st.refs, ref{kind: "flow", name: s, pos: d.pos(arg)})
 			return append(cmds, vm.Command{Kind: vm.CmdStartFlow, Flow: s})
 		}

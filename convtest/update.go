@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/soni-dev/soni/internal/yamlpos"
 )
 
 // Update rewrites, in place, the bot steps of every turn whose replies
@@ -234,7 +235,7 @@ func caseStyle(c *Case) string {
 		if st.Kind != StepBot {
 			continue
 		}
-		if s, ok := unwrap(st.value).(*ast.StringNode); ok && s.Token != nil {
+		if s, ok := yamlpos.Unwrap(st.value).(*ast.StringNode); ok && s.Token != nil {
 			switch s.Token.Type {
 			case token.DoubleQuoteType:
 				return styleDouble

@@ -1,6 +1,9 @@
-// Package yamlpos finds nodes and source positions in goccy/go-yaml syntax
-// trees by JSON pointer tokens, so that problems found in the decoded data
-// (such as schema violations) can be reported where the user wrote them.
+// Package yamlpos holds what the flow compiler and the conversation-test
+// parser both need from goccy/go-yaml syntax trees: node positions, looking
+// through anchors and tags, scalar text and the words that name a node's
+// kind in messages; and it finds nodes by JSON pointer tokens, so that
+// problems found in the decoded data (such as schema violations) can be
+// reported where the user wrote them.
 //
 // Positions are 1-based lines and columns, columns counted in runes, as
 // goccy/go-yaml reports them; 0, 0 means unknown.
@@ -13,6 +16,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/schema"
 )
 
@@ -161,6 +165,84 @@ func Place(root ast.Node, v schema.Violation) (line, col int) {
 		return Pos(node)
 	}
 }
+
+// NodePos returns the position of a node in file, with the adjustments the
+// YAML library needs: a mapping points at its first key, not its first ':',
+// a block scalar at its indicator, an anchored node at its anchor. A node
+// without a position gives the file alone.
+func NodePos(file string, n ast.Node) diag.Pos {
+	switch x := n.(type) {
+	case nil:
+		return diag.Pos{File: file}
+	case *ast.MappingNode:
+		if len(x.Values) > 0 {
+			return NodePos(file, x.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return NodePos(file, x.Key)
+	case *ast.AnchorNode:
+		if tk := x.GetToken(); tk != nil && tk.Position != nil {
+			return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+		}
+	case *ast.LiteralNode:
+		if x.Start != nil && x.Start.Position != nil {
+			return diag.Pos{File: file, Line: x.Start.Position.Line, Col: x.Start.Position.Column}
+		}
+	}
+	if isNil(n) {
+		return diag.Pos{File: file}
+	}
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return diag.Pos{File: file}
+	}
+	return diag.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+}
+
+// ScalarText returns the text of a string, number or boolean scalar, as
+// written (a block scalar's text for | and >), looking through anchors and
+// tags; ok is false for anything else.
+func ScalarText(n ast.Node) (text string, ok bool) {
+	switch x := Unwrap(n).(type) {
+	case *ast.StringNode:
+		return x.Value, true
+	case *ast.LiteralNode:
+		if x.Value != nil {
+			return x.Value.Value, true
+		}
+		return "", true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+		return x.GetToken().Value, true
+	}
+	return "", false
+}
+
+// KindWord names a node's YAML kind for messages: "a mapping", "a list",
+// "a string", "a number", "a boolean", "null", "an alias".
+func KindWord(n ast.Node) string {
+	switch x := Unwrap(n).(type) {
+	case nil, *ast.NullNode:
+		return "null"
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.StringNode, *ast.LiteralNode:
+		return "a string"
+	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+		return "a number"
+	case *ast.BoolNode:
+		return "a boolean"
+	case *ast.AliasNode:
+		return "an alias"
+	default:
+		return "a " + x.Type().YAMLName()
+	}
+}
+
+// Unwrap looks through anchors and tags to the node they decorate. An
+// alias is returned as it is, never followed.
+func Unwrap(n ast.Node) ast.Node { return unwrap(n) }
 
 // unwrap looks through anchors and tags to the node they decorate.
 func unwrap(n ast.Node) ast.Node {

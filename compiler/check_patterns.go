@@ -33,14 +33,7 @@ func checkPatterns(c *checker) {
 		c.ds.Add(pos, diag.CodeBadPattern, s.Pattern.Path,
 			"invalid pattern %q of slot %q: %s; write a Go (RE2) regular expression", s.Pattern.V, s.Name.V, msg)
 	}
-	for _, s := range c.p.Slots {
+	for _, s := range c.p.declaredSlots() {
 		check(s)
-	}
-	for _, f := range c.p.Flows {
-		for _, s := range f.Slots {
-			if !s.Implicit {
-				check(s)
-			}
-		}
 	}
 }

@@ -47,14 +47,7 @@ func checkSlotTypes(c *checker) {
 		}
 		d.Suggestion = didYouMean(s.Type.V, names)
 	}
-	for _, s := range c.p.Slots {
+	for _, s := range c.p.declaredSlots() {
 		check(s)
-	}
-	for _, f := range c.p.Flows {
-		for _, s := range f.Slots {
-			if !s.Implicit {
-				check(s)
-			}
-		}
 	}
 }

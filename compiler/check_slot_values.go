@@ -61,15 +61,8 @@ func checkSlotValues(c *checker) {
 				"initial value %s of slot %q can never be stored: %v; change the value or the slot's constraints", literalShow(s.Initial), s.Name.V, err)
 		}
 	}
-	for _, s := range c.p.Slots {
+	for _, s := range c.p.declaredSlots() {
 		check(s)
-	}
-	for _, f := range c.p.Flows {
-		for _, s := range f.Slots {
-			if !s.Implicit {
-				check(s)
-			}
-		}
 	}
 }
 

@@ -77,3 +77,17 @@ func isIdentName(s string, dash bool) bool {
 	}
 	return true
 }
+
+// declaredSlots returns the slots the project declares: the conversation
+// slots, then each flow's declared (not implicit) slots, in order.
+func (p *Project) declaredSlots() []*Slot {
+	out := append([]*Slot(nil), p.Slots...)
+	for _, f := range p.Flows {
+		for _, s := range f.Slots {
+			if !s.Implicit {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

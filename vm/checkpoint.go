@@ -229,7 +229,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
 	}
-	d := decoder{b: raw}
+	d := decoder{b: raw, src: string(raw)}
 	generic, err := d.value(depth + 1)
 	if err != nil {
 		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
@@ -312,7 +312,7 @@ func (m *Machine) Decode(b []byte) (*State, error) {
 }
 
 func (m *Machine) decode(b []byte) (*State, error) {
-	d := decoder{b: b}
+	d := decoder{b: b, src: string(b)}
 	d.ws()
 	if d.i == len(b) {
 		return nil, errors.New("checkpoint is empty")
@@ -639,6 +639,12 @@ type decoder struct {
 	b       []byte
 	i       int
 	scratch []byte
+	// src is b as one string, made once: a string without escapes is
+	// returned as a substring of it, so decoding a checkpoint allocates
+	// one string instead of one per field and history message.
+	src string
+	// plain is true when the last rawString pointed into b (no escapes).
+	plain bool
 }
 
 func (d *decoder) errf(format string, args ...any) error {
@@ -760,6 +766,10 @@ func (d *decoder) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if d.plain && len(s) > 0 {
+		end := d.i - 1 // the closing quote
+		return d.src[end-len(s) : end], nil
+	}
 	return string(s), nil
 }
 
@@ -778,8 +788,10 @@ func (d *decoder) rawString() ([]byte, error) {
 		case c == '"':
 			s := d.b[start:d.i]
 			d.i++
+			d.plain = true
 			return s, nil
 		case c == '\\':
+			d.plain = false
 			return d.escapedString(start)
 		case c < 0x20:
 			return nil, d.errf("control character in string")

@@ -380,13 +380,9 @@ func TestKillLoop(t *testing.T) {
 		}()
 		next := func(what string) time.Time {
 			t.Helper()
-			select {
-			case line, ok := <-lines:
-				require.True(t, ok, "kill %d: the child died waiting for %s: %s", i, what, stderr.String())
-				require.Equal(t, what, line)
-			case <-time.After(10 * time.Second):
-				t.Fatalf("kill %d: no %q from the child in 10s", i, what)
-			}
+			line, ok := <-lines
+			require.True(t, ok, "kill %d: the child died waiting for %s: %s", i, what, stderr.String())
+			require.Equal(t, what, line)
 			return time.Now()
 		}
 		last := next("ready")

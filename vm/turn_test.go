@@ -810,11 +810,7 @@ func TestHistory(t *testing.T) {
 		assert.NoError(t, err)
 		done <- res
 	}()
-	select {
-	case res = <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("a 1 MiB message hung the turn")
-	}
+	res = <-done // a hang fails by the test run's timeout, not by a clock
 	require.Len(t, res.State.History, 3)
 	assert.Equal(t, Message{RoleBot, "X?"}, res.State.History[0])
 	assert.Len(t, res.State.History[1].Text, maxHistoryText)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,12 +28,7 @@ func TestServe(t *testing.T) {
 	assert.Contains(t, string(b), `"total_price":90`)
 
 	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("serve did not stop when its context ended")
-	}
+	assert.NoError(t, <-done) // a server that never stopped fails by the test run's timeout
 }
 
 func TestServeBadAddress(t *testing.T) {

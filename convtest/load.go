@@ -309,6 +309,10 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 		cur = dir
 	}
 	start, last := cur, cur
+	wd, _ := os.Getwd()
+	if abs, err := filepath.Abs(wd); err == nil {
+		wd = abs
+	}
 	for {
 		if hasFlowFiles(cur) {
 			return s.display(cur), true
@@ -316,6 +320,11 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 		last = cur
 		parent := filepath.Dir(cur)
 		if cur == absLimit || parent == cur || (absLimit != "" && !within(parent, absLimit)) {
+			break
+		}
+		if absLimit == "" && cur == wd && !neverProject(wd) && hasFlowFilesBelow(wd) {
+			// The search never climbs above the working directory when it
+			// holds flow files further down: it is the project (below).
 			break
 		}
 		if absLimit == "" && (isRepoRoot(cur) || neverProject(parent)) {
@@ -330,13 +339,15 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	if limit != "" && limitHasFlows {
 		return limit, true
 	}
-	if limit == "" {
-		// A file given directly: the directory given on the command line
-		// is, implicitly, the working directory ("soni test
-		// tests/t.yaml" run in a project laid out as flows/ and tests/
-		// is "soni test ." for that one file), when the search went
-		// through it and it holds flow files further down.
-		if wd, err := os.Getwd(); err == nil && within(start, wd) && within(wd, last) && !neverProject(wd) && hasFlowFilesBelow(wd) {
+	// Run from a project root laid out as flows/ and tests/, "soni test
+	// tests/t.yaml" and "soni test tests/" both mean "soni test ." for
+	// those files: the working directory is the project when the file or
+	// directory given is inside it and it holds flow files further down.
+	if wd != "" && within(start, wd) && !neverProject(wd) && hasFlowFilesBelow(wd) {
+		switch {
+		case limit == "" && within(wd, last):
+			return s.display(wd), true
+		case limit != "" && absLimit != wd && within(absLimit, wd):
 			return s.display(wd), true
 		}
 	}
@@ -366,7 +377,9 @@ func neverProject(dir string) bool {
 	if filepath.Dir(dir) == dir {
 		return true
 	}
-	for _, d := range []func() (string, error){os.UserHomeDir, func() (string, error) { return os.TempDir(), nil }} {
+	// /tmp too: TMPDIR may point elsewhere (testscript sets it), and a
+	// shared /tmp holds anybody's YAML.
+	for _, d := range []func() (string, error){os.UserHomeDir, func() (string, error) { return os.TempDir(), nil }, func() (string, error) { return "/tmp", nil }} {
 		p, err := d()
 		if err != nil || p == "" {
 			continue

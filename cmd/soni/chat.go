@@ -7,11 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/soni-dev/soni/internal/text"
+	"github.com/soni-dev/soni/ir"
 
 	"github.com/soni-dev/soni/internal/suggest"
 
@@ -59,7 +64,7 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
-			ch := &chat{e: e, eng: eng, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
+			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
 				history: historyFile(c.String("checkpoints"))}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
@@ -70,6 +75,7 @@ func chatCommand(e *env) *cli.Command {
 type chat struct {
 	e       *env
 	eng     *soni.Engine
+	project string
 	session string
 	json    bool
 	trace   bool
@@ -104,6 +110,7 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 	}
 	ch.setLast(st, rev)
+	ch.banner()
 	if rev > 0 && st.Pending != nil {
 		fmt.Fprintf(ch.e.stderr, "resuming session %q: %s\n", ch.session, st.Pending.Prompt)
 	}
@@ -183,13 +190,20 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		case "/state":
 			ch.printState()
 			return false, nil
+		case "/help":
+			fmt.Fprint(ch.e.stderr, chatHelp)
+			return false, nil
 		case "/start":
 			if arg == "" {
-				ch.note("usage: /start FLOW")
+				ch.note("usage: /start FLOW; the flows are %s", strings.Join(ch.flowNames(), ", "))
 				return false, nil
 			}
 			if ch.eng.Program().Flow(arg) == nil {
-				ch.note("unknown flow %q", arg)
+				hint := ""
+				if s := suggest.Closest(arg, ch.flowNames()); s != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				ch.note("unknown flow %q%s; the flows are %s", arg, hint, strings.Join(ch.flowNames(), ", "))
 				return false, nil
 			}
 			in.Commands = []vm.Command{{Kind: vm.CmdStartFlow, Flow: arg}}
@@ -212,7 +226,11 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		case "/no":
 			in.Commands = []vm.Command{{Kind: vm.CmdDeny}}
 		default:
-			ch.note("unknown command %q: use /start FLOW, /set SLOT=VALUE, /cancel, /yes, /no, /state, /reset or /quit", cmd)
+			hint := ""
+			if s := suggest.Closest(cmd, chatCommands); s != "" {
+				hint = fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			ch.note("unknown command %q%s: use /start FLOW, /set SLOT=VALUE, /cancel, /yes, /no, /state, /reset, /help or /quit", cmd, hint)
 			return false, nil
 		}
 	}
@@ -244,6 +262,74 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 	ch.last = reply
 	ch.print(reply)
 	return false, nil
+}
+
+// chatCommands are the / commands of the chat shell.
+var chatCommands = []string{"/cancel", "/exit", "/help", "/no", "/quit", "/reset", "/set", "/start", "/state", "/yes"}
+
+// chatHelp is what /help prints.
+const chatHelp = `Type a message to talk to the flows, or a command:
+  /start FLOW       start a flow
+  /set SLOT=VALUE   set a slot
+  /cancel           cancel the flow on top
+  /yes, /no         answer a confirmation
+  /state            show the stack, the slots and the pending question
+  /reset            delete this session's checkpoint and start afresh
+  /help             this list
+  /quit             leave (the conversation is saved after every turn)
+`
+
+// flowNames returns the names of the program's flows, sorted.
+func (ch *chat) flowNames() []string {
+	var names []string
+	for _, f := range ch.eng.Program().Flows {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// banner tells, on stderr, which project is loaded, the flows a message can
+// start, that /help exists, and the actions that nothing can run.
+func (ch *chat) banner() {
+	prog := ch.eng.Program()
+	var startable []string
+	for _, f := range prog.Flows {
+		if len(f.Triggers) > 0 {
+			startable = append(startable, f.Name)
+		}
+	}
+	slices.Sort(startable)
+	list := "none: use /start FLOW"
+	if len(startable) > 0 {
+		list = strings.Join(startable, ", ")
+	}
+	fmt.Fprintf(ch.e.stderr, "soni chat: %s, session %q; flows a message can start: %s. Type /help for commands.\n", ch.project, ch.session, list)
+	if missing := actionsWithoutRunner(prog); len(missing) > 0 {
+		fmt.Fprintf(ch.e.stderr, "note: no runner for action %s: a step that calls it fails (its on_error runs); declare run: exec or http for it (docs/actions.md)\n",
+			strings.Join(missing, ", "))
+	}
+}
+
+// actionsWithoutRunner lists, sorted and quoted, the actions the flows call
+// that neither a run: block nor anything else in the CLI can run.
+func actionsWithoutRunner(prog *ir.Program) []string {
+	seen := map[string]bool{}
+	for _, f := range prog.Flows {
+		for _, n := range f.Nodes {
+			if n.Kind != ir.KindAction || seen[n.Action] {
+				continue
+			}
+			if a := prog.Action(n.Action); a == nil || a.Run == nil {
+				seen[n.Action] = true
+			}
+		}
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(seen)) {
+		out = append(out, strconv.Quote(name))
+	}
+	return out
 }
 
 // setLast records a loaded or reset state as the last one.

@@ -20,11 +20,13 @@ package understand
 
 import (
 	"context"
-	"github.com/soni-dev/soni/internal/text"
+	"errors"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -360,8 +362,19 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 	def := r.slotDef(p.Flow, p.Slot)
 	if rest, weak, ok := correction(head); ok {
 		if p.Slot != "" && (!weak || typed(def)) && !notAValue(rest) {
-			if val, err := values.Convert(def, rest); err == nil {
+			val, err := values.Convert(def, rest)
+			if err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
+			}
+			if errors.Is(err, values.ErrInvalid) && (!weak || def.Type == ir.TypeInteger || def.Type == ir.TypeNumber || def.Type == ir.TypeDate) {
+				// It is a value of the confirmed slot's type that fails
+				// its limits ("actually 50000" for max 10000): still a
+				// correction of that slot, which the VM refuses with the
+				// slot's invalid message (language.md §11), never a
+				// correction of another slot that happens to take it.
+				// After a weak "no," only a number or a date counts: "no,
+				// wait" is a no, not a card number that fails its pattern.
+				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: rest}, true
 			}
 		}
 		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {

@@ -333,7 +333,10 @@ func TestConfirm(t *testing.T) {
 		{"en realidad", "En realidad 30", confirmAmount, correct("amount", 30.0)},
 		{"mejor", "mejor 40", confirmAmount, correct("amount", 40.0)},
 		{"no, mejor", "No, mejor 45", confirmAmount, correct("amount", 45.0)},
-		{"correction out of range is not understood", "actually 50000", confirmAmount, fallback},
+		// §11: a value of the slot's type that fails its limits is still a
+		// correction of the confirmed slot; the VM answers with the slot's
+		// invalid message and asks the confirm again, never the fallback.
+		{"correction out of range corrects the confirmed slot", "actually 50000", confirmAmount, correct("amount", "50000")},
 		{"no with a bad value is a deny", "no, lots", confirmAmount, deny},
 		{"nope, X corrects like no, X", "nope, 4 euros", confirmAmount, correct("amount", 4.0)},
 		{"nah, X corrects", "Nah, 60", confirmAmount, correct("amount", 60.0)},
@@ -350,7 +353,7 @@ func TestConfirm(t *testing.T) {
 		{"other slot of the flow", "no, 99", confirmRecip, correct("amount", 99.0)},
 		{"date correction", "actually 2027-05-01", confirmDate, correct("date", "2027-05-01")},
 		{"spanish date correction", "no, el 1 de mayo de 2027", confirmDate, correct("date", "2027-05-01")},
-		{"invalid date correction", "actually 2027-02-30", confirmDate, fallback},
+		{"invalid date correction", "actually 2027-02-30", confirmDate, correct("date", "2027-02-30")},
 		{"other categorical slot", "actually business", confirmDate, correct("class", "business")},
 		{"other categorical slot spanish", "no, negócios", confirmDate, correct("class", "business")},
 		{"a number goes to the one numeric slot", "actually 3", confirmDate, correct("passengers", int64(3))},

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
+	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
@@ -411,9 +413,12 @@ func (t *turn) apply(c *Command) error {
 				return err
 			}
 		}
-	case CmdSetSlot, CmdCorrectSlot:
+	case CmdSetSlot:
 		t.trace("command " + string(c.Kind) + " " + c.Slot + "=" + quoteShort(c.Value))
 		return t.setSlot(c.Slot, c.Value)
+	case CmdCorrectSlot:
+		t.trace("command " + string(c.Kind) + " " + c.Slot + "=" + quoteShort(c.Value))
+		return t.correctSlot(c.Slot, c.Value)
 	case CmdCancelFlow:
 		t.trace("command cancel_flow")
 		if t.top() == nil {
@@ -503,6 +508,79 @@ func (t *turn) setSlot(name string, raw any) error {
 		t.st.Pending = nil
 	}
 	return nil
+}
+
+// correctSlot applies a correction (language.md §11): a correction goes
+// back to where the slot was collected. When it changes a slot the top flow
+// collects, and the flow is already past the first collect step of that
+// slot (in list order), the flow resumes at that collect step: it is
+// skipped, the slot being set, and every step after it runs again, so that
+// no branch, set or action keeps a decision made on the old value. A
+// correction that is invalid (the slot's invalid message, then the pending
+// question again) or that does not change the value changes nothing. Any
+// other correction is set like set_slot, and the pending question is asked
+// again.
+func (t *turn) correctSlot(name string, raw any) error {
+	fr := t.topFlow()
+	sr := t.m.slot(fr, name)
+	if sr == nil || fr == nil {
+		return t.setSlot(name, raw)
+	}
+	first := -1
+	for i, nr := range fr.nodes {
+		if nr.n.Kind == ir.KindCollect && nr.n.Slot == name {
+			first = i
+			break
+		}
+	}
+	p := t.blocking()
+	if p != nil && p.Kind == PendingCollect && p.Slot == name {
+		// The pending question asks for this very slot: it is an answer.
+		return t.setSlot(name, raw)
+	}
+	var collects []*nodeRT
+	if !sr.conv {
+		collects = fr.collects[name]
+	}
+	v, err := t.check(sr, collects, raw)
+	if err != nil {
+		t.trace("invalid correction of slot " + name + ": " + err.Error())
+		var at *nodeRT
+		if first >= 0 {
+			at = fr.nodes[first]
+		} else if len(collects) > 0 {
+			at = collects[0]
+		}
+		t.say(t.invalidMessage(at, sr))
+		return nil
+	}
+	if old, ok := t.get(name); ok && sameValue(old, v) {
+		t.trace("correction of slot " + name + " does not change it")
+		return nil
+	}
+	t.store(sr, v)
+	cur, ok := fr.index[t.top().Step]
+	if first >= 0 && ok && cur > first {
+		t.trace("correction of slot " + name + ": flow " + fr.f.Name + " goes back to " + fr.nodes[first].n.ID)
+		t.st.Pending = nil
+		t.goTo(first)
+		return nil
+	}
+	if p != nil && p.Kind == PendingConfirm {
+		// Drop the question so the confirm runs again and asks with the
+		// new value.
+		t.st.Pending = nil
+	}
+	return nil
+}
+
+// sameValue reports whether a correction leaves a slot's value as it was.
+func sameValue(a, b any) bool {
+	if fa, ok := values.Float64(a); ok {
+		fb, ok := values.Float64(b)
+		return ok && fa == fb
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // check converts a raw value to the slot's type and runs the slot's

@@ -101,3 +101,18 @@ func TestCorrectionBeforeTheCollect(t *testing.T) {
 	res = do(t, m, res.State, setSlot("to", "Ana"))
 	assert.Equal(t, []string{"Send 30 to Ana, fee 3?"}, res.Replies, "ask_amount was skipped")
 }
+
+// TestOnInvalidEndCompletes: on_invalid: __end__ ends the flow normally
+// (flow_completed, no cancel message), as every other __end__ does.
+func TestOnInvalidEndCompletes(t *testing.T) {
+	ask := collect("ask", "n", "Number?")
+	ask.n.MaxAttempts = 1
+	ask.onInvalid = ir.EndStep
+	p := program(nil, nil, flow("f", []*ir.Slot{{Name: "n", Type: ir.TypeInteger}}, ask, say("ok", "ok")))
+	m := newMachine(t, p, Options{})
+	st := do(t, m, m.NewState("s"), start("f")).State
+	res := do(t, m, st, setSlot("n", "many"))
+	assert.Equal(t, []string{"Sorry, that is not a valid n."}, res.Replies, "the invalid message, and no cancel message")
+	assert.Contains(t, eventTypes(res), "flow_completed f")
+	assert.NotContains(t, eventTypes(res), "flow_cancelled f")
+}

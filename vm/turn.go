@@ -692,7 +692,9 @@ func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT) {
 	if max := collect.n.MaxAttempts; max > 0 && p.Attempts >= max {
 		t.trace(collect.flow.f.Name + "." + collect.n.ID + ": " + strconv.Itoa(p.Attempts) + " invalid answers, max_attempts reached")
 		t.st.Pending = nil
-		if oi := collect.n.OnInvalid; oi != nil && *oi != ir.End {
+		if oi := collect.n.OnInvalid; oi != nil {
+			// __end__ here ends the flow normally, like every other
+			// __end__ (language.md §11): goTo completes it.
 			t.goTo(*oi)
 			return
 		}

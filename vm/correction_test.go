@@ -10,7 +10,6 @@ import (
 	"github.com/soni-dev/soni/ir"
 )
 
-
 // correctionFlow collects an amount, checks the funds with an action,
 // decides with a branch, computes a fee with a set, and confirms. checks
 // counts the funds checks.

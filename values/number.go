@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // number is a number read from text.
@@ -31,6 +33,72 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isAlnum(c byte) bool {
 	return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+// inWord reports whether s[start:end] touches a letter or a digit on
+// either side: it is then part of a word, not a number of its own. A
+// currency sign ("$15", "15€") or punctuation is no letter.
+func inWord(s string, start, end int) bool {
+	if start > 0 {
+		r, _ := utf8.DecodeLastRuneInString(s[:start])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	if end < len(s) {
+		r, _ := utf8.DecodeRuneInString(s[end:])
+		if (unicode.IsLetter(r) || unicode.IsDigit(r)) && !ordinalSuffix(s[end:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ordinalSuffix reports whether rest starts with an ordinal suffix that
+// ends a word: "3rd", "1st", "2nd", "4th", "1º", "2ª".
+func ordinalSuffix(rest string) bool {
+	for _, suf := range []string{"st", "nd", "rd", "th", "º", "ª"} {
+		if len(rest) >= len(suf) && strings.EqualFold(rest[:len(suf)], suf) {
+			after := rest[len(suf):]
+			if after == "" {
+				return true
+			}
+			r, _ := utf8.DecodeRuneInString(after)
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}
+	}
+	return false
+}
+
+// maxExactDigits is how many significant digits a number slot (a float64)
+// holds exactly.
+const maxExactDigits = 15
+
+// exactDigits reports whether a number's significant digits, as written,
+// fit in a float64 without rounding: "1.23456789012345678901" does not.
+func (n number) exactDigits() bool {
+	if n.exact {
+		return true
+	}
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, n.text)
+	if i := strings.IndexAny(n.text, "eE"); i >= 0 {
+		digits = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, n.text[:i])
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if strings.ContainsAny(n.text, ".,") {
+		digits = strings.TrimRight(digits, "0")
+	}
+	return len(digits) <= maxExactDigits
 }
 
 // findNumber finds the one number in a text: "25 years" is 25, "$15" is
@@ -66,6 +134,11 @@ func findNumber(s string) (number, error) {
 			break
 		}
 		i = end
+		if inWord(s, start, end) {
+			// Digits inside a word are no number: "abc123", "12b", an
+			// IBAN such as "ES9121000418450200051332" (language.md §11).
+			continue
+		}
 		tok := s[start:end]
 		n, err := parseNumberToken(tok)
 		if err != nil {

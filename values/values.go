@@ -296,6 +296,10 @@ func toNumber(raw any) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
+		if !n.exactDigits() {
+			// Never rounded silently (language.md §11).
+			return 0, errorf(ErrInvalid, "%s has more digits than a number holds exactly (%d)", n.text, maxExactDigits)
+		}
 		f = n.f
 	case nil:
 		return 0, errorf(ErrNoValue, "no value was given")

@@ -115,6 +115,12 @@ func TestConvertInteger(t *testing.T) {
 		{name: "hyphen is not a sign", slot: intSlot, raw: "covid-19", want: int64(19)},
 		{name: "whole decimal", slot: intSlot, raw: "3.0", want: int64(3)},
 		{name: "ordinal", slot: intSlot, raw: "the 3rd one", want: int64(3)},
+		// language.md §11: numbers are whole tokens only.
+		{name: "digits inside a word", slot: intSlot, raw: "abc123", sentinel: ErrNoValue},
+		{name: "an IBAN is no number", slot: intSlot, raw: "ES9121000418450200051332", sentinel: ErrNoValue},
+		{name: "digits then letters", slot: intSlot, raw: "room 12b", sentinel: ErrNoValue},
+		{name: "a number beside an IBAN", slot: intSlot, raw: "send 50 to ES9121000418450200051332", want: int64(50)},
+		{name: "currency signs are no letters", slot: intSlot, raw: "15€", want: int64(15)},
 		{name: "int", slot: intSlot, raw: 7, want: int64(7)},
 		{name: "int64", slot: intSlot, raw: int64(math.MaxInt64), want: int64(math.MaxInt64)},
 		{name: "big digits keep precision", slot: intSlot, raw: "9007199254740993", want: int64(9007199254740993)},
@@ -435,5 +441,17 @@ func FuzzConvert(f *testing.F) {
 				assert.Equal(t, v, again)
 			}
 		}
+	})
+}
+
+// TestNumbersAreNeverRounded: a number with more significant digits than a
+// number slot holds exactly is an invalid answer, never rounded
+// (language.md §11).
+func TestNumbersAreNeverRounded(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "too many digits", slot: numSlot, raw: "1.23456789012345678901", err: "1.23456789012345678901 has more digits than a number holds exactly (15)", sentinel: ErrInvalid},
+		{name: "20 digits", slot: numSlot, raw: "99999999999999999999", sentinel: ErrInvalid},
+		{name: "15 digits are fine", slot: numSlot, raw: "1234567.89012345", want: 1234567.89012345},
+		{name: "trailing zeros do not count", slot: numSlot, raw: "3.000000000000000000", want: 3.0},
 	})
 }

@@ -63,7 +63,7 @@ func TestCorrectionGoesBackToTheCollect(t *testing.T) {
 	t.Run("an invalid correction changes nothing", func(t *testing.T) {
 		checks = 1
 		res := do(t, m, res.State, correct("amount", 500)) // max 100
-		assert.Equal(t, []string{"Sorry, that is not a valid amount.", "Send 10 to Ana, fee 1?"}, res.Replies)
+		assert.Equal(t, []string{"Please give a number of at most 100.", "Send 10 to Ana, fee 1?"}, res.Replies)
 		assert.Equal(t, 1, checks, "nothing ran again")
 		v, _ := res.State.Stack[0].Slots["amount"].(float64)
 		assert.Equal(t, 10.0, v)
@@ -111,7 +111,7 @@ func TestOnInvalidEndCompletes(t *testing.T) {
 	m := newMachine(t, p, Options{})
 	st := do(t, m, m.NewState("s"), start("f")).State
 	res := do(t, m, st, setSlot("n", "many"))
-	assert.Equal(t, []string{"Sorry, that is not a valid n."}, res.Replies, "the invalid message, and no cancel message")
+	assert.Equal(t, []string{"Please give a whole number."}, res.Replies, "the invalid message, and no cancel message")
 	assert.Contains(t, eventTypes(res), "flow_completed f")
 	assert.NotContains(t, eventTypes(res), "flow_cancelled f")
 }

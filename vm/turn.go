@@ -679,7 +679,47 @@ func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT) string {
 	case sr.invalid != nil:
 		return t.render(sr.invalid)
 	}
-	return "Sorry, that is not a valid " + sr.def.Name + "."
+	return defaultInvalid(sr.def)
+}
+
+// defaultInvalid is the invalid message of a slot that gives none. It never
+// shows the slot's internal name (language.md §11): a typed slot gets a
+// message built from its type and limits ("Please give a number between 1
+// and 10."), a text slot its description, or a plain apology.
+func defaultInvalid(def *ir.Slot) string {
+	limits := func(noun string) string {
+		switch {
+		case def.Min != nil && def.Max != nil:
+			return fmt.Sprintf("Please give %s between %s and %s.", noun, tmpl.Format(*def.Min), tmpl.Format(*def.Max))
+		case def.Min != nil:
+			return fmt.Sprintf("Please give %s of at least %s.", noun, tmpl.Format(*def.Min))
+		case def.Max != nil:
+			return fmt.Sprintf("Please give %s of at most %s.", noun, tmpl.Format(*def.Max))
+		}
+		return "Please give " + noun + "."
+	}
+	switch def.Type {
+	case ir.TypeInteger:
+		return limits("a whole number")
+	case ir.TypeNumber:
+		return limits("a number")
+	case ir.TypeBoolean:
+		return "Please answer yes or no."
+	case ir.TypeDate:
+		return "Please give a date, for example 2026-03-15."
+	case ir.TypeCategorical:
+		names := make([]string, len(def.Values))
+		for i, v := range def.Values {
+			names[i] = v.Value
+		}
+		if len(names) > 0 {
+			return "Please choose one of: " + strings.Join(names, ", ") + "."
+		}
+	}
+	if d := strings.TrimSpace(def.Description); d != "" {
+		return "Sorry, I couldn't use that. I need: " + strings.TrimSuffix(d, ".") + "."
+	}
+	return "Sorry, I couldn't use that answer."
 }
 
 // invalidAnswer handles an invalid answer to the pending collect: the

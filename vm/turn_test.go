@@ -205,7 +205,7 @@ func TestCollect(t *testing.T) {
 			name:  "a blank answer fills nothing",
 			steps: []*sb{collect("ask", "name", "Name?"), say("hi", "Hi {name}")},
 			turns: [][]Command{{start("f")}, {setSlot("name", "   ")}, {setSlot("name", "Ana")}},
-			want:  [][]string{{"Name?"}, {"Sorry, that is not a valid name.", "Name?"}, {"Hi Ana"}},
+			want:  [][]string{{"Name?"}, {"Sorry, I couldn't use that answer.", "Name?"}, {"Hi Ana"}},
 		},
 		{
 			name: "the email validator takes the address inside the answer",
@@ -213,7 +213,7 @@ func TestCollect(t *testing.T) {
 				say("hi", "Mail to {name}")},
 			turns: [][]Command{{start("f")}, {setSlot("name", "two: a@b.co and c@d.co")}, {setSlot("name", "no address")},
 				{setSlot("name", "my email is Ana.G@example.com, thanks")}},
-			want: [][]string{{"Email?"}, {"Sorry, that is not a valid name.", "Email?"}, {"Sorry, that is not a valid name.", "Email?"},
+			want: [][]string{{"Email?"}, {"Sorry, I couldn't use that answer.", "Email?"}, {"Sorry, I couldn't use that answer.", "Email?"},
 				{"Mail to Ana.G@example.com"}},
 		},
 		{
@@ -246,15 +246,15 @@ func TestInvalidValueIsNeverStored(t *testing.T) {
 		value   any
 		want    []string
 	}{
-		{"slot validation, default message", age, collect("ask", "age", "Age?"), "bad", []string{"Sorry, that is not a valid age.", "Age?"}},
+		{"slot validation, default message", age, collect("ask", "age", "Age?"), "bad", []string{"Sorry, I couldn't use that answer.", "Age?"}},
 		{"slot invalid_message", withMsg, collect("ask", "age", "Age?"), "bad", []string{"Age must be good, Bo.", "Age?"}},
 		{"validation_error_message wins", withMsg, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.ErrorMessage = tpl("No way.") }), "bad", []string{"No way.", "Age?"}},
-		{"builtin not_empty", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "not_empty"} }), "  ", []string{"Sorry, that is not a valid age.", "Age?"}},
-		{"builtin email", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "email"} }), "nope", []string{"Sorry, that is not a valid age.", "Age?"}},
-		{"builtin positive", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "positive"} }), -3, []string{"Sorry, that is not a valid age.", "Age?"}},
-		{"expression validator sees other slots", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value != who")} }), "Bo", []string{"Sorry, that is not a valid age.", "Age?"}},
-		{"expression validator AND", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value > 0 AND value < 130")} }), 200, []string{"Sorry, that is not a valid age.", "Age?"}},
-		{"expression error is false", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value > 0")} }), "ten", []string{"Sorry, that is not a valid age.", "Age?"}},
+		{"builtin not_empty", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "not_empty"} }), "  ", []string{"Sorry, I couldn't use that answer.", "Age?"}},
+		{"builtin email", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "email"} }), "nope", []string{"Sorry, I couldn't use that answer.", "Age?"}},
+		{"builtin positive", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Builtin: "positive"} }), -3, []string{"Sorry, I couldn't use that answer.", "Age?"}},
+		{"expression validator sees other slots", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value != who")} }), "Bo", []string{"Sorry, I couldn't use that answer.", "Age?"}},
+		{"expression validator AND", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value > 0 AND value < 130")} }), 200, []string{"Sorry, I couldn't use that answer.", "Age?"}},
+		{"expression error is false", age, collect("ask", "age", "Age?").with(func(n *ir.Node) { n.Validator = &ir.Validator{Expr: ex("value > 0")} }), "ten", []string{"Sorry, I couldn't use that answer.", "Age?"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,9 +294,9 @@ func TestMaxAttempts(t *testing.T) {
 		m := mk("giveup")
 		st := do(t, m, m.NewState("s"), start("f")).State
 		res := do(t, m, st, setSlot("x", "a"))
-		assert.Equal(t, []string{"Sorry, that is not a valid x.", "X?"}, res.Replies)
+		assert.Equal(t, []string{"Sorry, I couldn't use that answer.", "X?"}, res.Replies)
 		res = do(t, m, res.State, setSlot("x", "b"))
-		assert.Equal(t, []string{"Sorry, that is not a valid x.", "Let's stop here."}, res.Replies)
+		assert.Equal(t, []string{"Sorry, I couldn't use that answer.", "Let's stop here."}, res.Replies)
 		assert.Empty(t, res.State.Stack)
 		assert.Equal(t, []string{"flow_completed f"}, eventTypes(res))
 	})
@@ -305,7 +305,7 @@ func TestMaxAttempts(t *testing.T) {
 		st := do(t, m, m.NewState("s"), start("f")).State
 		st = do(t, m, st, setSlot("x", "a")).State
 		res := do(t, m, st, setSlot("x", "b"))
-		assert.Equal(t, []string{"Sorry, that is not a valid x.", "Okay, I've cancelled that."}, res.Replies)
+		assert.Equal(t, []string{"Sorry, I couldn't use that answer.", "Okay, I've cancelled that."}, res.Replies)
 		assert.Equal(t, []string{"flow_cancelled f"}, eventTypes(res))
 	})
 }
@@ -918,7 +918,7 @@ func TestTypedSlots(t *testing.T) {
 	st := do(t, m, m.NewState("s"), start("f")).State
 	for _, bad := range []any{"lots", "11 please", int64(0)} {
 		res := do(t, m, st, setSlot("qty", bad))
-		assert.Equal(t, []string{"Sorry, that is not a valid qty.", "How many?"}, res.Replies, "value %v", bad)
+		assert.Equal(t, []string{"Please give a whole number between 1 and 10.", "How many?"}, res.Replies, "value %v", bad)
 		assert.Empty(t, res.State.Stack[0].Slots)
 	}
 	res := do(t, m, st, setSlot("qty", "3 tickets"))

@@ -382,7 +382,7 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		}
 		// "no, X" on a free-text slot: X is the new text, unless a typed
 		// slot of the flow took it above.
-		if p.Slot != "" && weak && !typed(def) && noComma(head) && !notAValue(rest) {
+		if p.Slot != "" && weak && !typed(def) && noComma(head) && !notAValue(rest) && plausibleValue(rest) {
 			if val, err := values.Convert(def, rest); err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
 			}
@@ -606,6 +606,33 @@ func notAValue(rest string) bool {
 	}
 	_, ok := values.YesNo(n)
 	return ok
+}
+
+// plausibleValue reports whether the rest of a "no, X" could be the new
+// value of a free-text slot itself (language.md §11): a short phrase, not a
+// sentence about something else. "no, Maria" and "no, Maria López" are
+// values; "no, the name should be Maria" is a sentence (a linking verb),
+// and so is anything of more than four words. When in doubt the message is
+// a plain no.
+func plausibleValue(rest string) bool {
+	words := strings.Fields(values.Normalize(rest))
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		if linkingWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// linkingWords make a phrase a sentence about a value rather than the
+// value: "the name should be Maria", "it is for Bob", "el nombre es Ana".
+var linkingWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "be": true, "should": true,
+	"must": true, "would": true, "meant": true, "means": true, "i": true, "it": true,
+	"es": true, "era": true, "sea": true, "debe": true, "deberia": true, "quise": true,
 }
 
 var polite = map[string]bool{

@@ -657,3 +657,26 @@ func TestTriggerPlaceholders(t *testing.T) {
 	}
 	assert.Equal(t, "Send   to   now", withoutPlaceholders("Send {amount} to {x} now"))
 }
+
+// TestNoCommaSentenceIsNotAValue pins language.md §11: at a confirm, "no, X"
+// corrects a free-text slot only when X could be the value itself; "no, the
+// name should be Maria" must not become the value of an untyped slot.
+func TestNoCommaSentenceIsNotAValue(t *testing.T) {
+	r := New(testProgram())
+	cases := []struct {
+		msg  string
+		want vm.Command
+	}{
+		{"no, the name should be Maria", deny},
+		{"no, it is for Maria", deny},
+		{"no, el nombre es Maria", deny},
+		{"no, Bob", correct("recipient", "Bob")},
+		{"no, Maria López", correct("recipient", "Maria López")},
+	}
+	for _, tc := range cases {
+		got, err := r.Understand(context.Background(), tc.msg, confirmRecip)
+		require.NoError(t, err)
+		require.Len(t, got, 1, tc.msg)
+		assert.Equal(t, tc.want, got[0], tc.msg)
+	}
+}

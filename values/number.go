@@ -80,22 +80,18 @@ func (n number) exactDigits() bool {
 	if n.exact {
 		return true
 	}
+	mantissa := n.text
+	if i := strings.IndexAny(mantissa, "eE"); i >= 0 {
+		mantissa = mantissa[:i]
+	}
 	digits := strings.Map(func(r rune) rune {
 		if r >= '0' && r <= '9' {
 			return r
 		}
 		return -1
-	}, n.text)
-	if i := strings.IndexAny(n.text, "eE"); i >= 0 {
-		digits = strings.Map(func(r rune) rune {
-			if r >= '0' && r <= '9' {
-				return r
-			}
-			return -1
-		}, n.text[:i])
-	}
+	}, mantissa)
 	digits = strings.TrimLeft(digits, "0")
-	if strings.ContainsAny(n.text, ".,") {
+	if strings.ContainsAny(mantissa, ".,") {
 		digits = strings.TrimRight(digits, "0")
 	}
 	return len(digits) <= maxExactDigits

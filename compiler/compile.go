@@ -174,6 +174,7 @@ func loadInput(in input, opts Options) filePart {
 		return part
 	}
 	part.proj = &Project{}
+	dropIgnoredKeys(p, &part.ds)
 	schemaCheck(p, &part.ds)
 	d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &part.ds, proj: part.proj}
 	d.decodeFile()

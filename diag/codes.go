@@ -54,6 +54,7 @@ const (
 	CodeCallRecursion    = "W009"
 	CodeUnknownSlotType  = "W010"
 	CodeEmptyFile        = "W011"
+	CodeIgnoredKey       = "W012"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -97,6 +98,7 @@ var Rules = []Rule{
 	{CodeCallRecursion, "call-recursion", Warning, "Flows call each other recursively.", "Break the cycle of calls; deep recursion hits max_stack_depth at run time."},
 	{CodeUnknownSlotType, "unknown-slot-type", Warning, "A slot type is not one the language knows; it is treated as text.", "Use text, integer, number, boolean, categorical, date or any."},
 	{CodeEmptyFile, "empty-file", Warning, "A file in the project is empty.", "Add content or remove the file."},
+	{CodeIgnoredKey, "ignored-key", Warning, "A key of the Python Soni framework that it ignores; soni ignores it too.", "Write what the message says instead, or remove the key."},
 }
 
 var rulesByCode = func() map[string]*Rule {

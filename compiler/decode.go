@@ -651,6 +651,15 @@ func (d *decoder) flow(e entry) *Flow {
 func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[]*Step) *Step {
 	s := newStep(f, pos, path)
 	str := func(e entry) Str { return d.scalarStr(e.value, e.key.Path) }
+	// jump reads a jump target: the Python framework's __end_flow__ is
+	// read as __end__, with a warning.
+	jump := func(v Str, field string) Str {
+		if v.V == "__end_flow__" {
+			d.ds.Add(v.Pos, diag.CodeEndFlow, v.Path, "%s: __end_flow__ is the Python framework's name for __end__: soni reads it as __end__ (ends the flow normally); write __end__", field)
+			v.V = ir.EndStep
+		}
+		return v
+	}
 	var slotKey, evalKey *Str
 	for _, e := range d.entries(n, path) {
 		switch e.key.V {
@@ -668,7 +677,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 				s.Kind = ir.Kind(s.Type.V)
 			}
 		case "jump_to":
-			s.JumpTo = str(e)
+			s.JumpTo = jump(str(e), "jump_to")
 		case "message":
 			s.Message = str(e)
 		case "rephrase":
@@ -686,7 +695,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 				s.collect().MaxAttempts = int(f)
 			}
 		case "on_invalid":
-			s.collect().OnInvalid = str(e)
+			s.collect().OnInvalid = jump(str(e), "on_invalid")
 		case "slots":
 			for _, a := range d.entries(e.value, e.key.Path) {
 				s.set().Assign = append(s.Assign, d.assign(a))
@@ -704,7 +713,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 					// whose YAML reader saw a boolean key).
 					pat.V = strings.ToLower(pat.V)
 				}
-				s.branch().Cases = append(s.Cases, &Case{Pattern: pat, Target: d.scalarStr(c.value, c.key.Path)})
+				s.branch().Cases = append(s.Cases, &Case{Pattern: pat, Target: jump(d.scalarStr(c.value, c.key.Path), "branch case")})
 			}
 		case "do":
 			for i, it := range d.items(e.value) {
@@ -721,7 +730,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 				}
 			}
 		case "exit_to":
-			s.while().ExitTo = str(e)
+			s.while().ExitTo = jump(str(e), "exit_to")
 		case "call":
 			s.action().Call = str(e)
 		case "map_outputs":
@@ -729,13 +738,13 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 				s.action().MapOutputs = append(s.MapOutputs, &Mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
 			}
 		case "on_error":
-			s.action().OnError = str(e)
+			s.action().OnError = jump(str(e), "on_error")
 		case "target":
 			s.link().Target = str(e)
 		case "on_confirm":
-			s.confirm().OnConfirm = str(e)
+			s.confirm().OnConfirm = jump(str(e), "on_confirm")
 		case "on_deny":
-			s.confirm().OnDeny = str(e)
+			s.confirm().OnDeny = jump(str(e), "on_deny")
 		}
 	}
 	if s.Kind == ir.KindBranch {

@@ -55,6 +55,7 @@ const (
 	CodeUnknownSlotType  = "W010"
 	CodeEmptyFile        = "W011"
 	CodeIgnoredKey       = "W012"
+	CodeEndFlow          = "W013"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -99,6 +100,7 @@ var Rules = []Rule{
 	{CodeUnknownSlotType, "unknown-slot-type", Warning, "A slot type is not one the language knows; it is treated as text.", "Use text, integer, number, boolean, categorical, date or any."},
 	{CodeEmptyFile, "empty-file", Warning, "A file in the project is empty.", "Add content or remove the file."},
 	{CodeIgnoredKey, "ignored-key", Warning, "A key of the Python Soni framework that it ignores; soni ignores it too.", "Write what the message says instead, or remove the key."},
+	{CodeEndFlow, "end-flow", Warning, "A jump names __end_flow__, the Python framework's name for __end__; soni reads it as __end__.", "Write __end__."},
 }
 
 var rulesByCode = func() map[string]*Rule {

@@ -57,9 +57,17 @@ func checkSlotRefs(c *checker) {
 			case ir.KindBranch, ir.KindConfirm:
 				if s.Slot.Set && !c.visible(f, s.Slot.V) {
 					hint := c.unknownSlotHint(f, s.Slot.V)
-					if s.Kind == ir.KindConfirm && hint == declareHint(f) {
+					if s.Kind == ir.KindConfirm && hint == declareHint(f) && confirmLabel(s.Slot.V, c.visibleNames(f)) {
 						// The Python framework's flows often name a slot for
-						// the answer (transfer_confirmed), which nothing sets.
+						// the answer (transfer_confirmed), which nothing sets:
+						// there it is only a label. A warning, and the VM
+						// never treats it as a correction target.
+						d := c.ds.Add(s.Slot.Pos, diag.CodeConfirmLabel, s.Slot.Path,
+							"slot %q of this confirm is declared and set nowhere: the Python framework used it only as a label, and so does soni: the confirmation is asked, the slot never holds the answer and is never a correction target; name the slot the confirmation is about, or declare it", s.Slot.V)
+						suggestInto(d, s.Slot.V, c.visibleNames(f))
+						continue
+					}
+					if s.Kind == ir.KindConfirm && hint == declareHint(f) {
 						hint = confirmSlotHint
 					}
 					d := c.ds.Add(s.Slot.Pos, diag.CodeUnknownSlot, s.Slot.Path,
@@ -86,8 +94,6 @@ var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": 
 
 // confirmSlotHint says what a confirm's slot is, for a confirm of a slot
 // nothing defines.
-const confirmSlotHint = "a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name"
-
 // unknownSlotHint says how to fix a reference from flow f (nil: a
 // conversation slot's own template or validation) to a slot it cannot see.
 // A slot of other flows is private to them, which is not obvious to an
@@ -193,4 +199,24 @@ func (c *checker) actionInputs() {
 			suggestInto(d, in.V, names)
 		}
 	}
+}
+
+const confirmSlotHint = "a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name"
+
+// confirmLabel reports whether the unknown slot of a confirm is a label for
+// the answer, as the Python framework's flows write them
+// (transfer_confirmed), rather than a typo of a slot the flow has: its name
+// says confirmed or confirmation, or no visible slot is within two edits
+// of it.
+func confirmLabel(name string, visible []string) bool {
+	l := strings.ToLower(name)
+	if strings.HasSuffix(l, "confirmed") || strings.HasSuffix(l, "confirmation") {
+		return true
+	}
+	for _, v := range visible {
+		if suggest.Levenshtein(l, strings.ToLower(v)) <= 2 {
+			return false
+		}
+	}
+	return true
 }

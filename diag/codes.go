@@ -56,6 +56,7 @@ const (
 	CodeEmptyFile        = "W011"
 	CodeIgnoredKey       = "W012"
 	CodeEndFlow          = "W013"
+	CodeConfirmLabel     = "W014"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -101,6 +102,7 @@ var Rules = []Rule{
 	{CodeEmptyFile, "empty-file", Warning, "A file in the project is empty.", "Add content or remove the file."},
 	{CodeIgnoredKey, "ignored-key", Warning, "A key of the Python Soni framework that it ignores; soni ignores it too.", "Write what the message says instead, or remove the key."},
 	{CodeEndFlow, "end-flow", Warning, "A jump names __end_flow__, the Python framework's name for __end__; soni reads it as __end__.", "Write __end__."},
+	{CodeConfirmLabel, "confirm-label", Warning, "A confirm names a slot that nothing declares or sets: a label, as in the Python framework.", "Name the slot the confirmation is about, or declare the slot."},
 }
 
 var rulesByCode = func() map[string]*Rule {

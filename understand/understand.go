@@ -360,8 +360,11 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		return cmd, true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
+	// A confirm whose slot nothing declares uses it as a label (the Python
+	// framework's transfer_confirmed): it is never a correction target.
+	label := def == nil
 	if rest, weak, ok := correction(head); ok {
-		if p.Slot != "" && (!weak || typed(def)) && !notAValue(rest) {
+		if p.Slot != "" && !label && (!weak || typed(def)) && !notAValue(rest) {
 			val, err := values.Convert(def, rest)
 			if err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
@@ -382,7 +385,7 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		}
 		// "no, X" on a free-text slot: X is the new text, unless a typed
 		// slot of the flow took it above.
-		if p.Slot != "" && weak && !typed(def) && noComma(head) && !notAValue(rest) && plausibleValue(rest) {
+		if p.Slot != "" && !label && weak && !typed(def) && noComma(head) && !notAValue(rest) && plausibleValue(rest) {
 			if val, err := values.Convert(def, rest); err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
 			}
@@ -464,7 +467,7 @@ func (r *Rules) named(p *vm.Pending, head string) (vm.Command, bool) {
 		rest = r2
 	}
 	slots := fr.slots
-	if p.Slot != "" && !hasSlot(slots, p.Slot) {
+	if p.Slot != "" && !hasSlot(slots, p.Slot) && r.slotDef(p.Flow, p.Slot) != nil {
 		slots = append([]slotRef{{p.Slot, r.slotDef(p.Flow, p.Slot)}}, slots...)
 	}
 	var best slotRef

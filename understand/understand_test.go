@@ -680,3 +680,27 @@ func TestNoCommaSentenceIsNotAValue(t *testing.T) {
 		assert.Equal(t, tc.want, got[0], tc.msg)
 	}
 }
+
+// TestConfirmLabelSlot: a confirm whose slot nothing declares (the Python
+// framework's transfer_confirmed) is a label: yes and no answer it, and it
+// is never a correction target (W014).
+func TestConfirmLabelSlot(t *testing.T) {
+	r := New(testProgram())
+	label := view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "transfer_funds", Step: "confirm", Slot: "transfer_confirmed"}, transferSlots)
+	cases := []struct {
+		msg  string
+		want vm.Command
+	}{
+		{"yes", vm.Command{Kind: vm.CmdAffirm}},
+		{"no", deny},
+		{"actually Bob", fallback},
+		{"no, Bob", deny},
+	}
+	for _, tc := range cases {
+		got, err := r.Understand(context.Background(), tc.msg, label)
+		require.NoError(t, err, tc.msg)
+		require.Len(t, got, 1, tc.msg)
+		assert.NotEqual(t, "transfer_confirmed", got[0].Slot, tc.msg)
+		assert.Equal(t, tc.want.Kind, got[0].Kind, tc.msg)
+	}
+}

@@ -44,6 +44,11 @@ type Options struct {
 	// [actions.Runner]: the functions registered with [Engine.Register],
 	// else the project's run: exec and run: http declarations.
 	Actions vm.ActionRunner
+	// Validators runs the named validators of collect steps. When nil,
+	// the engine's [actions.Runner] runs them: the functions registered
+	// with [Engine.RegisterValidator], else the project's validators
+	// declarations (run: exec or run: http).
+	Validators vm.ValidatorRunner
 	// Dir is the project directory: exec actions run there and relative
 	// command paths are resolved against it. [Load] sets it from its path
 	// when it is empty; the default for [New] is the current directory.
@@ -161,7 +166,11 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	if u == nil {
 		u = understand.New(p)
 	}
-	m, err := vm.New(p, vm.Options{Actions: runner, Understander: u})
+	var validators vm.ValidatorRunner = e.runner
+	if opts.Validators != nil {
+		validators = opts.Validators
+	}
+	m, err := vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u})
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +182,14 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 // used before any run: declaration of it. It may be called at any time,
 // also while turns run; it applies when Options.Actions was nil.
 func (e *Engine) Register(name string, fn vm.ActionFunc) { e.runner.Register(name, fn) }
+
+// RegisterValidator makes a Go function the implementation of the named
+// validator name (a collect step's validator: name), used before any
+// declaration of it under validators. It may be called at any time; it
+// applies when Options.Validators was nil.
+func (e *Engine) RegisterValidator(name string, fn vm.ValidatorFunc) {
+	e.runner.RegisterValidator(name, fn)
+}
 
 // Machine returns the engine's VM.
 func (e *Engine) Machine() *vm.Machine { return e.m }

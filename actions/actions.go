@@ -23,7 +23,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"io"
 	"net/http"
 	"os"
@@ -31,6 +30,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
@@ -72,7 +73,9 @@ type Runner struct {
 	opts  Options
 	funcs vm.Registry
 	names sync.Map // action name -> struct{}: registered functions
-	http  *httpClient
+	// validators are the registered Go validator functions.
+	validators vm.ValidatorRegistry
+	http       *httpClient
 	// times holds the parsed durations of each declaration: parsed once,
 	// for the program's declarations in New, else on first use.
 	times sync.Map // *ir.Action -> *runTimes
@@ -106,15 +109,18 @@ func New(prog *ir.Program, dir string, opts Options) *Runner {
 	r.http = newHTTPClient(opts.Transport)
 	if prog != nil {
 		for _, a := range prog.Actions {
-			r.timesOf(a)
+			r.timesOf("action", a)
+		}
+		for _, a := range prog.Validators {
+			r.timesOf("validator", a)
 		}
 	}
 	return r
 }
 
-// timesOf returns the parsed durations of an action declaration (decl may
-// be nil: the defaults).
-func (r *Runner) timesOf(decl *ir.Action) *runTimes {
+// timesOf returns the parsed durations of the declaration of an action or
+// a validator, as what says (decl may be nil: the defaults).
+func (r *Runner) timesOf(what string, decl *ir.Action) *runTimes {
 	if decl == nil {
 		return &runTimes{timeout: r.opts.Timeout, backoff: defaultBackoff}
 	}
@@ -128,7 +134,7 @@ func (r *Runner) timesOf(decl *ir.Action) *runTimes {
 		}
 		d, err := ir.ParseDuration(text)
 		if err != nil {
-			t.err = fmt.Errorf("%s of action %q: %v", field, decl.Name, err)
+			t.err = fmt.Errorf("%s of %s %q: %v", field, what, decl.Name, err)
 			return
 		}
 		*into = d
@@ -167,7 +173,7 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 	if decl == nil && r.prog != nil {
 		decl = r.prog.Action(req.Action)
 	}
-	times := r.timesOf(decl)
+	times := r.timesOf("action", decl)
 	if times.err != nil {
 		return nil, times.err
 	}
@@ -180,9 +186,17 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 	case registered:
 		out, err = r.runFunc(ctx, req, times.timeout)
 	case decl != nil && decl.Run != nil && len(decl.Run.Exec) > 0:
-		out, err = r.runExec(ctx, req, decl, times.timeout)
+		body, berr := encodeRequest(req)
+		if berr != nil {
+			return nil, berr
+		}
+		out, err = r.runExec(ctx, body, decl, times.timeout)
 	case decl != nil && decl.Run != nil && decl.Run.HTTP != nil:
-		out, err = r.runHTTP(ctx, req, decl, times)
+		body, berr := encodeRequest(req)
+		if berr != nil {
+			return nil, berr
+		}
+		out, err = r.runHTTP(ctx, "action", body, decl, times)
 	default:
 		return nil, fmt.Errorf("action %q has no runner: declare run: exec/http, register a Go function, or stub it in tests", req.Action)
 	}
@@ -197,38 +211,46 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 	return out, nil
 }
 
-// runFunc calls a registered Go function within timeout. The function runs
-// in its own goroutine, so one that ignores its context cannot hang the
-// turn: the call fails when the timeout passes, and the function's late
-// result is dropped.
+// runFunc calls a registered Go action function within timeout.
 func (r *Runner) runFunc(ctx context.Context, req vm.ActionRequest, timeout time.Duration) (map[string]any, error) {
+	return runGo(ctx, timeout, "action", req.Action, func(ctx context.Context) (map[string]any, error) {
+		return r.funcs.RunAction(ctx, req)
+	})
+}
+
+// runGo calls a registered Go function (of an action or a validator, as
+// what says) within timeout. The function runs in its own goroutine, so
+// one that ignores its context cannot hang the turn: the call fails when
+// the timeout passes, and the function's late result is dropped.
+func runGo[T any](ctx context.Context, timeout time.Duration, what, name string, fn func(context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	type result struct {
-		out map[string]any
+		out T
 		err error
 	}
+	var zero T
 	ch := make(chan result, 1)
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- result{err: fmt.Errorf("action %q panicked: %v", req.Action, p)}
+				ch <- result{err: fmt.Errorf("%s %q panicked: %v", what, name, p)}
 			}
 		}()
-		out, err := r.funcs.RunAction(ctx, req)
+		out, err := fn(ctx)
 		ch <- result{out, err}
 	}()
 	select {
 	case res := <-ch:
 		if res.err != nil && errors.Is(context.Cause(ctx), errTimeout) {
-			return nil, fmt.Errorf("action %q (a Go function) did not finish within %s: %w", req.Action, timeout, res.err)
+			return zero, fmt.Errorf("%s %q (a Go function) did not finish within %s: %w", what, name, timeout, res.err)
 		}
 		return res.out, res.err
 	case <-ctx.Done():
 		if errors.Is(context.Cause(ctx), errTimeout) {
-			return nil, fmt.Errorf("action %q (a Go function) did not finish within %s", req.Action, timeout)
+			return zero, fmt.Errorf("%s %q (a Go function) did not finish within %s", what, name, timeout)
 		}
-		return nil, ctx.Err()
+		return zero, ctx.Err()
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/vm"
 )
 
 // baseEnv are the variables every command gets, when they are set.
@@ -31,15 +30,11 @@ const pipeGrace = 2 * time.Second
 
 var errTimeout = errors.New("action timeout")
 
-// runExec runs a declared command: the request JSON on stdin, the outputs
-// as one JSON object on stdout.
-func (r *Runner) runExec(ctx context.Context, req vm.ActionRequest, decl *ir.Action, timeout time.Duration) (map[string]any, error) {
+// runExec runs a declared command: the request JSON body on stdin, the
+// outputs as one JSON object on stdout.
+func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, timeout time.Duration) (map[string]any, error) {
 	run := decl.Run
 	name := run.Exec[0]
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, err
-	}
 	path, err := r.resolve(name)
 	if err != nil {
 		return nil, err

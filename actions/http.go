@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,8 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/internal/text"
+
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/vm"
 )
 
 // maxRedirects is how many redirects an HTTP action follows.
@@ -46,9 +46,10 @@ func newHTTPClient(t http.RoundTripper) *httpClient {
 	}}
 }
 
-// runHTTP POSTs the request JSON to the declared endpoint; a 2xx answer
+// runHTTP POSTs the request JSON body to the endpoint of decl, the
+// declaration of an action or a validator (what says which); a 2xx answer
 // with one JSON object is the outputs.
-func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Action, times *runTimes) (map[string]any, error) {
+func (r *Runner) runHTTP(ctx context.Context, what string, body []byte, decl *ir.Action, times *runTimes) (map[string]any, error) {
 	h := decl.Run.HTTP
 	timeout, backoff := times.timeout, times.backoff
 	attempts := 1
@@ -57,11 +58,11 @@ func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 	}
 	rawURL, err := expandEnv(h.URL, r.opts.LookupEnv)
 	if err != nil {
-		return nil, fmt.Errorf("url of action %q: %v", req.Action, err)
+		return nil, fmt.Errorf("url of %s %q: %v", what, decl.Name, err)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("url of action %q: %q is not an http or https URL", req.Action, rawURL)
+		return nil, fmt.Errorf("url of %s %q: %q is not an http or https URL", what, decl.Name, rawURL)
 	}
 	headers := make(http.Header, len(h.Headers))
 	names := make([]string, 0, len(h.Headers))
@@ -72,15 +73,10 @@ func (r *Runner) runHTTP(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 	for _, k := range names {
 		v, err := expandEnv(h.Headers[k], r.opts.LookupEnv)
 		if err != nil {
-			return nil, fmt.Errorf("header %q of action %q: %v", k, req.Action, err)
+			return nil, fmt.Errorf("header %q of %s %q: %v", k, what, decl.Name, err)
 		}
 		headers.Set(k, v)
 	}
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, err
-	}
-
 	var failures []string
 	for attempt := 1; ; attempt++ {
 		out, retry, err := r.postOnce(ctx, u.String(), headers, body, timeout)

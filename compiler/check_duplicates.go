@@ -30,6 +30,10 @@ func checkDuplicates(c *checker) {
 	for _, a := range c.p.Actions {
 		once(actions, "action", a.Name, a.Path)
 	}
+	validators := make(map[string]diag.Pos, len(c.p.Validators))
+	for _, a := range c.p.Validators {
+		once(validators, "validator", a.Name, a.Path)
+	}
 	for _, f := range c.p.Flows {
 		if len(f.Slots) < 2 {
 			continue

@@ -9,10 +9,16 @@ import (
 // be positive durations, so a typo fails at validate time, not at the
 // first call.
 func checkDurations(c *checker) {
-	for _, a := range c.p.Actions {
-		for _, d := range a.Durations {
-			if _, err := ir.ParseDuration(d.V); err != nil {
-				c.ds.Add(d.Pos, diag.CodeInvalidValue, d.Path, "action %q: %s", a.Name.V, err)
+	for _, g := range []struct {
+		kind  string
+		decls []*Action
+	}{{"action", c.p.Actions}, {"validator", c.p.Validators}} {
+		kind := g.kind
+		for _, a := range g.decls {
+			for _, d := range a.Durations {
+				if _, err := ir.ParseDuration(d.V); err != nil {
+					c.ds.Add(d.Pos, diag.CodeInvalidValue, d.Path, "%s %q: %s", kind, a.Name.V, err)
+				}
 			}
 		}
 	}

@@ -9,12 +9,15 @@ import (
 
 // check_names reports names that break the naming rules of language.md §1
 // (E023): flow names and step ids match [A-Za-z_][A-Za-z0-9_-]*, slot and
-// action names match [A-Za-z_][A-Za-z0-9_]* because expressions use them,
+// action and validator names match [A-Za-z_][A-Za-z0-9_]* because expressions use them,
 // and __end__ is reserved. Slot names are checked where they are declared,
 // or, for an implicit flow slot, where it is first collected, set or mapped.
 func checkNames(c *checker) {
 	for _, a := range c.p.Actions {
 		checkIdent(c, a.Name, "action")
+	}
+	for _, a := range c.p.Validators {
+		checkIdent(c, a.Name, "validator")
 	}
 	for _, s := range c.p.Slots {
 		checkIdent(c, s.Name, "slot")

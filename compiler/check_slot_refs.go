@@ -167,10 +167,20 @@ func (c *checker) slotTypo(f *Flow, name Str, where string) {
 }
 
 // actionInputs reports an action input that is no conversation slot and no
-// slot of any flow.
+// slot of any flow. An action that no step calls can never run: its
+// unknown inputs are a warning (W005, with the unused action), as the
+// Python framework, which never checked them, let such files load.
 func (c *checker) actionInputs() {
 	var all map[string]bool
 	var names []string
+	called := map[string]bool{}
+	for _, f := range c.p.Flows {
+		for _, s := range f.Steps {
+			if s.Kind == ir.KindAction && s.Call.Set {
+				called[s.Call.V] = true
+			}
+		}
+	}
 	for _, a := range c.p.Actions {
 		for _, in := range a.Inputs {
 			if !in.Set || c.p.Slot(in.V) != nil {
@@ -192,6 +202,12 @@ func (c *checker) actionInputs() {
 				sort.Strings(names)
 			}
 			if all[in.V] {
+				continue
+			}
+			if !called[a.Name.V] {
+				d := c.ds.Add(in.Pos, diag.CodeUnusedAction, in.Path,
+					"unknown slot %q in the inputs of action %q, which no step calls: declare the slot or fix its name before calling the action, or remove the declaration", in.V, a.Name.V)
+				suggestInto(d, in.V, names)
 				continue
 			}
 			d := c.ds.Add(in.Pos, diag.CodeUnknownSlot, in.Path,

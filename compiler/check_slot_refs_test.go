@@ -154,3 +154,21 @@ flows:
 		})
 	}
 }
+
+// TestUncalledActionInputs: an action that no step calls can never run, so
+// an input that names no slot is a warning beside W005, not an error (the
+// Python framework's banking example declares such an action).
+func TestUncalledActionInputs(t *testing.T) {
+	src := `actions:
+  format_balance: {inputs: [balance]}
+flows:
+  main:
+    steps:
+      - {step: a, type: say, message: hi}
+`
+	assert.Nil(t, codeDiags(t, src, diag.CodeUnknownSlot))
+	assert.Equal(t, []string{
+		`2:3 action "format_balance" is declared but no step calls it: call it from an action step or remove its declaration`,
+		`2:29 unknown slot "balance" in the inputs of action "format_balance", which no step calls: declare the slot or fix its name before calling the action, or remove the declaration`,
+	}, codeDiags(t, src, diag.CodeUnusedAction))
+}

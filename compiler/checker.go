@@ -108,6 +108,7 @@ var checks = []check{
 	{"templates", checkTemplates},
 	{"triggers", checkTriggers},
 	{"undeclared_actions", checkUndeclaredActions},
+	{"undeclared_validators", checkUndeclaredValidators},
 	{"unset", checkUnset},
 	{"unused_actions", checkUnusedActions},
 	{"unused_slots", checkUnusedSlots},
@@ -152,7 +153,7 @@ func (c *checker) collect() {
 			if s.Evaluate.Set {
 				c.expr(&exprUse{Src: s.Evaluate, Flow: f, Step: s, Bool: true})
 			}
-			if s.Validator.Set && !isBuiltinValidator(s.Validator.V) {
+			if s.Validator.Set && !c.p.namedValidator(f, s.Validator.V) {
 				c.expr(&exprUse{Src: s.Validator, Flow: f, Step: s, Bool: true, Value: c.p.Visible(f, s.Slot.V)})
 			}
 			for _, a := range s.Assign {
@@ -172,18 +173,6 @@ func (c *checker) slotUses(s *Slot, f *Flow) {
 	if s.Validation.Set {
 		c.expr(&exprUse{Src: s.Validation, Flow: f, Bool: true, Value: s})
 	}
-}
-
-// builtinValidators are the validator names of language.md §6.
-var builtinValidators = []string{"not_empty", "positive", "email"}
-
-func isBuiltinValidator(name string) bool {
-	for _, b := range builtinValidators {
-		if name == b {
-			return true
-		}
-	}
-	return false
 }
 
 // tmpl parses and records a template.

@@ -122,6 +122,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 		proj.Settings = append(proj.Settings, part.proj.Settings...)
 		proj.Slots = append(proj.Slots, part.proj.Slots...)
 		proj.Actions = append(proj.Actions, part.proj.Actions...)
+		proj.Validators = append(proj.Validators, part.proj.Validators...)
 		proj.Flows = append(proj.Flows, part.proj.Flows...)
 	}
 	if len(proj.Flows) == 0 && !ds.HasErrors() {

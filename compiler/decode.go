@@ -379,6 +379,10 @@ func (d *decoder) decodeFile() {
 			for _, a := range d.entries(e.value, "actions") {
 				d.proj.Actions = append(d.proj.Actions, d.action(a))
 			}
+		case "validators":
+			for _, a := range d.entries(e.value, "validators") {
+				d.proj.Validators = append(d.proj.Validators, d.action(a))
+			}
 		case "flows":
 			for _, f := range d.entries(e.value, "flows") {
 				d.proj.Flows = append(d.proj.Flows, d.flow(f))

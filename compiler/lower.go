@@ -34,6 +34,12 @@ func lower(p *Project) *ir.Program {
 		prog.Actions = append(prog.Actions, act)
 	}
 	sort.Slice(prog.Actions, func(i, j int) bool { return prog.Actions[i].Name < prog.Actions[j].Name })
+	for _, a := range p.Validators {
+		if p.validators[a.Name.V] == a {
+			prog.Validators = append(prog.Validators, &ir.Action{Name: a.Name.V, Description: a.Description.V, Pos: a.Pos, Run: a.Run})
+		}
+	}
+	sort.Slice(prog.Validators, func(i, j int) bool { return prog.Validators[i].Name < prog.Validators[j].Name })
 	for _, f := range p.Flows {
 		if p.flows[f.Name.V] == f {
 			prog.Flows = append(prog.Flows, lowerFlow(p, f))
@@ -135,7 +141,7 @@ func lowerFlow(p *Project, f *Flow) *ir.Flow {
 	sort.Slice(out.Slots, func(i, j int) bool { return out.Slots[i].Name < out.Slots[j].Name })
 	out.Nodes = make([]*ir.Node, len(f.Steps))
 	for i, s := range f.Steps {
-		out.Nodes[i] = lowerStep(f, s)
+		out.Nodes[i] = lowerStep(p, f, s)
 	}
 	return out
 }
@@ -163,7 +169,7 @@ func (f *Flow) optPtr(s Str) *int {
 	return nil
 }
 
-func lowerStep(f *Flow, s *Step) *ir.Node {
+func lowerStep(p *Project, f *Flow, s *Step) *ir.Node {
 	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
 	switch n.Kind {
 	case ir.KindSay:
@@ -172,9 +178,12 @@ func lowerStep(f *Flow, s *Step) *ir.Node {
 		n.Message = tmplOf(s.Message)
 		n.Slot = s.Slot.V
 		if s.Validator.Set {
-			if isBuiltinValidator(s.Validator.V) {
+			switch {
+			case ir.IsBuiltinValidator(s.Validator.V):
 				n.Validator = &ir.Validator{Builtin: s.Validator.V}
-			} else {
+			case p.namedValidator(f, s.Validator.V):
+				n.Validator = &ir.Validator{Name: s.Validator.V}
+			default:
 				n.Validator = &ir.Validator{Expr: exprOf(s.Validator)}
 			}
 		}

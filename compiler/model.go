@@ -1,6 +1,9 @@
 package compiler
 
 import (
+	"regexp"
+	"strings"
+
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 )
@@ -88,11 +91,15 @@ type Project struct {
 	Settings []*Setting
 	Slots    []*Slot
 	Actions  []*Action
-	Flows    []*Flow
+	// Validators are the named validators declared under validators:
+	// action-shaped declarations with only a description and a run block.
+	Validators []*Action
+	Flows      []*Flow
 
-	slots   map[string]*Slot
-	actions map[string]*Action
-	flows   map[string]*Flow
+	slots      map[string]*Slot
+	actions    map[string]*Action
+	validators map[string]*Action
+	flows      map[string]*Flow
 }
 
 // File is one source file of the project.
@@ -347,6 +354,29 @@ type Mapping struct {
 
 // Flow returns the flow with the given name, or nil.
 func (p *Project) Flow(name string) *Flow { return p.flows[name] }
+
+// Validator returns the declared validator with the given name, or nil.
+func (p *Project) Validator(name string) *Action { return p.validators[name] }
+
+// namedValidator reports whether a collect step's validator text names a
+// validator rather than being an expression: a built-in or declared name,
+// or any other bare name that is not `value`, a literal or a slot the flow
+// can see (an undeclared validator, to be provided at run time).
+func (p *Project) namedValidator(f *Flow, v string) bool {
+	switch {
+	case ir.IsBuiltinValidator(v) || p.validators[v] != nil:
+		return true
+	case !validatorNameRE.MatchString(v):
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "value", "true", "false", "nil", "null", "none":
+		return false
+	}
+	return p.Visible(f, v) == nil
+}
+
+var validatorNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Action returns the action with the given name, or nil.
 func (p *Project) Action(name string) *Action { return p.actions[name] }

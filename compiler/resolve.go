@@ -20,6 +20,12 @@ func (p *Project) resolve() {
 			p.actions[a.Name.V] = a
 		}
 	}
+	p.validators = make(map[string]*Action, len(p.Validators))
+	for _, a := range p.Validators {
+		if _, dup := p.validators[a.Name.V]; !dup {
+			p.validators[a.Name.V] = a
+		}
+	}
 	p.flows = make(map[string]*Flow, len(p.Flows))
 	for _, f := range p.Flows {
 		if _, dup := p.flows[f.Name.V]; !dup {

@@ -11,6 +11,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -58,6 +59,11 @@ type Program struct {
 	Slots []*Slot `json:"slots"`
 	// Actions are the declared actions, sorted by name.
 	Actions []*Action `json:"actions"`
+	// Validators are the declared named validators, sorted by name. A
+	// validator declaration has the shape of an action's (a name, a
+	// description and a run block) with no inputs or outputs: it is called
+	// with one value and answers with a verdict.
+	Validators []*Action `json:"validators,omitempty"`
 	// Flows are sorted by name.
 	Flows []*Flow `json:"flows"`
 }
@@ -225,9 +231,12 @@ type Expr struct {
 	Pos diag.Pos `json:"pos"`
 }
 
-// Validator is a collect step's validator: a built-in name or an expression.
+// Validator is a collect step's validator: a built-in name, a named
+// validator (declared under validators, or provided at run time), or an
+// expression. Exactly one field is set.
 type Validator struct {
 	Builtin string `json:"builtin,omitempty"`
+	Name    string `json:"name,omitempty"`
 	Expr    *Expr  `json:"expr,omitempty"`
 }
 
@@ -276,6 +285,25 @@ func (p *Program) Flow(name string) *Flow {
 // Action returns the declared action with the given name, or nil.
 func (p *Program) Action(name string) *Action {
 	for _, a := range p.Actions {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// BuiltinValidators are the names of the built-in validators of a collect
+// step, sorted.
+var BuiltinValidators = []string{"email", "iban", "not_empty", "phone", "positive"}
+
+// IsBuiltinValidator reports whether name is a built-in validator.
+func IsBuiltinValidator(name string) bool {
+	return slices.Contains(BuiltinValidators, name)
+}
+
+// Validator returns the declared validator with the given name, or nil.
+func (p *Program) Validator(name string) *Action {
+	for _, a := range p.Validators {
 		if a.Name == name {
 			return a
 		}

@@ -546,6 +546,7 @@ var contextLabels = map[string]string{
 	"flowSlot":    "in a slot of flow %q",
 	"action":      "in action %q",
 	"actionInput": "in an input of action %q",
+	"validator":   "in validator %q",
 	"run":         "in the run section of action %q",
 	"http":        "in the http section of action %q",
 	"retry":       "in the retry section of action %q",
@@ -579,8 +580,12 @@ func (b *builder) context(schLoc string, tokens []string) string {
 	if !strings.Contains(label, "%q") {
 		return " " + label
 	}
-	// The name of the enclosing flow or action is the token after the
-	// top-level section key.
+	if len(tokens) > 0 && tokens[0] == "validators" {
+		// A validator's run block has the shape of an action's.
+		label = strings.Replace(label, "action", "validator", 1)
+	}
+	// The name of the enclosing flow, action or validator is the token
+	// after the top-level section key.
 	owner := ""
 	if len(tokens) >= 2 {
 		owner = tokens[1]

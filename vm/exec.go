@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"maps"
 	"math"
 	"regexp"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
@@ -67,7 +68,7 @@ func (t *turn) exec(nr *nodeRT) error {
 		t.goTo(n.Next)
 	case ir.KindCollect:
 		sr := t.m.slot(nr.flow, n.Slot)
-		if v, ok := t.get(n.Slot); ok && !isBlank(v) && !n.Force && t.validate(sr, nr, v) == nil {
+		if v, ok := t.get(n.Slot); ok && !isBlank(v) && !n.Force && t.valid(sr, nr, v) {
 			t.goTo(n.Next)
 			return nil
 		}
@@ -370,22 +371,34 @@ func checkFinite(v any) error {
 // command, say) reports what it did rather than a bare "timed out".
 const runnerGrace = time.Second
 
-type actionResult struct {
-	out map[string]any
-	err error
-}
-
-// callAction calls the runner. A panic, an error or a deadline is a
-// failure. The runner owns the action's own timeout (package actions applies
-// the declared or default one, and says what it killed); Options.ActionTimeout
-// is an outer bound for any runner. With it the call runs in its own
-// goroutine, so a runner that ignores its context cannot hang the turn; a
-// runner that does stop is given a moment to say why, and its message wins.
+// callAction calls the action runner (see [callRunner]).
 func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 	runner := t.actions
 	if runner == nil {
 		return nil, fmt.Errorf("no runner for action %q", req.Action)
 	}
+	out, err := callRunner(t, "action", req.Action, func(ctx context.Context) (map[string]any, error) {
+		return runner.RunAction(ctx, req)
+	})
+	if err == nil && out == nil {
+		out = map[string]any{}
+	}
+	return out, err
+}
+
+// callRunner calls a runner: what is "action" or "validator", name its
+// name. A panic, an error or a deadline is a failure. The runner owns the
+// call's own timeout (package actions applies the declared or default one,
+// and says what it killed); Options.ActionTimeout is an outer bound for any
+// runner. With it the call runs in its own goroutine, so a runner that
+// ignores its context cannot hang the turn; a runner that does stop is
+// given a moment to say why, and its message wins.
+func callRunner[T any](t *turn, what, name string, run func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		out T
+		err error
+	}
+	var zero T
 	ctx := t.ctx
 	d := t.m.opts.ActionTimeout
 	if d > 0 {
@@ -393,21 +406,21 @@ func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	call := func() (r actionResult) {
+	call := func() (r result) {
 		defer func() {
 			if p := recover(); p != nil {
-				r = actionResult{err: fmt.Errorf("action %q panicked: %v", req.Action, p)}
+				r = result{err: fmt.Errorf("%s %q panicked: %v", what, name, p)}
 			}
 		}()
-		out, err := runner.RunAction(ctx, req)
-		return actionResult{out, err}
+		out, err := run(ctx)
+		return result{out, err}
 	}
-	var r actionResult
+	var r result
 	gaveUp := false
 	if ctx.Done() == nil {
 		r = call()
 	} else {
-		ch := make(chan actionResult, 1)
+		ch := make(chan result, 1)
 		go func() { ch <- call() }()
 		select {
 		case r = <-ch:
@@ -415,7 +428,7 @@ func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 			select {
 			case r = <-ch:
 			case <-time.After(runnerGrace):
-				r, gaveUp = actionResult{err: ctx.Err()}, true
+				r, gaveUp = result{err: ctx.Err()}, true
 			}
 		}
 	}
@@ -425,17 +438,14 @@ func (t *turn) callAction(req ActionRequest) (map[string]any, error) {
 	if r.err != nil && t.ctx.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// The outer bound passed. A runner that said more than the bare
 		// context error keeps its words.
-		msg := fmt.Sprintf("action %q timed out after %s", req.Action, d.Round(time.Millisecond))
+		msg := fmt.Sprintf("%s %q timed out after %s", what, name, d.Round(time.Millisecond))
 		if !gaveUp && r.err.Error() != context.DeadlineExceeded.Error() {
 			msg += ": " + r.err.Error()
 		}
-		return nil, errors.New(msg)
+		return zero, errors.New(msg)
 	}
 	if r.err != nil {
-		return nil, r.err
-	}
-	if r.out == nil {
-		r.out = map[string]any{}
+		return zero, r.err
 	}
 	return r.out, nil
 }

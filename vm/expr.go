@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,43 +72,6 @@ func (p *compiled) test(env map[string]any) (bool, error) {
 		return false, fmt.Errorf("expression %q gave %q, not a boolean", p.src, tmpl.Format(out))
 	}
 	return b, nil
-}
-
-// numberSlot reads a number out of text for the positive validator.
-var numberSlot = &ir.Slot{Name: "value", Type: ir.TypeNumber}
-
-var emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
-
-// builtinValidators are the collect validators that have a name.
-var builtinValidators = map[string]func(v any) bool{
-	"not_empty": func(v any) bool {
-		switch x := v.(type) {
-		case nil:
-			return false
-		case []any:
-			return len(x) > 0
-		case map[string]any:
-			return len(x) > 0
-		}
-		return strings.TrimSpace(tmpl.Format(v)) != ""
-	},
-	"positive": func(v any) bool {
-		f, ok := values.Float64(v)
-		if s, isText := v.(string); isText && !ok {
-			// An untyped slot holds the answer as text ("25", "30 years").
-			if n, err := values.Convert(numberSlot, s); err == nil {
-				f, ok = n.(float64)
-			}
-		}
-		return ok && f > 0
-	},
-	"email": func(v any) bool {
-		s, ok := v.(string)
-		if !ok {
-			s = tmpl.Format(v)
-		}
-		return emailRE.MatchString(strings.TrimSpace(s))
-	},
 }
 
 var errWrongType = errors.New("wrong type")

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/soni-dev/soni/ir"
@@ -13,6 +14,10 @@ type Options struct {
 	// Actions runs the action steps. It may be nil: any action call then
 	// fails with "no runner for action".
 	Actions ActionRunner
+	// Validators runs the named validators of collect steps. It may be
+	// nil: a value for a collect with a named validator is then never
+	// accepted, and each attempt reports the missing runner as a warning.
+	Validators ValidatorRunner
 	// Understander turns user text into commands when Input.Commands is
 	// nil. If it is nil, a message with no commands is a fallback.
 	Understander Understander
@@ -73,7 +78,10 @@ type nodeRT struct {
 	eval      *compiled
 	validator *compiled
 	builtin   string
-	assigns   []assignRT
+	// named is the collect's named validator (declared, or provided at
+	// run time), run by the turn's ValidatorRunner.
+	named   string
+	assigns []assignRT
 }
 
 // assignRT is one compiled assignment of a set node.
@@ -262,7 +270,7 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 		switch n.Kind {
 		case ir.KindCollect, ir.KindConfirm:
 			implicit(n.Slot)
-			if n.Kind == ir.KindCollect && (nr.builtin != "" || nr.validator != nil || nr.errMsg != nil) {
+			if n.Kind == ir.KindCollect && (nr.builtin != "" || nr.named != "" || nr.validator != nil || nr.errMsg != nil) {
 				if fr.collects == nil {
 					fr.collects = map[string][]*nodeRT{}
 				}
@@ -308,9 +316,11 @@ func compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
 			}
 		case v.Builtin != "":
 			if _, ok := builtinValidators[v.Builtin]; !ok {
-				return nil, fmt.Errorf("unknown validator %q (built-ins are email, not_empty, positive)", v.Builtin)
+				return nil, fmt.Errorf("unknown validator %q (built-ins are %s)", v.Builtin, strings.Join(ir.BuiltinValidators, ", "))
 			}
 			nr.builtin = v.Builtin
+		case v.Name != "":
+			nr.named = v.Name
 		}
 	}
 	switch n.Kind {

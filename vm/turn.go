@@ -28,6 +28,9 @@ type Input struct {
 	// Options.Actions: a conversation test gives each case its stubs this
 	// way, explicitly rather than through the context.
 	Actions ActionRunner
+	// Validators, when non-nil, runs this turn's named validators instead
+	// of Options.Validators.
+	Validators ValidatorRunner
 }
 
 // Result is the outcome of one successful turn.
@@ -100,6 +103,9 @@ type turn struct {
 	steps int
 	// actions runs the turn's actions: Input.Actions or Options.Actions.
 	actions ActionRunner
+	// validators runs the turn's named validators: Input.Validators or
+	// Options.Validators.
+	validators ValidatorRunner
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
@@ -166,9 +172,12 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions}
+	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions, validators: in.Validators}
 	if t.actions == nil {
 		t.actions = m.opts.Actions
+	}
+	if t.validators == nil {
+		t.validators = m.opts.Validators
 	}
 	t.res = &t.result
 	t.res.Commands = cmds
@@ -487,14 +496,14 @@ func (t *turn) setSlot(name string, raw any) error {
 	if err != nil {
 		t.trace("invalid value for slot " + name + ": " + err.Error())
 		if answering != nil {
-			t.invalidAnswer(answering, sr)
+			t.invalidAnswer(answering, sr, err)
 			return nil
 		}
 		var first *nodeRT
 		if len(collects) > 0 {
 			first = collects[0]
 		}
-		t.say(t.invalidMessage(first, sr))
+		t.say(t.invalidMessage(first, sr, err))
 		return nil
 	}
 	t.store(sr, v)
@@ -551,7 +560,7 @@ func (t *turn) correctSlot(name string, raw any) error {
 		} else if len(collects) > 0 {
 			at = collects[0]
 		}
-		t.say(t.invalidMessage(at, sr))
+		t.say(t.invalidMessage(at, sr, err))
 		return nil
 	}
 	if old, ok := t.get(name); ok && sameValue(old, v) {
@@ -583,8 +592,9 @@ func sameValue(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// check converts a raw value to the slot's type and runs the slot's
-// validation and the validators of the collect steps given.
+// check converts a raw value to the slot's type and runs the validators
+// of the collect steps given (which may give a normalised form of the
+// value) and the slot's validation.
 func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 	v, err := values.Convert(sr.def, raw)
 	if err != nil {
@@ -596,14 +606,13 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
 	}
 	v = normalizeAny(v)
-	v = emailWord(collects, v)
-	if err := t.validate(sr, nil, v); err != nil {
-		return nil, err
-	}
 	for _, c := range collects {
-		if err := t.validate(nil, c, v); err != nil {
+		if v, err = t.validate(sr, c, v, true); err != nil {
 			return nil, err
 		}
+	}
+	if collects == nil {
+		return t.validate(sr, nil, v, true)
 	}
 	return v, nil
 }
@@ -619,63 +628,47 @@ func isBlank(v any) bool {
 	return ok && strings.TrimSpace(s) == ""
 }
 
-// emailWord picks the address out of an answer for a collect with the
-// built-in email validator: "my email is ana@example.com" is
-// "ana@example.com", as numbers and pattern words are found inside text.
-// A text with no address, or two different ones, is returned as it is
-// (and fails the validator).
-func emailWord(collects []*nodeRT, v any) any {
-	s, ok := v.(string)
-	if !ok || emailRE.MatchString(s) {
-		return v
-	}
-	for _, c := range collects {
-		if c.builtin != "email" {
-			continue
-		}
-		found := ""
-		for _, w := range strings.Fields(s) {
-			w = strings.Trim(w, ".,;:!?¿¡\"'()[]<>")
-			if !emailRE.MatchString(w) || w == found {
-				continue
+// validate runs the collect's validator (collect may be nil), then the
+// slot's validation expression, on a converted value, and returns the
+// value to store: a built-in or named validator may normalise it. A named
+// validator runs only when named is true: a value given for the slot (an
+// answer, a correction, a set_slot), not one the flow finds already set
+// when it reaches the collect again.
+func (t *turn) validate(sr *slotRT, collect *nodeRT, v any, named bool) (any, error) {
+	if collect != nil {
+		if collect.builtin != "" {
+			nv, ok := builtinValidators[collect.builtin](v)
+			if !ok {
+				return nil, fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.builtin)
 			}
-			if found != "" {
-				return v
+			v = nv
+		}
+		if collect.validator != nil && !t.test(collect.validator, v, true) {
+			return nil, fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.validator.src)
+		}
+		if collect.named != "" && named {
+			var err error
+			if v, err = t.runValidator(sr, collect, v); err != nil {
+				return nil, err
 			}
-			found = w
 		}
-		if found != "" {
-			return found
-		}
-		return v
 	}
-	return v
+	if sr.validation != nil && !t.test(sr.validation, v, true) {
+		return nil, fmt.Errorf("value %q fails the validation of slot %q", tmpl.Format(v), sr.def.Name)
+	}
+	return v, nil
 }
 
-// validate runs the slot's validation expression (sr may be nil) and the
-// collect's validator (collect may be nil) on a converted value.
-func (t *turn) validate(sr *slotRT, collect *nodeRT, v any) error {
-	if sr != nil && sr.validation != nil && !t.test(sr.validation, v, true) {
-		return fmt.Errorf("value %q fails the validation of slot %q", tmpl.Format(v), sr.def.Name)
-	}
-	if collect == nil {
-		return nil
-	}
-	if collect.builtin != "" && !builtinValidators[collect.builtin](v) {
-		return fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.builtin)
-	}
-	if collect.validator != nil && !t.test(collect.validator, v, true) {
-		return fmt.Errorf("value %q fails validator %q", tmpl.Format(v), collect.validator.src)
-	}
-	return nil
-}
-
-// invalidMessage renders the message for an invalid value: the collect's
-// validation_error_message, the slot's invalid_message, or a default.
-func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT) string {
+// invalidMessage renders the message for an invalid value (err is why it
+// is invalid): the collect's validation_error_message, the named
+// validator's own message, the slot's invalid_message, or a default.
+func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error) string {
+	var ie *invalidError
 	switch {
 	case collect != nil && collect.errMsg != nil:
 		return t.render(collect.errMsg)
+	case errors.As(err, &ie) && strings.TrimSpace(ie.msg) != "":
+		return ie.msg
 	case sr.invalid != nil:
 		return t.render(sr.invalid)
 	}
@@ -725,10 +718,10 @@ func defaultInvalid(def *ir.Slot) string {
 // invalidAnswer handles an invalid answer to the pending collect: the
 // error message, then the question again, or after max_attempts the
 // on_invalid step or the end of the flow.
-func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT) {
+func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT, err error) {
 	p := t.st.Pending
 	p.Attempts++
-	t.say(t.invalidMessage(collect, sr))
+	t.say(t.invalidMessage(collect, sr, err))
 	if max := collect.n.MaxAttempts; max > 0 && p.Attempts >= max {
 		t.trace(collect.flow.f.Name + "." + collect.n.ID + ": " + strconv.Itoa(p.Attempts) + " invalid answers, max_attempts reached")
 		t.st.Pending = nil

@@ -1027,16 +1027,6 @@ func TestMessageSettingsAreTemplates(t *testing.T) {
 	assert.Equal(t, []string{"Stopped, Ana."}, do(t, m, st, cancel).Replies)
 }
 
-func TestBuiltinValidatorsOnText(t *testing.T) {
-	assert.True(t, builtinValidators["positive"]("25"))
-	assert.True(t, builtinValidators["positive"]("30 years"))
-	assert.False(t, builtinValidators["positive"]("-3"))
-	assert.False(t, builtinValidators["positive"]("none"))
-	assert.True(t, builtinValidators["positive"](int64(2)))
-	assert.True(t, builtinValidators["email"](" ana@example.com "))
-	assert.False(t, builtinValidators["email"](int64(5)))
-}
-
 // TestActionNonFiniteOutput: an action that returns NaN, an infinity or a
 // JSON number too large for a float64 has a bad output. It is an action
 // failure that takes on_error (or says the action error message), never a

@@ -5,7 +5,8 @@ import (
 )
 
 // check_reserved_names: slots are variables in expressions, so a slot may
-// not take the name of an expression keyword (in, and, nil...) or of the
+// not take the name of an expression keyword (in, and, nil, the Python
+// framework's None, is...) or of the
 // names soni gives meaning there (value, slots). Names of expr's built-in
 // functions (count, date, max...) are fine: in an expression a bare name is
 // always the variable.
@@ -31,4 +32,8 @@ var reservedNames = map[string]bool{
 	"in": true, "not": true, "and": true, "or": true, "matches": true, "contains": true,
 	"startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
 	"nil": true, "true": true, "false": true, "slots": true, "value": true,
+	// The Python framework's literals and operators, which soni reads as
+	// such (internal/exprcompat).
+	"AND": true, "OR": true, "NOT": true, "None": true, "none": true, "null": true,
+	"True": true, "False": true, "is": true,
 }

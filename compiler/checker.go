@@ -92,6 +92,7 @@ var checks = []check{
 	{"flow_refs", checkFlowRefs},
 	{"loop_bodies", checkLoopBodies},
 	{"loops", checkLoops},
+	{"mixed_logic", checkMixedLogic},
 	{"names", checkNames},
 	{"outputs", checkOutputs},
 	{"patterns", checkPatterns},

@@ -403,10 +403,10 @@ func TestExpressionHints(t *testing.T) {
 			[]string{`10:22 invalid evaluate expression: unexpected token Operator("=") (compare with "==", not "=")`}},
 		{"template braces", `{ok} == true`, diag.CodeExpression,
 			[]string{`10:23 invalid evaluate expression: unexpected token Bracket("}") (in an expression a slot is a variable: write ok, not {ok})`}},
-		{"Python True and None", `ok == True and x != None`, diag.CodeUnknownSlot, []string{
-			`10:26 unknown slot "True" in evaluate expression: declare it in the top-level slots or the flow's slots, or fix its name (did you mean "true"?)`,
-			`10:40 unknown slot "None" in evaluate expression: declare it in the top-level slots or the flow's slots, or fix its name (did you mean "nil"?)`,
-		}},
+		// The Python framework's literals are read as they were meant
+		// (language.md §14): True, False, None, none, null, is, is not.
+		{"Python True and None", `ok == True and x != None`, diag.CodeUnknownSlot, nil},
+		{"Python null and is not", `x is not null and x != none`, diag.CodeExpression, nil},
 		{"a map literal is fine", `{"a": 1}.a == 1 and ok`, diag.CodeExpression, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

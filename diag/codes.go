@@ -58,6 +58,7 @@ const (
 	CodeEndFlow             = "W013"
 	CodeConfirmLabel        = "W014"
 	CodeUndeclaredValidator = "W015"
+	CodeMixedLogic          = "W016"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -105,6 +106,7 @@ var Rules = []Rule{
 	{CodeEndFlow, "end-flow", Warning, "A jump names __end_flow__, the Python framework's name for __end__; soni reads it as __end__.", "Write __end__."},
 	{CodeConfirmLabel, "confirm-label", Warning, "A confirm names a slot that nothing declares or sets: a label, as in the Python framework.", "Name the slot the confirmation is about, or declare the slot."},
 	{CodeUndeclaredValidator, "undeclared-validator", Warning, "A collect names a validator that is neither built in nor declared.", "Declare it under 'validators:', provide it from Go (Engine.RegisterValidator) or a test stub, or use a built-in."},
+	{CodeMixedLogic, "mixed-and-or", Warning, "An expression mixes and and or without parentheses; the Python framework read such conditions from left to right.", "Add parentheses that say which reading you mean."},
 }
 
 var rulesByCode = func() map[string]*Rule {

@@ -1,11 +1,27 @@
 // Package exprcompat prepares expression source for expr: it rewrites the
-// Python framework's capitalised AND, OR and NOT to expr's and, or and not.
-// The rewrite keeps every offset, so error columns still point into the
-// source as written. Both the compiler and the VM use it.
+// Python framework's capitalised AND, OR and NOT to expr's and, or and not,
+// its None (and none, null) to nil, its True and False to true and false,
+// and Python's "is" and "is not" to == and !=. The rewrite keeps every offset, so error columns still point into
+// the source as written. Both the compiler and the VM use it.
 package exprcompat
 
-// Rewrite returns src with the whole words AND, OR and NOT outside string
-// literals replaced by and, or and not.
+// rewrites maps each word outside string literals to its replacement of
+// the same length (nil is padded with a space).
+var rewrites = [...]struct{ from, to string }{
+	{"AND", "and"},
+	{"OR", "or"},
+	{"NOT", "not"},
+	{"None", "nil "},
+	{"none", "nil "},
+	{"null", "nil "},
+	{"True", "true"},
+	{"False", "false"},
+	{"is not", "!=    "},
+	{"is", "=="},
+}
+
+// Rewrite returns src with the whole words of the table above, outside
+// string literals and not after a "." (a field), replaced.
 func Rewrite(src string) string {
 	var out []byte
 	var quote byte
@@ -26,21 +42,19 @@ func Rewrite(src string) string {
 			quote = c
 			continue
 		}
-		if c != 'A' && c != 'O' && c != 'N' {
+		if c != 'A' && c != 'O' && c != 'N' && c != 'n' && c != 'T' && c != 'F' && c != 'i' {
 			continue
 		}
-		if i > 0 && isWord(src[i-1]) {
+		if i > 0 && (isWord(src[i-1]) || src[i-1] == '.') {
 			continue
 		}
-		for _, w := range [...]string{"AND", "OR", "NOT"} {
-			end := i + len(w)
-			if end <= len(src) && src[i:end] == w && (end == len(src) || !isWord(src[end])) {
+		for _, w := range rewrites {
+			end := i + len(w.from)
+			if end <= len(src) && src[i:end] == w.from && (end == len(src) || !isWord(src[end])) {
 				if out == nil {
 					out = []byte(src)
 				}
-				for j := i; j < end; j++ {
-					out[j] = src[j] + ('a' - 'A')
-				}
+				copy(out[i:end], w.to)
 				i = end - 1
 				break
 			}

@@ -17,6 +17,14 @@ func TestRewrite(t *testing.T) {
 		{`s == 'it\'s AND' OR t`, `s == 'it\'s AND' or t`},
 		{"x_AND == 1", "x_AND == 1"},
 		{"a and b", "a and b"},
+		{"x == None", "x == nil "},
+		{"x != none AND y == null", "x != nil  and y == nil "},
+		{"ok == True OR ok == False", "ok == true or ok == false"},
+		{"slots.none == 1", "slots.none == 1"},
+		{"nonempty == 'None'", "nonempty == 'None'"},
+		{"Nonesuch == nullable", "Nonesuch == nullable"},
+		{"x is not None", "x !=     nil "},
+		{"x is None or island", "x == nil  or island"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -24,6 +32,34 @@ func TestRewrite(t *testing.T) {
 			got := Rewrite(tt.in)
 			assert.Equal(t, tt.want, got)
 			assert.Len(t, got, len(tt.in), "offsets must be kept")
+		})
+	}
+}
+
+// TestRewriteRuns: the rewritten Python literals mean what they meant in
+// the Python framework.
+func TestRewriteRuns(t *testing.T) {
+	env := map[string]any{"missing": nil, "name": "Ana", "ok": true}
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"missing == None", true},
+		{"missing == none", true},
+		{"missing == null", true},
+		{"name != None AND ok == True", true},
+		{"ok == False", false},
+		{"name is None", false},
+		{"name is not None", true},
+		{"missing is none", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			p, err := expr.Compile(Rewrite(tt.src), expr.AllowUndefinedVariables())
+			require.NoError(t, err)
+			got, err := expr.Run(p, env)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }

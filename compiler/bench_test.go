@@ -47,13 +47,13 @@ func genProject(n, perFile int) []Source {
         message: "Hello from flow %[1]d"
       - step: ask_amount
         type: collect
-        slot: amount
+        slot: amount  # soni:ignore W017
         message: "How much?"
         max_attempts: 3
         on_invalid: give_up
       - step: ask_account
         type: collect
-        slot: account
+        slot: account  # soni:ignore W017
         message: "Which account?"
       - step: ask_note
         type: collect

@@ -90,6 +90,7 @@ var checks = []check{
 	{"durations", checkDurations},
 	{"expressions", checkExpressions},
 	{"flow_refs", checkFlowRefs},
+	{"kept_slots", checkKeptSlots},
 	{"loop_bodies", checkLoopBodies},
 	{"loops", checkLoops},
 	{"mixed_logic", checkMixedLogic},

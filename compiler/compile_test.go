@@ -377,7 +377,7 @@ flows:
   f:
     trigger: {intents: ["go"]}
     steps:
-      - {step: a, type: collect, slot: amount, message: "How much?"}
+      - {step: a, type: collect, slot: amount, message: "How much?"}  # soni:ignore W017
       - step: b
         type: branch
         evaluate: "let double = amount * 2; double > 10"
@@ -444,8 +444,8 @@ flows:
   f:
     trigger: {intents: ["go"]}
     steps:
-      - {step: a, type: collect, slot: len, message: "How long?"}
-      - {step: b, type: collect, slot: name, message: "Name?"}
+      - {step: a, type: collect, slot: len, message: "How long?"}  # soni:ignore W017
+      - {step: b, type: collect, slot: name, message: "Name?"}  # soni:ignore W017
       - step: c
         type: branch
         evaluate: "len > 3 and len(name) > 1"

@@ -59,6 +59,7 @@ const (
 	CodeConfirmLabel        = "W014"
 	CodeUndeclaredValidator = "W015"
 	CodeMixedLogic          = "W016"
+	CodeKeptSlot            = "W017"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -107,6 +108,7 @@ var Rules = []Rule{
 	{CodeConfirmLabel, "confirm-label", Warning, "A confirm names a slot that nothing declares or sets: a label, as in the Python framework.", "Name the slot the confirmation is about, or declare the slot."},
 	{CodeUndeclaredValidator, "undeclared-validator", Warning, "A collect names a validator that is neither built in nor declared.", "Declare it under 'validators:', provide it from Go (Engine.RegisterValidator) or a test stub, or use a built-in."},
 	{CodeMixedLogic, "mixed-and-or", Warning, "An expression mixes and and or without parentheses; the Python framework read such conditions from left to right.", "Add parentheses that say which reading you mean."},
+	{CodeKeptSlot, "kept-slot", Warning, "A flow collects a conversation slot and never clears it, so the next run of the flow reuses the old answer.", "Declare the slot in the flow's slots, clear it with a set step (slot: null), or acknowledge a slot meant to outlive the flow with # soni:ignore W017."},
 }
 
 var rulesByCode = func() map[string]*Rule {

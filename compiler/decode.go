@@ -464,6 +464,8 @@ func (d *decoder) slot(n ast.Node, name Str, path string) *Slot {
 			s.Type = d.scalarStr(e.value, e.key.Path)
 		case "description":
 			s.Description = d.scalarStr(e.value, e.key.Path)
+		case "label":
+			s.Label = d.scalarStr(e.value, e.key.Path)
 		case "values":
 			s.ValuesSet = true
 			if items := d.items(e.value); items != nil {

@@ -110,6 +110,7 @@ func lowerSlot(s *Slot) *ir.Slot {
 		Name:        s.Name.V,
 		Type:        s.Resolved,
 		Description: s.Description.V,
+		Label:       s.Label.V,
 		Values:      s.Values,
 		Min:         s.Min,
 		Max:         s.Max,

@@ -124,6 +124,7 @@ type Slot struct {
 	Type        Str
 	Resolved    ir.SlotType
 	Description Str
+	Label       Str
 	Values      []ir.Value
 	ValuesSet   bool
 	Min, Max    *float64

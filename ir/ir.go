@@ -114,6 +114,8 @@ type Slot struct {
 	Name        string   `json:"name"`
 	Type        SlotType `json:"type"`
 	Description string   `json:"description,omitempty"`
+	// Label is a short name end users may see ("departure date").
+	Label string `json:"label,omitempty"`
 	// Values are the categorical values with their synonyms.
 	Values         []Value   `json:"values,omitempty"`
 	Min            *float64  `json:"min,omitempty"`

@@ -676,10 +676,30 @@ func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error) string {
 }
 
 // defaultInvalid is the invalid message of a slot that gives none. It never
-// shows the slot's internal name (language.md §11): a typed slot gets a
+// shows the slot's internal name (language.md §11): a slot with a label
+// names it ("That is not a valid departure date."), a typed slot gets a
 // message built from its type and limits ("Please give a number between 1
 // and 10."), a text slot its description, or a plain apology.
 func defaultInvalid(def *ir.Slot) string {
+	typed := typeInvalid(def)
+	if l := strings.TrimSpace(def.Label); l != "" {
+		if typed != "" {
+			return "That is not a valid " + l + ". " + typed
+		}
+		return "That is not a valid " + l + "."
+	}
+	if typed != "" {
+		return typed
+	}
+	if d := strings.TrimSpace(def.Description); d != "" {
+		return "Sorry, I couldn't use that. I need: " + strings.TrimSuffix(d, ".") + "."
+	}
+	return "Sorry, I couldn't use that answer."
+}
+
+// typeInvalid is the part of the default invalid message that the slot's
+// type and limits give, or "" for a text or untyped slot.
+func typeInvalid(def *ir.Slot) string {
 	limits := func(noun string) string {
 		switch {
 		case def.Min != nil && def.Max != nil:
@@ -709,10 +729,7 @@ func defaultInvalid(def *ir.Slot) string {
 			return "Please choose one of: " + strings.Join(names, ", ") + "."
 		}
 	}
-	if d := strings.TrimSpace(def.Description); d != "" {
-		return "Sorry, I couldn't use that. I need: " + strings.TrimSuffix(d, ".") + "."
-	}
-	return "Sorry, I couldn't use that answer."
+	return ""
 }
 
 // invalidAnswer handles an invalid answer to the pending collect: the

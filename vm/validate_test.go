@@ -3,6 +3,7 @@ package vm
 import (
 	"testing"
 
+	"github.com/soni-dev/soni/ir"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -48,5 +49,31 @@ func TestBuiltinValidators(t *testing.T) {
 		got, ok := builtinValidators[tt.validator](tt.in)
 		assert.Equal(t, tt.ok, ok, "%s(%v)", tt.validator, tt.in)
 		assert.Equal(t, tt.want, got, "%s(%v)", tt.validator, tt.in)
+	}
+}
+
+// TestDefaultInvalidMessage: the default invalid message never shows a
+// slot's internal name; it uses the label, the type and limits, or the
+// description.
+func TestDefaultInvalidMessage(t *testing.T) {
+	one, ten := 1.0, 10.0
+	tests := []struct {
+		name string
+		slot ir.Slot
+		want string
+	}{
+		{"number with limits", ir.Slot{Name: "guests", Type: ir.TypeNumber, Min: &one, Max: &ten}, "Please give a number between 1 and 10."},
+		{"label and type", ir.Slot{Name: "departure_date", Type: ir.TypeDate, Label: "departure date"}, "That is not a valid departure date. Please give a date, for example 2026-03-15."},
+		{"label on text", ir.Slot{Name: "card_no", Type: ir.TypeText, Label: "card number", Description: "The card's number"}, "That is not a valid card number."},
+		{"description on text", ir.Slot{Name: "card_no", Type: ir.TypeText, Description: "The last four digits of the card."}, "Sorry, I couldn't use that. I need: The last four digits of the card."},
+		{"nothing", ir.Slot{Name: "x_1", Type: ir.TypeAny}, "Sorry, I couldn't use that answer."},
+		{"categorical", ir.Slot{Name: "acct", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "checking"}, {Value: "savings"}}}, "Please choose one of: checking, savings."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := defaultInvalid(&tt.slot)
+			assert.Equal(t, tt.want, got)
+			assert.NotContains(t, got, tt.slot.Name)
+		})
 	}
 }

@@ -282,9 +282,10 @@ type ResumeError struct {
 	Err        error
 }
 
-// Error names the checkpoint and the reason, and suggests --reset.
+// Error names the checkpoint and the reason, and says how to go on: a
+// new conversation beside it (--session), or discarding it (--reset).
 func (e *ResumeError) Error() string {
-	return fmt.Sprintf("cannot resume %s: %v; it was left untouched: inspect or remove it, or start the session afresh with --reset",
+	return fmt.Sprintf("cannot resume %s: %v; it was left untouched: to keep it and start a new conversation, choose another session with --session NAME; to discard it, start the session afresh with --reset",
 		e.Checkpoint, e.Err)
 }
 

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/soni-dev/soni/internal/text"
 	"github.com/soni-dev/soni/ir"
@@ -38,7 +40,7 @@ func chatCommand(e *env) *cli.Command {
 		ArgsUsage: "PATH",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "session", Value: "default", Usage: "conversation `ID`: [A-Za-z0-9._-]{1,128}"},
-			&cli.StringFlag{Name: "checkpoints", Value: filepath.Join(".soni", "checkpoints"), Usage: "checkpoint `DIR`"},
+			&cli.StringFlag{Name: "checkpoints", Usage: "checkpoint `DIR` (default: .soni/checkpoints/PROJECT, one directory per project)"},
 			&cli.BoolFlag{Name: "reset", Usage: "start the session afresh"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per turn"},
 			&cli.BoolFlag{Name: "trace", Usage: "show the commands and steps of each turn"},
@@ -56,7 +58,11 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			store, err := checkpoints.NewFileStore(c.String("checkpoints"))
+			dir := c.String("checkpoints")
+			if !c.IsSet("checkpoints") {
+				dir = defaultCheckpoints(path)
+			}
+			store, err := checkpoints.NewFileStore(dir)
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitUsage)
 			}
@@ -65,7 +71,7 @@ func chatCommand(e *env) *cli.Command {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
 			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
-				history: historyFile(c.String("checkpoints"))}
+				history: historyFile(dir, c.IsSet("checkpoints"))}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
 	}
@@ -586,13 +592,44 @@ func (p *plainReader) AddHistory(string) {}
 func (p *plainReader) Close() error      { return nil }
 
 // historyFile is where the line editor keeps its history: .soni/history for
-// the default checkpoint directory, else a .history file inside the
+// the default checkpoint directories, else a .history file inside the
 // checkpoint directory given, so that --checkpoints never writes outside
 // the directory it names.
-func historyFile(checkpointsDir string) string {
-	dir := filepath.Clean(checkpointsDir)
-	if dir == filepath.Join(".soni", "checkpoints") {
+func historyFile(checkpointsDir string, given bool) string {
+	if !given {
 		return filepath.Join(".soni", "history")
 	}
-	return filepath.Join(dir, ".history")
+	return filepath.Join(filepath.Clean(checkpointsDir), ".history")
+}
+
+// defaultCheckpoints is the checkpoint directory of a project when
+// --checkpoints is not given: .soni/checkpoints/NAME, NAME being the
+// project directory's name (a one-file project's or a compiled program's
+// file name without extension), so that two projects chatted with from
+// one directory never share a conversation.
+func defaultCheckpoints(path string) string {
+	return filepath.Join(".soni", "checkpoints", projectKey(path))
+}
+
+// projectKey names a project for its checkpoint directory: letters,
+// digits, ".", "_" and "-" of its directory or file name, else "project".
+func projectKey(path string) string {
+	name := ""
+	if abs, err := filepath.Abs(path); err == nil {
+		if info, err := os.Stat(abs); err == nil && !info.IsDir() {
+			name = strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
+		} else {
+			name = filepath.Base(abs)
+		}
+	}
+	key := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '_'
+	}, name)
+	if strings.Trim(key, "._") == "" {
+		return "project"
+	}
+	return key
 }

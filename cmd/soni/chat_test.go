@@ -126,7 +126,28 @@ func TestChatCorruptCheckpoint(t *testing.T) {
 }
 
 func TestHistoryFile(t *testing.T) {
-	assert.Equal(t, filepath.Join(".soni", "history"), historyFile(".soni/checkpoints"))
-	assert.Equal(t, filepath.Join(".soni", "history"), historyFile("./.soni/checkpoints/"))
-	assert.Equal(t, filepath.Join("/tmp", "cps", ".history"), historyFile("/tmp/cps"), "never outside the directory given")
+	assert.Equal(t, filepath.Join(".soni", "history"), historyFile(".soni/checkpoints/banking", false))
+	assert.Equal(t, filepath.Join(".soni", "checkpoints", ".history"), historyFile("./.soni/checkpoints/", true))
+	assert.Equal(t, filepath.Join("/tmp", "cps", ".history"), historyFile("/tmp/cps", true), "never outside the directory given")
+}
+
+// TestProjectKey: each project gets its own default checkpoint
+// directory, named after it, whatever its path looks like.
+func TestProjectKey(t *testing.T) {
+	dir := t.TempDir()
+	banking := filepath.Join(dir, "banking")
+	require.NoError(t, os.Mkdir(banking, 0o755))
+	one := filepath.Join(dir, "hello flow.yaml")
+	require.NoError(t, os.WriteFile(one, nil, 0o644))
+	tests := []struct{ path, want string }{
+		{banking, "banking"},
+		{banking + "/", "banking"},
+		{one, "hello_flow"},
+		{filepath.Join(dir, "missing"), "missing"},
+		{"/", "project"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, projectKey(tt.path), tt.path)
+	}
+	assert.Equal(t, filepath.Join(".soni", "checkpoints", "banking"), defaultCheckpoints(banking))
 }

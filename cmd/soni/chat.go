@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/internal/text"
 	"github.com/soni-dev/soni/ir"
 
@@ -49,6 +50,12 @@ func chatCommand(e *env) *cli.Command {
 			path, err := oneProject(c)
 			if err != nil {
 				return err
+			}
+			if ps := compiler.SplitProjects(path, compilerOptions(c)); len(ps) > 1 {
+				for i, p := range ps {
+					ps[i] = "soni chat " + p
+				}
+				return usageError("chat: %q holds %d projects; chat with one of them: %s", path, len(ps), strings.Join(ps, ", "))
 			}
 			session := c.String("session")
 			if err := checkpoints.ValidateID(session); err != nil {

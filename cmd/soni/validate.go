@@ -29,10 +29,15 @@ func validateCommand(e *env) *cli.Command {
 			}
 			var all diag.List
 			var results []*compiler.Result
-			for _, path := range c.Args().Slice() {
-				r := compiler.Compile(path, compilerOptions(c))
-				results = append(results, r)
-				all = append(all, r.Diags...)
+			for _, arg := range c.Args().Slice() {
+				// A directory of projects (flows/ holding banking/ and
+				// travel/) is checked project by project, as soni test
+				// runs each test file against its own project.
+				for _, path := range compiler.SplitProjects(arg, compilerOptions(c)) {
+					r := compiler.Compile(path, compilerOptions(c))
+					results = append(results, r)
+					all = append(all, r.Diags...)
+				}
 			}
 			all.Sort()
 			var err error

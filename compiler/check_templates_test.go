@@ -47,6 +47,15 @@ flows:
 			`2:52 unmatched '}' in template: write '}}' for a literal brace`,
 			`6:87 unclosed '{' in template: write '{{' for a literal brace`,
 		}},
+		{"format specs", `slots:
+  amount: {type: number}
+flows:
+  main:
+    steps:
+      - {step: a, type: collect, slot: amount, message: "{amount:,.2f} or {amount:>10} or {amount:x}"}
+`, []string{
+			`6:99 format spec "x" of {amount} is not supported: the type "x" is not; soni supports [[fill]align][sign][0][width][,|_][.precision][type] with type s, d, f, F, e, E or %, as in {amount:,.2f} or {name:>10}`,
+		}},
 		{"valid templates", `slots:
   name: {type: text}
 flows:

@@ -1,5 +1,6 @@
 // Package tmpl parses and renders message templates: literal text with
-// {slot} and {slot.field} references, and {{ and }} for literal braces.
+// {slot} and {slot.field} references, optionally with a Python-style format
+// spec ({amount:,.2f}, see [Spec]), and {{ and }} for literal braces.
 // The compiler uses it to check templates, the VM to render them.
 package tmpl
 
@@ -21,6 +22,8 @@ type Part struct {
 	// Slot is set for a reference; Text is then empty.
 	Slot   string
 	Fields []string
+	// Spec is the format spec after a colon ({amount:.2f}), or nil.
+	Spec *Spec
 	// Offset is the rune offset of the reference's '{' in the source.
 	Offset int
 }
@@ -65,22 +68,42 @@ func Parse(src string) (*Template, error) {
 				i++
 				continue
 			}
-			end := -1
+			end, colon := -1, -1
 			for j := i + 1; j < len(runes); j++ {
 				if runes[j] == '}' {
 					end = j
 					break
 				}
+				if runes[j] == ':' && colon < 0 {
+					colon = j
+				}
 				if runes[j] == '{' {
+					if colon >= 0 {
+						return nil, &Error{Offset: j, Msg: fmt.Sprintf("nested field in the format spec of {%s}: soni's format specs are fixed, as in {amount:,.2f}", strings.TrimSpace(string(runes[i+1:colon])))}
+					}
 					break
 				}
 			}
 			if end < 0 {
 				return nil, &Error{Offset: i, Msg: "unclosed '{' in template: write '{{' for a literal brace"}
 			}
-			ref := strings.TrimSpace(string(runes[i+1 : end]))
+			inner := runes[i+1 : end]
+			var spec *Spec
+			if colon >= 0 {
+				inner = runes[i+1 : colon]
+				name := strings.TrimSpace(string(inner))
+				sp, err := parseSpec(name, string(runes[colon+1:end]))
+				if err != nil {
+					return nil, &Error{Offset: colon + 1, Msg: err.Error()}
+				}
+				spec = sp
+			}
+			ref := strings.TrimSpace(string(inner))
 			if ref == "" {
 				return nil, &Error{Offset: i, Msg: "empty '{}' in template: name a slot, or write '{{}}' for literal braces"}
+			}
+			if bang := strings.IndexByte(ref, '!'); bang > 0 && isIdent(strings.TrimSpace(ref[:bang])) && (ref[bang:] == "!r" || ref[bang:] == "!s" || ref[bang:] == "!a") {
+				return nil, &Error{Offset: i, Msg: fmt.Sprintf("conversion %q in {%s} is not supported: write {%s}, or {%s:SPEC} with a format spec", ref[bang:], ref, strings.TrimSpace(ref[:bang]), strings.TrimSpace(ref[:bang]))}
 			}
 			names := strings.Split(ref, ".")
 			for _, n := range names {
@@ -89,7 +112,7 @@ func Parse(src string) (*Template, error) {
 				}
 			}
 			flush()
-			t.Parts = append(t.Parts, Part{Slot: names[0], Fields: names[1:], Offset: i})
+			t.Parts = append(t.Parts, Part{Slot: names[0], Fields: names[1:], Spec: spec, Offset: i})
 			i = end
 		case '}':
 			if i+1 < len(runes) && runes[i+1] == '}' {
@@ -161,7 +184,10 @@ func (t *Template) Render(get func(slot string) (any, bool)) string {
 				break
 			}
 		}
-		if ok {
+		switch {
+		case ok && p.Spec != nil:
+			b.WriteString(p.Spec.Apply(v))
+		case ok:
 			b.WriteString(Format(v))
 		}
 	}

@@ -322,6 +322,31 @@ func (ch *chat) banner() {
 		fmt.Fprintf(ch.e.stderr, "note: no runner for action %s: a step that calls it fails (its on_error runs); declare run: exec or http for it (docs/actions.md)\n",
 			strings.Join(missing, ", "))
 	}
+	if missing := validatorsWithoutRunner(prog); len(missing) > 0 {
+		fmt.Fprintf(ch.e.stderr, "note: no runner for validator %s: no answer to a question that uses it is accepted; declare it under validators with run: exec or http (docs/language.md, named validators)\n",
+			strings.Join(missing, ", "))
+	}
+}
+
+// validatorsWithoutRunner lists, sorted and quoted, the named validators
+// the collect steps use that no declaration runs.
+func validatorsWithoutRunner(prog *ir.Program) []string {
+	seen := map[string]bool{}
+	for _, f := range prog.Flows {
+		for _, n := range f.Nodes {
+			if n.Validator == nil || n.Validator.Name == "" || seen[n.Validator.Name] {
+				continue
+			}
+			if v := prog.Validator(n.Validator.Name); v == nil || v.Run == nil {
+				seen[n.Validator.Name] = true
+			}
+		}
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(seen)) {
+		out = append(out, strconv.Quote(name))
+	}
+	return out
 }
 
 // actionsWithoutRunner lists, sorted and quoted, the actions the flows call
@@ -404,6 +429,9 @@ type turnJSON struct {
 	Events   []vm.Event     `json:"events"`
 	Stack    []string       `json:"stack"`
 	Trace    []string       `json:"trace,omitempty"`
+	// Warnings are the runners' warnings of the turn (an action's
+	// undeclared output, a validator that failed).
+	Warnings []string `json:"warnings,omitempty"`
 	// Error is set for a turn that failed at run time; the rest is the
 	// state of the last good turn, which is what the checkpoint holds.
 	Error string `json:"error,omitempty"`
@@ -424,6 +452,7 @@ func turnJSONOf(r *soni.Reply, trace bool) turnJSON {
 	if trace {
 		t.Trace = r.Trace
 	}
+	t.Warnings = r.Warnings
 	return t
 }
 
@@ -433,9 +462,14 @@ func (ch *chat) print(r *soni.Reply) {
 		return
 	}
 	if ch.trace {
-		// The trace names every command the turn applied, in order.
+		// The trace names every command the turn applied, in order; it
+		// holds the warnings too.
 		for _, l := range r.Trace {
 			fmt.Fprintf(ch.e.stderr, "trace: %s\n", l)
+		}
+	} else {
+		for _, w := range r.Warnings {
+			fmt.Fprintf(ch.e.stderr, "warning: %s\n", w)
 		}
 	}
 	for _, line := range r.Replies {

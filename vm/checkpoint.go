@@ -151,7 +151,14 @@ func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
 	if len(st.History) > 0 {
 		b = append(b, "\n  "...)
 	}
-	b = append(b, "]\n}\n"...)
+	b = append(b, ']')
+	if len(st.Metadata) > 0 {
+		b = append(b, ",\n  \"metadata\": "...)
+		if b, err = appendMap(b, st.Metadata, 0); err != nil {
+			return nil, fmt.Errorf("metadata: %w", err)
+		}
+	}
+	b = append(b, "\n}\n"...)
 	return b, nil
 }
 
@@ -295,9 +302,12 @@ const (
 	fPending
 	fHistory
 	fAll = 1<<iota - 1
+	// fMetadata is optional: a checkpoint without session metadata has
+	// no such field.
+	fMetadata = fAll + 1
 )
 
-var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history"}
+var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history", "metadata"}
 
 // Decode reads checkpoint bytes and checks them against the machine's
 // program. A checkpoint written for another version of the program
@@ -390,6 +400,15 @@ func (m *Machine) decode(b []byte) (*State, error) {
 			st.Pending, err = m.decodePending(&d)
 		case fHistory:
 			st.History, err = d.history()
+		case fMetadata:
+			var v any
+			if v, err = d.value(0); err == nil {
+				md, ok := v.(map[string]any)
+				if !ok {
+					return errors.New("field \"metadata\" is not an object")
+				}
+				st.Metadata = md
+			}
 		}
 		return err
 	})
@@ -400,7 +419,7 @@ func (m *Machine) decode(b []byte) (*State, error) {
 	if d.i != len(b) {
 		return nil, d.errf("unexpected data after the checkpoint object")
 	}
-	if seen != fAll {
+	if seen&fAll != fAll {
 		for i, name := range fieldNames {
 			if seen&(1<<i) == 0 {
 				return nil, fmt.Errorf("checkpoint has no %q field", name)

@@ -45,6 +45,12 @@ type State struct {
 	// History holds the last messages of the conversation, oldest first, at
 	// most the program's history_size.
 	History []Message
+	// Metadata is the session's metadata: what the front end sent with
+	// the messages (Input.Metadata, a Rasa REST message's metadata, a
+	// conversation test's metadata), merged key by key, the latest value
+	// winning. Flows do not read it; it is kept in the checkpoint and
+	// shown in the trace. It is saved only when not empty.
+	Metadata map[string]any
 	// Notes are remarks made while decoding a checkpoint (for example that
 	// it was written for an older version of the flows). The next turn
 	// puts them at the start of its trace. They are not saved.
@@ -113,6 +119,9 @@ func (st *State) Clone() *State {
 	}
 	if st.History != nil {
 		c.History = append([]Message(nil), st.History...)
+	}
+	if st.Metadata != nil {
+		c.Metadata = maps.Clone(st.Metadata)
 	}
 	c.Notes = nil
 	return &c

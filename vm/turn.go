@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -31,6 +32,11 @@ type Input struct {
 	// Validators, when non-nil, runs this turn's named validators instead
 	// of Options.Validators.
 	Validators ValidatorRunner
+	// Metadata, when not empty, is merged into the session's metadata
+	// (State.Metadata), key by key, and shown in the trace. Its values
+	// must be JSON values (nil, bool, string, numbers, []any,
+	// map[string]any).
+	Metadata map[string]any
 }
 
 // Result is the outcome of one successful turn.
@@ -48,6 +54,10 @@ type Result struct {
 	Trace []string `json:"trace,omitempty"`
 	// Commands are the commands the turn applied (given or understood).
 	Commands []Command `json:"commands,omitempty"`
+	// ReplyEvents holds, for each reply, how many of the turn's events
+	// came before it: with Events, the turn's timeline (a conversation
+	// test's ordered assertions use it).
+	ReplyEvents []int `json:"-"`
 	// Visited lists the steps the turn ran, in order, once per run (a
 	// step in a loop appears once per iteration). Step coverage is built
 	// from it.
@@ -111,11 +121,12 @@ type turn struct {
 	getter func(string) (any, bool)
 	// result and the arrays back the turn's Result, so a typical turn
 	// allocates them once, together with the turn.
-	result  Result
-	replies [4]string
-	events  [6]Event
-	lines   [8]string
-	visited [8]StepVisit
+	result      Result
+	replies     [4]string
+	replyEvents [4]int
+	events      [6]Event
+	lines       [8]string
+	visited     [8]StepVisit
 }
 
 // Turn runs one turn of the conversation in st: it turns in.Text into
@@ -182,7 +193,18 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res = &t.result
 	t.res.Commands = cmds
 	t.res.Replies, t.res.Events, t.res.Trace, t.res.Visited = t.replies[:0], t.events[:0], t.lines[:0], t.visited[:0]
+	t.res.ReplyEvents = t.replyEvents[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
+	if len(in.Metadata) > 0 {
+		if _, err := appendMap(nil, in.Metadata, 0); err != nil {
+			return nil, fmt.Errorf("metadata: %w", err)
+		}
+		if t.st.Metadata == nil {
+			t.st.Metadata = make(map[string]any, len(in.Metadata))
+		}
+		maps.Copy(t.st.Metadata, in.Metadata)
+		t.trace("metadata: " + tmpl.Format(in.Metadata))
+	}
 	for i := range cmds {
 		if err := t.apply(&cmds[i]); err != nil {
 			return nil, err
@@ -287,7 +309,10 @@ func (t *turn) remember(msg string) {
 
 func (t *turn) trace(line string) { t.res.Trace = append(t.res.Trace, line) }
 
-func (t *turn) say(msg string) { t.res.Replies = append(t.res.Replies, msg) }
+func (t *turn) say(msg string) {
+	t.res.Replies = append(t.res.Replies, msg)
+	t.res.ReplyEvents = append(t.res.ReplyEvents, len(t.res.Events))
+}
 
 func (t *turn) event(e Event) {
 	if e.Step == "" && t.node != nil && e.Flow == t.node.flow.f.Name {
@@ -845,7 +870,7 @@ func (t *turn) push(fr *flowRT, at *nodeRT) error {
 	}
 	t.st.Stack = append(t.st.Stack, Frame{Flow: fr.f.Name, Step: fr.f.Nodes[0].ID})
 	t.st.Pending = nil
-	t.event(Event{Type: EventFlowStarted, Flow: fr.f.Name})
+	t.event(Event{Type: EventFlowStarted, Flow: fr.f.Name, Step: fr.f.Nodes[0].ID})
 	return nil
 }
 
@@ -894,12 +919,12 @@ func (t *turn) finishTop(ev EventType) {
 
 func (t *turn) popTop(ev EventType) {
 	top := t.top()
-	name := top.Flow
+	name, step := top.Flow, top.Step
 	t.st.Stack[len(t.st.Stack)-1] = Frame{}
 	t.st.Stack = t.st.Stack[:len(t.st.Stack)-1]
 	t.st.Pending = nil
 	t.trace("flow " + name + " " + eventVerb(ev))
-	t.event(Event{Type: ev, Flow: name})
+	t.event(Event{Type: ev, Flow: name, Step: step})
 }
 
 func eventVerb(ev EventType) string {

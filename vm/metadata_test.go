@@ -1,0 +1,59 @@
+package vm
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSessionMetadata: a turn's metadata is merged into the session's,
+// the latest value winning, shown in the trace, kept in the checkpoint,
+// and left out of a checkpoint that has none.
+func TestSessionMetadata(t *testing.T) {
+	p := program(nil, nil, flow("f", nil, collect("ask", "x", "X?"), say("done", "ok")))
+	m := newMachine(t, p, Options{})
+	ctx := context.Background()
+
+	res, err := m.Turn(ctx, m.NewState("s"), Input{Commands: []Command{start("f")}})
+	require.NoError(t, err)
+	b, err := m.Encode(res.State)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "metadata", "no metadata, no field")
+
+	res, err = m.Turn(ctx, res.State, Input{Commands: []Command{}, Metadata: map[string]any{"channel": "web", "user": map[string]any{"tier": "gold"}}})
+	require.NoError(t, err)
+	assert.Contains(t, res.Trace, `metadata: channel: web, user: tier: gold`)
+	res, err = m.Turn(ctx, res.State, Input{Commands: []Command{}, Metadata: map[string]any{"channel": "ios"}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"channel": "ios", "user": map[string]any{"tier": "gold"}}, res.State.Metadata)
+
+	b, err = m.Encode(res.State)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"metadata": {"channel": "ios", "user": {"tier": "gold"}}`)
+	back, err := m.Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, res.State.Metadata, back.Metadata)
+
+	_, err = m.Turn(ctx, res.State, Input{Commands: []Command{}, Metadata: map[string]any{"score": math.NaN()}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "metadata")
+	assert.Equal(t, "ios", res.State.Metadata["channel"], "a refused turn changes nothing")
+}
+
+// TestFlowEventsNameTheirStep: flow_started names the flow's first step,
+// flow_completed and flow_cancelled the step the flow was at.
+func TestFlowEventsNameTheirStep(t *testing.T) {
+	p := program(nil, nil, flow("f", nil, say("hello", "hi"), collect("ask", "x", "X?"), say("done", "ok")))
+	m := newMachine(t, p, Options{})
+	res := do(t, m, m.NewState("s"), start("f"))
+	require.NotEmpty(t, res.Events)
+	assert.Equal(t, Event{Type: EventFlowStarted, Flow: "f", Step: "hello"}, res.Events[0])
+	res = do(t, m, res.State, cancel)
+	assert.Equal(t, Event{Type: EventFlowCancelled, Flow: "f", Step: "ask"}, res.Events[len(res.Events)-1])
+	res = do(t, m, m.NewState("s"), start("f"), setSlot("x", "1"))
+	assert.Equal(t, Event{Type: EventFlowCompleted, Flow: "f", Step: "done"}, res.Events[len(res.Events)-1])
+	assert.Equal(t, []int{2, 2}, res.ReplyEvents, "both replies after flow_started and the slot (commands apply first), before the completion")
+}

@@ -22,6 +22,7 @@ const (
 	CodeDuplicateName   = "T014"
 	CodeInvalidValue    = "T015"
 	CodeUnknownCommand  = "T016"
+	CodeUnsupported     = "T017"
 )
 
 // Rules is the catalogue of the test-file codes, in code order.
@@ -35,13 +36,14 @@ var Rules = []diag.Rule{
 	{Code: CodeUnknownFlow, Name: "test-unknown-flow", Severity: diag.Error, Summary: "A test names a flow the project does not have.", Help: "Use the name of a flow of the project under test."},
 	{Code: CodeUnknownSlot, Name: "test-unknown-slot", Severity: diag.Error, Summary: "A test names a slot the project does not have.", Help: "Use a conversation slot or a slot of a flow of the project."},
 	{Code: CodeUnknownAction, Name: "test-unknown-action", Severity: diag.Error, Summary: "A test or stub names an action that no step calls and nothing declares.", Help: "Use the name of an action the project declares or calls."},
-	{Code: CodeUnknownFixture, Name: "unknown-fixture", Severity: diag.Error, Summary: "A test case uses a fixture the file does not define.", Help: "Define the fixture under the file's fixtures, or fix its name."},
+	{Code: CodeUnknownFixture, Name: "unknown-fixture", Severity: diag.Error, Summary: "A test case uses a fixture or metadata the file does not define.", Help: "Define the fixture under the file's fixtures, or fix its name."},
 	{Code: CodeUnknownCase, Name: "unknown-test-case", Severity: diag.Error, Summary: "A CASE::ACTION stub names a test case the file does not have.", Help: "Use the name of a test case of the same file."},
 	{Code: CodeBadRegex, Name: "bad-regex", Severity: diag.Error, Summary: "A bot_matches pattern is not a valid regular expression.", Help: "Fix the pattern (Go RE2 syntax); remember to double backslashes inside double quotes."},
 	{Code: CodeNoProject, Name: "no-project", Severity: diag.Error, Summary: "The project under test cannot be found.", Help: "Point flows: (relative to the test file) or --flows at a flow file or project directory."},
 	{Code: CodeDuplicateName, Name: "duplicate-test-name", Severity: diag.Error, Summary: "Two test cases or fixtures of a file share a name.", Help: "Give every test case and fixture of a file its own name."},
 	{Code: CodeInvalidValue, Name: "test-invalid-value", Severity: diag.Error, Summary: "A value in a test file does not fit the slot it is meant for.", Help: "Give a value of the slot's type; fixtures may only preset conversation slots."},
 	{Code: CodeUnknownCommand, Name: "unknown-command", Severity: diag.Error, Summary: "A user step's commands has an entry that is not a command.", Help: "Use start_flow, set_slot, correct_slot, cancel_flow, affirm or deny."},
+	{Code: CodeUnsupported, Name: "unsupported-rasa", Severity: diag.Error, Summary: "A construct of Rasa's test format that soni has no equivalent for: utter names, buttons, stub events, generative assertions.", Help: "Write what the message says instead: bot: or bot_matches: for a reply, bot_uttered: {text_matches: ...}, outputs: for a stub."},
 }
 
 var rulesByCode = func() map[string]*diag.Rule {

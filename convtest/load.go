@@ -75,6 +75,9 @@ type Target struct {
 	// action.
 	stubs     map[string]*Stub
 	caseStubs map[string]map[string]*Stub
+	// vstubs and caseVstubs are the same for stub_validators.
+	vstubs     map[string]*Stub
+	caseVstubs map[string]map[string]*Stub
 }
 
 // Project is a compiled project under test.
@@ -90,6 +93,9 @@ type Project struct {
 	// fallback runs declared actions that a case does not stub.
 	fallback vm.ActionRunner
 	actions  map[string]bool
+	// validators are the named validators the collects use or the
+	// project declares.
+	validators map[string]bool
 }
 
 // Load finds the test files below paths (files, or directories searched
@@ -501,6 +507,7 @@ func (s *Suite) compile(path string) *Project {
 	eng, err := soni.New(p.Program, soni.Options{
 		Store:        checkpoints.NewMemoryStore(),
 		Actions:      vm.ActionFunc(noCaseRunner),
+		Validators:   vm.ValidatorFunc(noCaseValidator),
 		Understander: understand.New(p.Program),
 		Dir:          p.Dir,
 	})
@@ -513,10 +520,17 @@ func (s *Suite) compile(path string) *Project {
 	for _, a := range p.Program.Actions {
 		p.actions[a.Name] = true
 	}
+	p.validators = map[string]bool{}
+	for _, v := range p.Program.Validators {
+		p.validators[v.Name] = true
+	}
 	for _, f := range p.Program.Flows {
 		for _, n := range f.Nodes {
 			if n.Kind == ir.KindAction {
 				p.actions[n.Action] = true
+			}
+			if n.Validator != nil && n.Validator.Name != "" {
+				p.validators[n.Validator.Name] = true
 			}
 		}
 	}
@@ -577,6 +591,19 @@ func (s *Suite) check(t *Target) bool {
 			if !t.Project.actions[r.name] {
 				suggest(ds.Add(r.pos, CodeUnknownAction, "", "unknown action %q: no step calls it and nothing declares it", r.name), r.name, actionNames)
 			}
+		case "step":
+			fl := prog.Flow(r.flow)
+			if fl == nil {
+				return // the unknown flow is reported
+			}
+			var ids []string
+			for _, n := range fl.Nodes {
+				if n.ID == r.name {
+					return
+				}
+				ids = append(ids, n.ID)
+			}
+			suggest(ds.Add(r.pos, CodeUnknownFlow, "", "flow %q has no step %q", r.flow, r.name), r.name, ids)
 		}
 	}
 	t.fixtures = map[string]*Fixture{}
@@ -610,7 +637,15 @@ func (s *Suite) check(t *Target) bool {
 				suggest(ds.Add(fr.Pos, CodeUnknownFixture, "", "test case %q uses unknown fixture %q", c.Name, fr.Name), fr.Name, fixtureNames)
 			}
 		}
+		metaNames := slices.Sorted(maps.Keys(f.Metadata))
+		checkMeta := func(r NameRef) {
+			if r.Name != "" && f.Metadata[r.Name] == nil {
+				suggest(ds.Add(r.Pos, CodeUnknownFixture, "", "test case %q uses unknown metadata %q: define it under the file's metadata", c.Name, r.Name), r.Name, metaNames)
+			}
+		}
+		checkMeta(c.Metadata)
 		for _, st := range c.Steps {
+			checkMeta(st.Metadata)
 			for _, r := range st.refs {
 				checkRef(r)
 			}
@@ -640,6 +675,31 @@ func (s *Suite) check(t *Target) bool {
 			t.caseStubs[st.Case] = map[string]*Stub{}
 		}
 		t.caseStubs[st.Case][st.Action] = st
+	}
+	validatorNames := slices.Sorted(maps.Keys(t.Project.validators))
+	t.vstubs = map[string]*Stub{}
+	t.caseVstubs = map[string]map[string]*Stub{}
+	for _, st := range f.ValidatorStubs {
+		ok := true
+		if !t.Project.validators[st.Action] {
+			suggest(ds.Add(st.Pos, CodeUnknownAction, "", "stub for unknown validator %q: no collect uses it as its validator and nothing declares it", st.Action), st.Action, validatorNames)
+			ok = false
+		}
+		if st.Case != "" && !cases[st.Case] {
+			suggest(ds.Add(st.Pos, CodeUnknownCase, "", "validator stub %q names test case %q, which this file does not have", st.Case+"::"+st.Action, st.Case), st.Case, caseNames)
+			ok = false
+		}
+		if !ok {
+			continue
+		}
+		if st.Case == "" {
+			t.vstubs[st.Action] = st
+			continue
+		}
+		if t.caseVstubs[st.Case] == nil {
+			t.caseVstubs[st.Case] = map[string]*Stub{}
+		}
+		t.caseVstubs[st.Case][st.Action] = st
 	}
 	s.Diags = append(s.Diags, ds...)
 	return !ds.HasErrors()

@@ -36,6 +36,9 @@ const (
 	StepFlowCompleted  StepKind = "flow_completed"
 	StepFlowCancelled  StepKind = "flow_cancelled"
 	StepActionExecuted StepKind = "action_executed"
+	// StepBotUttered is Rasa's bot_uttered assertion: some reply of the
+	// turn matches a regular expression. It exists only in assertions.
+	StepBotUttered StepKind = "bot_uttered"
 )
 
 // stepKinds lists every step kind, for did-you-mean suggestions.
@@ -43,10 +46,10 @@ var stepKinds = []StepKind{StepUser, StepBot, StepBotMatches, StepSlotWasSet, St
 
 // The keys allowed at each level of a test file.
 var (
-	fileKeys = []string{"flows", "fixtures", "stub_custom_actions", "test_cases"}
-	caseKeys = []string{"test_case", "fixtures", "skip", "steps"}
+	fileKeys = []string{"flows", "fixtures", "metadata", "stub_custom_actions", "stub_validators", "test_cases"}
+	caseKeys = []string{"test_case", "fixtures", "metadata", "skip", "steps"}
 	stepKeys = func() []string {
-		keys := []string{"commands"}
+		keys := []string{"commands", "assertions", "assertion_order_enabled", "metadata"}
 		for _, k := range stepKinds {
 			keys = append(keys, string(k))
 		}
@@ -70,6 +73,12 @@ type File struct {
 	flowsKey bool
 	Fixtures []*Fixture
 	Stubs    []*Stub
+	// ValidatorStubs are the entries of stub_validators: Outputs holds the
+	// verdict (valid, value, message).
+	ValidatorStubs []*Stub
+	// Metadata are the file's named metadata dictionaries (Rasa's
+	// top-level metadata), which cases and user steps name.
+	Metadata map[string]map[string]any
 	Cases    []*Case
 }
 
@@ -114,6 +123,9 @@ type Case struct {
 	Name     string
 	Pos      diag.Pos
 	Fixtures []NameRef
+	// Metadata names the file's metadata given with every turn of the
+	// case (Name is "" when none).
+	Metadata NameRef
 	// Skip, when Skipped, is the reason the case does not run.
 	Skip    string
 	Skipped bool
@@ -147,6 +159,17 @@ type Step struct {
 	Commands []vm.Command
 	// Slots are the slot checks of slot_was_set and slot_was_not_set.
 	Slots []SlotValue
+	// FlowStepID, for a flow assertion written {flow_id, flow_step_id},
+	// is the step the flow event must name.
+	FlowStepID string
+	// Assertions are a user step's Rasa assertions, checked against the
+	// turn like the check steps that follow it; Ordered
+	// (assertion_order_enabled) makes their order count.
+	Assertions []*Step
+	Ordered    bool
+	// Metadata names the file's metadata given with this user step's
+	// turn, over the case's.
+	Metadata NameRef
 
 	refs []ref
 	// entry is the position of the step's '-' in a block list (zero for
@@ -395,9 +418,13 @@ func (d *decoder) file(body ast.Node) {
 	}
 	var cases ast.Node
 	var casesKey diag.Pos
-	var fixtures, stubs *ast.MappingValueNode
+	var fixtures, stubs, vstubs, metadata *ast.MappingValueNode
 	for _, mv := range pairs {
 		switch keyOf(mv) {
+		case "metadata":
+			metadata = mv
+		case "stub_validators":
+			vstubs = mv
 		case "flows":
 			d.f.flowsKey = true
 			if s, ok := d.scalar(mv.Value, "flows"); ok {
@@ -428,6 +455,12 @@ func (d *decoder) file(body ast.Node) {
 	}
 	if stubs != nil && !isNull(stubs.Value) {
 		d.stubs(stubs.Value)
+	}
+	if vstubs != nil && !isNull(vstubs.Value) {
+		d.validatorStubs(vstubs.Value)
+	}
+	if metadata != nil && !isNull(metadata.Value) {
+		d.metadataSection(metadata.Value)
 	}
 	if isNull(cases) {
 		d.errorf(casesKey, CodeMissingField, "test_cases of test file %q is empty: a test file needs at least one test case", d.f.Path)
@@ -545,6 +578,8 @@ func (d *decoder) stubs(n ast.Node) {
 							st.Error = "stubbed failure"
 						}
 					}
+				case "events", "responses":
+					d.unsupported(d.pos(f.Key), "stub %q: Rasa's stub %s have no equivalent in soni, where an action returns outputs: write outputs: {KEY: VALUE, ...} (the values the action returns), or error: MESSAGE for a failing action", key, keyOf(f))
 				default:
 					d.unknownKey(f, "stub "+strconv.Quote(key), []string{"outputs", "error"})
 				}
@@ -582,6 +617,10 @@ func (d *decoder) testCase(n ast.Node) *Case {
 				if s, ok := d.scalar(item, "a fixture name"); ok {
 					c.Fixtures = append(c.Fixtures, NameRef{Name: s, Pos: d.pos(item)})
 				}
+			}
+		case "metadata":
+			if s, ok := d.scalar(mv.Value, "metadata of a test case"); ok {
+				c.Metadata = NameRef{Name: s, Pos: d.pos(mv.Value)}
 			}
 		case "skip":
 			switch x := yamlpos.Unwrap(mv.Value).(type) {
@@ -651,13 +690,22 @@ func (d *decoder) step(n ast.Node) *Step {
 		return nil
 	}
 	var main *ast.MappingValueNode
-	var commands *ast.MappingValueNode
+	var commands, assertions, ordered, metadata *ast.MappingValueNode
 	bad := false
 	for _, mv := range pairs {
 		key := keyOf(mv)
 		switch {
 		case key == "commands":
 			commands = mv
+		case key == "assertions":
+			assertions = mv
+		case key == "assertion_order_enabled":
+			ordered = mv
+		case key == "metadata":
+			metadata = mv
+		case key == "utter":
+			d.unsupported(d.pos(mv.Key), "Rasa's utter steps name a response template (%s), which soni does not have: its messages are written in the flows; write bot: \"THE TEXT\" (or bot_matches: REGEX) with the reply you expect", quoteScalar(mv.Value))
+			bad = true
 		case isStepKind(key):
 			if main != nil {
 				d.errorf(d.pos(mv.Key), CodeUnknownKey, "step has both %q and %q: write one step per list item", keyOf(main), key)
@@ -686,6 +734,15 @@ func (d *decoder) step(n ast.Node) *Step {
 	if commands != nil && st.Kind != StepUser {
 		d.errorf(d.pos(commands.Key), CodeUnknownKey, "commands belongs to a user step, not to a %s step", st.Kind)
 		bad = true
+	}
+	for _, mv := range []*ast.MappingValueNode{assertions, ordered, metadata} {
+		if mv != nil && st.Kind != StepUser {
+			d.errorf(d.pos(mv.Key), CodeUnknownKey, "%s belongs to a user step, not to a %s step", keyOf(mv), st.Kind)
+			bad = true
+		}
+	}
+	if st.Kind == StepUser && !bad {
+		d.rasaUserStep(st, assertions, ordered, metadata)
 	}
 	what := string(st.Kind)
 	switch st.Kind {

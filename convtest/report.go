@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -129,6 +130,9 @@ func writeFailure(b *strings.Builder, f *Failure, opts TextOptions, indent strin
 	if f.Error != "" {
 		return
 	}
+	if len(f.Metadata) > 0 {
+		fmt.Fprintf(b, "%ssession metadata: %s\n", indent, tmpl.Format(f.Metadata))
+	}
 	if len(f.Events) == 0 {
 		fmt.Fprintf(b, "%sevents of the turn: none\n", indent)
 		return
@@ -178,15 +182,16 @@ type jsonCase struct {
 }
 
 type jsonFailure struct {
-	Turn     int         `json:"turn"`
-	User     string      `json:"user"`
-	Line     int         `json:"line"`
-	Expected []string    `json:"expected"`
-	Actual   []string    `json:"actual"`
-	Diff     string      `json:"diff,omitempty"`
-	Problems []string    `json:"problems,omitempty"`
-	Events   []jsonEvent `json:"events"`
-	Error    string      `json:"error,omitempty"`
+	Turn     int            `json:"turn"`
+	User     string         `json:"user"`
+	Line     int            `json:"line"`
+	Expected []string       `json:"expected"`
+	Actual   []string       `json:"actual"`
+	Diff     string         `json:"diff,omitempty"`
+	Problems []string       `json:"problems,omitempty"`
+	Events   []jsonEvent    `json:"events"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+	Error    string         `json:"error,omitempty"`
 }
 
 type jsonEvent struct {
@@ -210,7 +215,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		for _, c := range fr.Cases {
 			jc := jsonCase{File: c.File, Case: c.Name, Line: c.Pos.Line, Status: c.Status, Skip: c.Skip}
 			for _, f := range c.Failures {
-				jf := jsonFailure{Turn: f.Turn, User: f.User, Line: f.Pos.Line, Expected: nonNil(f.Expected), Actual: nonNil(f.Actual), Diff: f.Diff, Problems: f.Problems, Error: f.Error, Events: []jsonEvent{}}
+				jf := jsonFailure{Turn: f.Turn, User: f.User, Line: f.Pos.Line, Expected: nonNil(f.Expected), Actual: nonNil(f.Actual), Diff: f.Diff, Problems: f.Problems, Error: f.Error, Events: []jsonEvent{}, Metadata: f.Metadata}
 				for _, e := range f.Events {
 					jf.Events = append(jf.Events, jsonEvent{Type: e.Type, Flow: e.Flow, Slot: e.Slot, Action: e.Action, Value: e.New, Error: e.Error})
 				}

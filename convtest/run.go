@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +86,9 @@ type Failure struct {
 	Problems []string
 	// Events are what happened during the turn.
 	Events []vm.Event
+	// Metadata is the session's metadata after the turn (what the case
+	// and its steps sent), or nil.
+	Metadata map[string]any
 	// conv tells the conversation slots, which the report names without
 	// the flow that happened to set them.
 	conv func(slot string) bool
@@ -192,10 +196,13 @@ func (s *Suite) Run(ctx context.Context) *Report {
 type caseRunner struct {
 	stubs     map[string]*Stub
 	fileStubs map[string]*Stub
-	fallback  vm.ActionRunner
-	// missing lists the actions of the current turn that had neither a
-	// stub nor a runner. A case runs its turns one after another, so no
-	// lock is needed.
+	// vstubs and fileVstubs answer the named validators.
+	vstubs     map[string]*Stub
+	fileVstubs map[string]*Stub
+	fallback   vm.ActionRunner
+	// missing says, for each action or validator of the current turn
+	// that had neither a stub nor a runner, what to add. A case runs its
+	// turns one after another, so no lock is needed.
 	missing []string
 }
 
@@ -214,8 +221,38 @@ func (r *caseRunner) RunAction(ctx context.Context, req vm.ActionRequest) (map[s
 	if r.fallback != nil && req.Decl != nil && req.Decl.Run != nil {
 		return r.fallback.RunAction(ctx, req)
 	}
-	r.missing = append(r.missing, req.Action)
+	r.missing = append(r.missing, fmt.Sprintf("action %q has no stub and no run: block: add it to stub_custom_actions", req.Action))
 	return nil, fmt.Errorf("action %q has no stub and no run: block", req.Action)
+}
+
+// RunValidator runs one named validator of the case: its stub (case,
+// then file), else a declared validator with a run: block through the
+// project's fallback runner.
+func (r *caseRunner) RunValidator(ctx context.Context, req vm.ValidatorRequest) (vm.Verdict, error) {
+	st := r.vstubs[req.Validator]
+	if st == nil {
+		st = r.fileVstubs[req.Validator]
+	}
+	if st != nil {
+		if st.Fails {
+			return vm.Verdict{}, errors.New(st.Error)
+		}
+		v := vm.Verdict{Value: st.Outputs["value"]}
+		v.Valid, _ = st.Outputs["valid"].(bool)
+		v.Message, _ = st.Outputs["message"].(string)
+		return v, nil
+	}
+	if vr, ok := r.fallback.(vm.ValidatorRunner); ok && req.Decl != nil && req.Decl.Run != nil {
+		return vr.RunValidator(ctx, req)
+	}
+	r.missing = append(r.missing, fmt.Sprintf("validator %q has no stub and no run: block: add it to stub_validators", req.Validator))
+	return vm.Verdict{}, fmt.Errorf("validator %q has no stub and no run: block", req.Validator)
+}
+
+// noCaseValidator is the engine's default validator runner, which no turn
+// of a case uses.
+func noCaseValidator(_ context.Context, req vm.ValidatorRequest) (vm.Verdict, error) {
+	return vm.Verdict{}, fmt.Errorf("validator %q called outside a test case", req.Validator)
 }
 
 // noCaseRunner is the engine's default runner, which no turn of a case
@@ -230,7 +267,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	c := cr.c
 	p := t.Project
 	eng := p.engine
-	runner := &caseRunner{stubs: t.caseStubs[c.Name], fileStubs: t.stubs, fallback: p.fallback}
+	runner := &caseRunner{stubs: t.caseStubs[c.Name], fileStubs: t.stubs, vstubs: t.caseVstubs[c.Name], fileVstubs: t.vstubs, fallback: p.fallback}
 	defer func() { _ = eng.Reset(context.WithoutCancel(ctx), session) }()
 	cr.Status = Passed
 	fail := func(turn *Turn, err error) {
@@ -257,7 +294,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	}
 	for _, turn := range c.Turns {
 		runner.missing = runner.missing[:0]
-		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner}
+		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User)}
 		res, err := eng.Handle(ctx, session, in)
 		if err != nil {
 			fail(turn, err)
@@ -278,6 +315,9 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 // returns nil when every check passed.
 func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *Failure {
 	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events, conv: func(slot string) bool { return prog.Slot(slot) != nil }}
+	if res.State != nil && len(res.State.Metadata) > 0 {
+		f.Metadata = res.State.Metadata
+	}
 	// The failure is reported at the first failing step in file order,
 	// whichever check found it.
 	var firstBad diag.Pos
@@ -326,13 +366,29 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		f.Diff = UnifiedDiff("expected", "actual", f.Expected, f.Actual)
 	}
 	for _, st := range turn.Checks {
-		if p := checkEvents(prog, st, res.Events); len(p) > 0 {
+		if p := checkEvents(prog, st, res); len(p) > 0 {
 			f.Problems = append(f.Problems, p...)
 			fail(st.Pos)
 		}
 	}
+	// Rasa's assertions: each one like the check step of its kind; with
+	// assertion_order_enabled, also in the order given.
+	bad := false
+	for _, st := range turn.User.Assertions {
+		if p := checkEvents(prog, st, res); len(p) > 0 {
+			f.Problems = append(f.Problems, p...)
+			fail(st.Pos)
+			bad = true
+		}
+	}
+	if turn.User.Ordered && !bad {
+		if st, p := checkOrder(prog, turn.User.Assertions, res); p != "" {
+			f.Problems = append(f.Problems, p)
+			fail(st.Pos)
+		}
+	}
 	for _, a := range missing {
-		f.Problems = append(f.Problems, fmt.Sprintf("action %q has no stub and no run: block: add it to stub_custom_actions", a))
+		f.Problems = append(f.Problems, a)
 		fail(turn.User.Pos)
 	}
 	if !firstBad.IsValid() {
@@ -353,10 +409,18 @@ func hasReplySteps(t *Turn) bool {
 	return false
 }
 
-// checkEvents runs one non-reply check step against the turn's events and
-// returns what failed.
-func checkEvents(prog *ir.Program, st *Step, events []vm.Event) []string {
+// checkEvents runs one non-reply check step (or assertion) against the
+// turn's events and replies and returns what failed.
+func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
+	events := res.Events
 	switch st.Kind {
+	case StepBotUttered:
+		for _, r := range res.Replies {
+			if st.Regexp.MatchString(r) {
+				return nil
+			}
+		}
+		return []string{fmt.Sprintf("bot_uttered: no reply of the turn matches /%s/ (replies: %s)", st.Text, listOrNone(quoteAll(res.Replies)))}
 	case StepSlotWasSet, StepSlotWasNotSet:
 		var out []string
 		for _, sv := range st.Slots {
@@ -370,13 +434,19 @@ func checkEvents(prog *ir.Program, st *Step, events []vm.Event) []string {
 		var names []string
 		for _, e := range events {
 			if e.Type == typ {
-				if e.Flow == st.Text {
+				if e.Flow == st.Text && (st.FlowStepID == "" || e.Step == st.FlowStepID) {
 					return nil
 				}
 				names = append(names, e.Flow)
+				if st.FlowStepID != "" {
+					names[len(names)-1] += " at step " + e.Step
+				}
 			}
 		}
 		verb := strings.TrimPrefix(string(st.Kind), "flow_")
+		if st.FlowStepID != "" {
+			return []string{fmt.Sprintf("%s: flow %q was not %s at step %q during the turn (flows %s: %s)", st.Kind, st.Text, verb, st.FlowStepID, verb, listOrNone(names))}
+		}
 		return []string{fmt.Sprintf("%s: flow %q was not %s during the turn (flows %s: %s)", st.Kind, st.Text, verb, verb, listOrNone(names))}
 	case StepActionExecuted:
 		// Any success passes, even after a failure in the same turn (a
@@ -399,6 +469,91 @@ func checkEvents(prog *ir.Program, st *Step, events []vm.Event) []string {
 		return []string{fmt.Sprintf("action_executed: action %q was not executed during the turn (actions executed: %s)", st.Text, listOrNone(names))}
 	}
 	return nil
+}
+
+// checkOrder checks assertion_order_enabled: each assertion must hold
+// after the one before it, on the turn's timeline of events and replies
+// (as Rasa slices the turn's events after each match). It returns the
+// first assertion out of order and why. slot_was_not_set has no place in
+// the timeline and is skipped.
+func checkOrder(prog *ir.Program, asserts []*Step, res *vm.Result) (*Step, string) {
+	after := -1.0
+	var prev *Step
+	for _, st := range asserts {
+		if st.Kind == StepSlotWasNotSet {
+			continue
+		}
+		at, ok := firstAfter(st, res, after)
+		if !ok {
+			if prev == nil {
+				return st, fmt.Sprintf("assertion order: %s did not happen during the turn", describe(st))
+			}
+			return st, fmt.Sprintf("assertion order: %s did not happen after %s (assertion_order_enabled is true)", describe(st), describe(prev))
+		}
+		after, prev = at, st
+	}
+	return nil, ""
+}
+
+// firstAfter finds where on the turn's timeline an assertion first holds
+// after position after: event i is at i, a reply at the number of events
+// before it minus one half. slot_was_set holds when its last slot is set.
+func firstAfter(st *Step, res *vm.Result, after float64) (float64, bool) {
+	event := func(match func(vm.Event) bool) (float64, bool) {
+		for i, e := range res.Events {
+			if float64(i) > after && match(e) {
+				return float64(i), true
+			}
+		}
+		return 0, false
+	}
+	switch st.Kind {
+	case StepBotUttered:
+		for j, r := range res.Replies {
+			at := -0.5
+			if j < len(res.ReplyEvents) {
+				at = float64(res.ReplyEvents[j]) - 0.5
+			}
+			if at > after && st.Regexp.MatchString(r) {
+				return at, true
+			}
+		}
+		return 0, false
+	case StepFlowStarted, StepFlowCompleted, StepFlowCancelled:
+		return event(func(e vm.Event) bool {
+			return e.Type == vm.EventType(st.Kind) && e.Flow == st.Text && (st.FlowStepID == "" || e.Step == st.FlowStepID)
+		})
+	case StepActionExecuted:
+		return event(func(e vm.Event) bool { return e.Type == vm.EventActionExecuted && e.Action == st.Text })
+	case StepSlotWasSet:
+		last := after
+		for _, sv := range st.Slots {
+			at, ok := event(func(e vm.Event) bool {
+				return e.Type == vm.EventSlotSet && e.Slot == sv.Slot && (!sv.HasValue || looseEqual(sv.Value, e.New))
+			})
+			if !ok {
+				return 0, false
+			}
+			last = max(last, at)
+		}
+		return last, true
+	}
+	return after, true
+}
+
+// looseEqual compares an expected value from a test file with a slot
+// value for ordering, as the slot checks do for a value of unknown type.
+func looseEqual(want, got any) bool {
+	ok, err := sameValue(nil, want, got)
+	return err == nil && ok
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 func listOrNone(names []string) string {

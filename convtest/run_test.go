@@ -33,6 +33,7 @@ func TestAssertions(t *testing.T) {
 		{"fixtures", 1, 1, 1},
 		{"stubs", 1, 1, 0},
 		{"unstubbed", 1, 1, 0},
+		{"rasa", 1, 2, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -209,7 +210,7 @@ func TestEventChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := checkEvents(nil, &Step{Kind: tt.kind, Text: tt.target}, tt.events)
+			got := checkEvents(nil, &Step{Kind: tt.kind, Text: tt.target}, &vm.Result{Events: tt.events})
 			if tt.want == "" {
 				assert.Empty(t, got)
 				return
@@ -218,4 +219,12 @@ func TestEventChecks(t *testing.T) {
 			assert.Contains(t, got[0], tt.want)
 		})
 	}
+}
+
+// TestValidatorStubs: stub_validators answers a named validator for the
+// file or one case: a verdict (valid, value, message) or a failure.
+func TestValidatorStubs(t *testing.T) {
+	_, r := run(t, []string{"testdata/validators/tests.yaml"}, Options{})
+	assert.Equal(t, 3, r.Passed, "%v", r.Files[0].Cases[0].FailureText())
+	assert.Equal(t, 0, r.Failed)
 }

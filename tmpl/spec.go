@@ -123,15 +123,6 @@ func parseSpec(ref, src string) (*Spec, error) {
 	return sp, nil
 }
 
-// numeric reports whether the spec only makes sense for a number.
-func (sp *Spec) numeric() bool {
-	switch sp.Type {
-	case 'd', 'f', 'F', 'e', 'E', '%':
-		return true
-	}
-	return sp.Sign != 0 || sp.Group != 0 || sp.Align == '='
-}
-
 // Apply formats a value with the spec. A number written as text (an
 // untyped slot's "12.5") is formatted as the number. A value that is no
 // number under a numeric spec is shown as Format shows it, padded to the

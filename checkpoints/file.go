@@ -310,6 +310,9 @@ func (s *FileStore) Delete(ctx context.Context, id string) error {
 	if err := os.Remove(s.path(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("delete checkpoint: %w", err)
 	}
+	if err := s.deleteLog(id); err != nil {
+		return err
+	}
 	// Under the lock no save of this session is running, so its temporary
 	// files are leftovers of a crash.
 	entries, err := os.ReadDir(s.dir)

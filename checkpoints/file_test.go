@@ -446,3 +446,27 @@ func TestFileStoreTempFileReplaced(t *testing.T) {
 	require.NoError(t, s.Save(ctx, "a", 1, doc(2, "x")))
 	assert.Equal(t, []string{"a.json", "a.lock"}, dirNames(t, s.Dir()))
 }
+
+// TestFileStoreLogCrashRule: a log line whose checkpoint never landed (a
+// crash between the two writes), and a torn last line, are not part of
+// the log; the next turn's line for that revision wins.
+func TestFileStoreLogCrashRule(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t)
+	require.NoError(t, s.Commit(ctx, "a", 0, doc(1, ""), Record{Revision: 1, Data: []byte(`{"n": 1}`)}))
+	f, err := os.OpenFile(s.logPath("a"), os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"revision":2,"data":{"n":"lost"}}` + "\n" + `{"revision":3,"da`)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	log, err := s.Log(ctx, "a", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, log, 1)
+
+	// The next turn cuts the torn tail off before appending.
+	require.NoError(t, s.Commit(ctx, "a", 1, doc(2, ""), Record{Revision: 2, Data: []byte(`{"n": 2}`)}))
+	log, err = s.Log(ctx, "a", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, log, 2)
+	assert.JSONEq(t, `{"n": 2}`, string(log[1].Data), "the landed turn's line wins")
+}

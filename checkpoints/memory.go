@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 )
 
 // MemoryStore is a [Store] that keeps checkpoints in memory. It is safe for
@@ -13,18 +15,29 @@ import (
 type MemoryStore struct {
 	mu       sync.Mutex
 	sessions map[string]memoryEntry
+	logs     map[string][]Record
+	locks    map[string]*turnLock
+	now      func() time.Time
 }
 
 type memoryEntry struct {
 	data     []byte
 	revision uint64
+	updated  time.Time
 }
 
-var _ Store = (*MemoryStore)(nil)
+// turnLock is a session's turn lock within one process: a one-slot
+// channel, so that a waiter can give up when its context ends.
+type turnLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+var _ Journal = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty in-memory store.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string]memoryEntry{}}
+	return &MemoryStore{sessions: map[string]memoryEntry{}, logs: map[string][]Record{}, locks: map[string]*turnLock{}, now: time.Now}
 }
 
 // Load returns a copy of the session's bytes and their revision.
@@ -55,8 +68,143 @@ func (s *MemoryStore) Save(ctx context.Context, id string, expected uint64, data
 	if actual := s.sessions[id].revision; actual != expected {
 		return &ConflictError{Session: id, Expected: expected, Actual: actual}
 	}
-	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1}
+	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1, updated: s.now().UTC()}
 	return nil
+}
+
+// Commit stores a copy of data and appends rec to the log, or neither;
+// see [Journal].
+func (s *MemoryStore) Commit(ctx context.Context, id string, expected uint64, data []byte, rec Record) error {
+	if err := begin(ctx, id); err != nil {
+		return err
+	}
+	if err := checkData(id, expected, data); err != nil {
+		return err
+	}
+	if err := checkRecord(id, expected, rec); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if actual := s.sessions[id].revision; actual != expected {
+		return &ConflictError{Session: id, Expected: expected, Actual: actual}
+	}
+	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1, updated: s.now().UTC()}
+	rec.Data = slices.Clone(rec.Data)
+	s.logs[id] = append(s.logs[id], rec)
+	return nil
+}
+
+// Log returns copies of the session's records after revision after.
+func (s *MemoryStore) Log(ctx context.Context, id string, after uint64, limit int) ([]Record, error) {
+	if err := begin(ctx, id); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []Record{}
+	for _, r := range s.logs[id] {
+		if r.Revision <= after {
+			continue
+		}
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		r.Data = slices.Clone(r.Data)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Lookup finds the record with the idempotency key.
+func (s *MemoryStore) Lookup(ctx context.Context, id, key string) (Record, bool, error) {
+	if err := begin(ctx, id); err != nil {
+		return Record{}, false, err
+	}
+	if key == "" {
+		return Record{}, false, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.logs[id] {
+		if r.Key == key {
+			r.Data = slices.Clone(r.Data)
+			return r, true, nil
+		}
+	}
+	return Record{}, false, nil
+}
+
+// Lock takes the session's turn lock within this process.
+func (s *MemoryStore) Lock(ctx context.Context, id string) (func(), error) {
+	if err := begin(ctx, id); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	l := s.locks[id]
+	if l == nil {
+		l = &turnLock{ch: make(chan struct{}, 1)}
+		s.locks[id] = l
+	}
+	l.refs++
+	s.mu.Unlock()
+	release := func() {
+		s.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(s.locks, id)
+		}
+		s.mu.Unlock()
+	}
+	select {
+	case l.ch <- struct{}{}:
+		var once sync.Once
+		return func() { once.Do(func() { <-l.ch; release() }) }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+// Sessions lists the stored sessions.
+func (s *MemoryStore) Sessions(ctx context.Context) ([]SessionInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	out := make([]SessionInfo, 0, len(s.sessions))
+	for id, e := range s.sessions {
+		out = append(out, SessionInfo{ID: id, Revision: e.revision, Updated: e.updated})
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b SessionInfo) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Prune deletes the sessions saved before the given time.
+func (s *MemoryStore) Prune(ctx context.Context, before time.Time) (int, error) {
+	infos, err := s.Sessions(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, in := range infos {
+		if !in.Updated.Before(before) {
+			continue
+		}
+		unlock, err := s.Lock(ctx, in.ID)
+		if err != nil {
+			return n, err
+		}
+		s.mu.Lock()
+		if e, ok := s.sessions[in.ID]; ok && e.updated.Before(before) {
+			delete(s.sessions, in.ID)
+			delete(s.logs, in.ID)
+			n++
+		}
+		s.mu.Unlock()
+		unlock()
+	}
+	return n, nil
 }
 
 // Delete removes the session, if present.
@@ -66,6 +214,7 @@ func (s *MemoryStore) Delete(ctx context.Context, id string) error {
 	}
 	s.mu.Lock()
 	delete(s.sessions, id)
+	delete(s.logs, id)
 	s.mu.Unlock()
 	return nil
 }

@@ -1,0 +1,71 @@
+package checkpoints
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Record is one turn's entry in a session's event log: what the user sent,
+// what was understood, the replies and the VM events (the engine writes
+// it; the store keeps Data byte for byte).
+type Record struct {
+	// Revision is the checkpoint revision the turn saved.
+	Revision uint64
+	// Key is the turn's idempotency key (a message id), or "".
+	Key string
+	// Data is the entry: one JSON object.
+	Data []byte
+}
+
+// SessionInfo describes a stored session.
+type SessionInfo struct {
+	ID       string
+	Revision uint64
+	// Updated is when the checkpoint was last saved.
+	Updated time.Time
+}
+
+// Journal is a [Store] that also keeps, per session, an append-only event
+// log with idempotency keys, and a turn lock that holds across processes.
+// Every store of this package and of its subpackages is a Journal; the
+// engine uses a plain Store's Save when it is given one.
+type Journal interface {
+	Store
+	// Commit saves data like Save and, in the same atomic step, appends
+	// rec to the session's log. rec.Revision must be expected+1. A lost
+	// compare-and-swap stores neither.
+	Commit(ctx context.Context, id string, expected uint64, data []byte, rec Record) error
+	// Log returns the session's records with a revision above after,
+	// oldest first, at most limit of them (limit <= 0: all). An unknown
+	// session has an empty log.
+	Log(ctx context.Context, id string, after uint64, limit int) ([]Record, error)
+	// Lookup returns the record of the session's turn whose Key is key.
+	Lookup(ctx context.Context, id, key string) (Record, bool, error)
+	// Lock takes the session's turn lock and returns the function that
+	// releases it. Holders exclude each other in this process and in
+	// others sharing the store; Lock waits until the lock is free or ctx
+	// is done. A process that dies releases its locks.
+	Lock(ctx context.Context, id string) (unlock func(), err error)
+	// Sessions lists the stored sessions, sorted by id.
+	Sessions(ctx context.Context) ([]SessionInfo, error)
+	// Prune deletes every session last saved before the given time (its
+	// checkpoint, log and keys), taking each session's turn lock so that
+	// it never removes a session a turn is using, and returns how many it
+	// deleted.
+	Prune(ctx context.Context, before time.Time) (int, error)
+}
+
+// checkRecord checks a record given to Commit.
+func checkRecord(id string, expected uint64, rec Record) error {
+	if rec.Revision != expected+1 {
+		return fmt.Errorf("%w: the log record of session %q has revision %d, not %d", ErrInvalidData, id, rec.Revision, expected+1)
+	}
+	if len(rec.Key) > MaxKeyLength {
+		return fmt.Errorf("%w: idempotency key of session %q is %d bytes, over %d", ErrInvalidData, id, len(rec.Key), MaxKeyLength)
+	}
+	return nil
+}
+
+// MaxKeyLength is the longest idempotency key, in bytes.
+const MaxKeyLength = 256

@@ -22,6 +22,7 @@ package soni
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -65,12 +66,17 @@ type Options struct {
 	Understander vm.Understander
 	// Compiler holds the compiler's limits, for [Load].
 	Compiler compiler.Options
+	// NoLog turns off the event log: turns are saved with Save, not
+	// Commit, and message ids are not remembered. Conversation tests use
+	// it; a server should not.
+	NoLog bool
 }
 
 // Engine runs conversations over one compiled program.
 type Engine struct {
 	m       *vm.Machine
 	store   checkpoints.Store
+	journal checkpoints.Journal // the store, when it keeps a log (and NoLog is off)
 	runner  *actions.Runner
 	retries int
 
@@ -158,6 +164,9 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	if e.store == nil {
 		e.store = checkpoints.NewMemoryStore()
 	}
+	if j, ok := e.store.(checkpoints.Journal); ok && !opts.NoLog {
+		e.journal = j
+	}
 	var runner vm.ActionRunner = e.runner
 	if opts.Actions != nil {
 		runner = opts.Actions
@@ -206,6 +215,13 @@ type Reply struct {
 	// Session and Revision identify the saved checkpoint.
 	Session  string
 	Revision uint64
+	// Record is what the session's event log keeps of the turn (nil
+	// when the store keeps no log).
+	Record *TurnRecord
+	// Duplicate is true when the message id was seen before: nothing
+	// ran, and the reply is the first attempt's, rebuilt from its record
+	// (Result.State is then nil).
+	Duplicate bool
 }
 
 // Slots returns the slot values visible after the turn: the conversation
@@ -309,8 +325,59 @@ func (e *Engine) checkpointName(session string) string {
 // compare-and-swap is retried or reported as described in the package
 // documentation.
 func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Reply, error) {
-	unlock := e.lock(session)
+	return e.HandleMessage(ctx, session, "", in)
+}
+
+// HandleMessage runs one turn like Handle, with an idempotency key (a
+// message id; "" for none). When the store keeps an event log
+// ([checkpoints.Journal]), the session's turns are serialised across
+// processes by the store's turn lock, held for the whole turn; the turn is
+// saved together with its log record; and a key the session's log already
+// holds answers with the first attempt's reply (Reply.Duplicate) without
+// running anything, across restarts and replicas.
+func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.Input) (*Reply, error) {
+	if err := checkpoints.ValidateID(session); err != nil {
+		return nil, err
+	}
+	if len(key) > checkpoints.MaxKeyLength {
+		return nil, fmt.Errorf("message id is %d bytes, over the limit of %d", len(key), checkpoints.MaxKeyLength)
+	}
+	var unlock func()
+	if e.journal != nil {
+		u, err := e.journal.Lock(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		unlock = u
+	} else {
+		unlock = e.lock(session)
+	}
 	defer unlock()
+	if key != "" && e.journal != nil {
+		rec, ok, err := e.journal.Lookup(ctx, session, key)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return duplicateReply(session, rec)
+		}
+	}
+	streamed := false
+	if in.OnReply != nil || in.OnEvent != nil {
+		onReply, onEvent := in.OnReply, in.OnEvent
+		in.OnReply = func(s string) {
+			streamed = true
+			if onReply != nil {
+				onReply(s)
+			}
+		}
+		in.OnEvent = func(ev vm.Event) {
+			streamed = true
+			if onEvent != nil {
+				onEvent(ev)
+			}
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		st, rev, err := e.State(ctx, session)
 		if err != nil {
@@ -320,22 +387,31 @@ func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Repl
 		if err != nil {
 			return nil, err
 		}
+		reply := &Reply{Result: res, Session: session, Revision: res.State.Revision}
 		bp := encodeBuffers.Get().(*[]byte)
 		b, err := e.m.AppendEncode((*bp)[:0], res.State)
 		if err == nil {
-			err = e.store.Save(ctx, session, rev, b) // stores keep no reference to b
+			if e.journal != nil {
+				reply.Record = recordOf(reply, key, in)
+				var data []byte
+				if data, err = json.Marshal(reply.Record); err == nil {
+					err = e.journal.Commit(ctx, session, rev, b, checkpoints.Record{Revision: res.State.Revision, Key: key, Data: data})
+				}
+			} else {
+				err = e.store.Save(ctx, session, rev, b) // stores keep no reference to b
+			}
 		}
 		if cap(b) <= 64<<10 {
 			*bp = b[:0]
 			encodeBuffers.Put(bp)
 		}
-		if errors.Is(err, checkpoints.ErrConflict) && attempt < e.retries && !ranAction(res) {
+		if errors.Is(err, checkpoints.ErrConflict) && attempt < e.retries && !ranAction(res) && !streamed {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &Reply{Result: res, Session: session, Revision: res.State.Revision}, nil
+		return reply, nil
 	}
 }
 
@@ -356,7 +432,18 @@ func ranAction(res *vm.Result) bool {
 
 // Reset deletes a session's checkpoint, so its next turn starts afresh.
 func (e *Engine) Reset(ctx context.Context, session string) error {
-	unlock := e.lock(session)
-	defer unlock()
+	if err := checkpoints.ValidateID(session); err != nil {
+		return err
+	}
+	if e.journal != nil {
+		unlock, err := e.journal.Lock(ctx, session)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	} else {
+		unlock := e.lock(session)
+		defer unlock()
+	}
 	return e.store.Delete(ctx, session)
 }

@@ -32,6 +32,13 @@ type Input struct {
 	// Validators, when non-nil, runs this turn's named validators instead
 	// of Options.Validators.
 	Validators ValidatorRunner
+	// OnReply and OnEvent, when set, are called during the turn with each
+	// reply and each event as soon as the turn makes it, in order (a
+	// streaming front end sends "Let me check…" before a slow action
+	// ends). They run on the turn's goroutine and must not block for long.
+	// A turn that fails has called them for what it made before failing.
+	OnReply func(string)
+	OnEvent func(Event)
 	// Metadata, when not empty, is merged into the session's metadata
 	// (State.Metadata), key by key, and shown in the trace. Its values
 	// must be JSON values (nil, bool, string, numbers, []any,
@@ -116,6 +123,9 @@ type turn struct {
 	// validators runs the turn's named validators: Input.Validators or
 	// Options.Validators.
 	validators ValidatorRunner
+	// onReply and onEvent are Input.OnReply and Input.OnEvent.
+	onReply func(string)
+	onEvent func(Event)
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
@@ -183,7 +193,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions, validators: in.Validators}
+	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
 	if t.actions == nil {
 		t.actions = m.opts.Actions
 	}
@@ -312,6 +322,9 @@ func (t *turn) trace(line string) { t.res.Trace = append(t.res.Trace, line) }
 func (t *turn) say(msg string) {
 	t.res.Replies = append(t.res.Replies, msg)
 	t.res.ReplyEvents = append(t.res.ReplyEvents, len(t.res.Events))
+	if t.onReply != nil {
+		t.onReply(msg)
+	}
 }
 
 func (t *turn) event(e Event) {
@@ -319,6 +332,9 @@ func (t *turn) event(e Event) {
 		e.Step = t.node.n.ID
 	}
 	t.res.Events = append(t.res.Events, e)
+	if t.onEvent != nil {
+		t.onEvent(e)
+	}
 }
 
 // top returns the frame on top of the stack, or nil.

@@ -1,0 +1,82 @@
+package soni_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func journalEngines(t *testing.T) map[string]*soni.Engine {
+	fs, err := checkpoints.NewFileStore(filepath.Join(t.TempDir(), "cps"), checkpoints.WithoutSync())
+	require.NoError(t, err)
+	out := map[string]*soni.Engine{}
+	for name, st := range map[string]checkpoints.Store{"memory": checkpoints.NewMemoryStore(), "file": fs} {
+		e, err := soni.New(compileCounter(t), soni.Options{Store: st})
+		require.NoError(t, err)
+		e.Register("audit", auditFn(new(atomic.Int64)))
+		out[name] = e
+	}
+	return out
+}
+
+// TestMessageIDsAreAnsweredOnce: a message id the session's log holds
+// answers with the first attempt's reply, without running the turn again.
+func TestMessageIDsAreAnsweredOnce(t *testing.T) {
+	ctx := context.Background()
+	for name, e := range journalEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			first, err := e.HandleMessage(ctx, "s", "m-1", startFlow("audited"))
+			require.NoError(t, err)
+			require.False(t, first.Duplicate)
+			require.NotNil(t, first.Record)
+			again, err := e.HandleMessage(ctx, "s", "m-1", startFlow("audited"))
+			require.NoError(t, err)
+			assert.True(t, again.Duplicate)
+			assert.Equal(t, first.Revision, again.Revision)
+			assert.Equal(t, first.Replies, again.Replies)
+			assert.Equal(t, first.Record.Slots, map[string]any{"turns": int64(1), "seen": int64(1)})
+			st, rev, err := e.State(ctx, "s")
+			require.NoError(t, err)
+			assert.Equal(t, uint64(1), rev, "the duplicate ran nothing")
+			assert.Equal(t, int64(1), st.Slots["turns"])
+
+			_, err = e.HandleMessage(ctx, "s", "m-2", startFlow("audited"))
+			require.NoError(t, err)
+			log, err := e.Log(ctx, "s", 0, 0)
+			require.NoError(t, err)
+			require.Len(t, log, 2)
+			assert.Equal(t, "m-1", log[0].MessageID)
+			assert.Equal(t, []string{"audited"}, []string{log[0].Commands[0].Flow})
+			assert.Equal(t, uint64(2), log[1].Revision)
+			require.NoError(t, e.Reset(ctx, "s"))
+			log, err = e.Log(ctx, "s", 0, 0)
+			require.NoError(t, err)
+			assert.Empty(t, log)
+		})
+	}
+}
+
+// TestStreamingCallbacks: OnReply and OnEvent see the turn's replies and
+// events as they happen, the same as the reply's.
+func TestStreamingCallbacks(t *testing.T) {
+	e, err := soni.New(compileCounter(t), soni.Options{})
+	require.NoError(t, err)
+	e.Register("audit", auditFn(new(atomic.Int64)))
+	var replies []string
+	var events []vm.Event
+	in := startFlow("audited")
+	in.OnReply = func(s string) { replies = append(replies, s) }
+	in.OnEvent = func(ev vm.Event) { events = append(events, ev) }
+	r, err := e.Handle(context.Background(), "s", in)
+	require.NoError(t, err)
+	assert.Equal(t, r.Replies, replies)
+	assert.Equal(t, r.Events, events)
+	assert.NotEmpty(t, events)
+}

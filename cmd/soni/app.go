@@ -114,6 +114,7 @@ func newApp(e *env) *cli.App {
 		schemaCommand(e),
 		chatCommand(e),
 		testCommand(e),
+		serveCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {

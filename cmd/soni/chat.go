@@ -42,6 +42,7 @@ func chatCommand(e *env) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "session", Value: "default", Usage: "conversation `ID`: [A-Za-z0-9._-]{1,128}"},
 			&cli.StringFlag{Name: "checkpoints", Usage: "checkpoint `DIR` (default: .soni/checkpoints/PROJECT, one directory per project)"},
+			&cli.StringFlag{Name: "store", Usage: storeUsage},
 			&cli.BoolFlag{Name: "reset", Usage: "start the session afresh"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per turn"},
 			&cli.BoolFlag{Name: "trace", Usage: "show the commands and steps of each turn"},
@@ -69,9 +70,12 @@ func chatCommand(e *env) *cli.Command {
 			if !c.IsSet("checkpoints") {
 				dir = defaultCheckpoints(path)
 			}
-			store, err := checkpoints.NewFileStore(dir)
+			if c.IsSet("store") && c.IsSet("checkpoints") {
+				return usageError("chat: give --store or --checkpoints, not both (--checkpoints DIR is --store file:DIR)")
+			}
+			store, err := openStore(c.String("store"), dir)
 			if err != nil {
-				return cli.Exit(fmt.Sprintf("chat: %s", err), exitUsage)
+				return storeError("chat", err)
 			}
 			eng, err := soni.New(prog, soni.Options{Store: store, Dir: soni.ProjectDir(path)})
 			if err != nil {

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/actions"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/serve"
+	"github.com/urfave/cli/v2"
+)
+
+func serveCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "serve the flows over HTTP: Rasa's REST channel and soni's JSON and streaming API",
+		ArgsUsage: "PATH",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:5005", Usage: "listen `ADDRESS` (host:port; port 0 picks a free one)"},
+			&cli.StringFlag{Name: "store", Usage: storeUsage},
+			&cli.StringFlag{Name: "token", EnvVars: []string{"SONI_TOKEN"}, Usage: "require Authorization: Bearer `TOKEN` (also SONI_TOKEN)"},
+			&cli.BoolFlag{Name: "insecure", Usage: "allow a non-loopback address without a token"},
+			&cli.BoolFlag{Name: "allow-commands", Usage: "accept commands (which bypass understanding) on /v1 messages"},
+			&cli.Int64Flag{Name: "max-body", Value: 64 << 10, Usage: "largest request body, in `BYTES`"},
+			&cli.DurationFlag{Name: "turn-timeout", Value: 30 * time.Second, Usage: "longest turn"},
+			&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long SIGTERM waits for turns in flight"},
+			&cli.BoolFlag{Name: "log-messages", Usage: "put the user's text and the replies in the log"},
+		}, limitFlags()...),
+		Action: func(c *cli.Context) error {
+			path, err := oneProject(c)
+			if err != nil {
+				return err
+			}
+			addr := c.String("addr")
+			token := c.String("token")
+			if !loopback(addr) && token == "" && !c.Bool("insecure") {
+				return usageError("serve: %q is reachable from other machines and no token is set: give --token (or SONI_TOKEN), listen on 127.0.0.1, or pass --insecure if a proxy in front of soni checks who may talk", addr)
+			}
+			prog, err := loadProgram(e, c, path)
+			if err != nil {
+				return err
+			}
+			store, err := openStore(c.String("store"), filepath.Join(".soni", "checkpoints", projectKey(path)))
+			if err != nil {
+				return storeError("serve", err)
+			}
+			logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
+			srv := serve.New(nil, serve.Options{
+				Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
+				TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
+			})
+			measured := srv.Metrics().Store(store)
+			build := func(p *ir.Program) (*soni.Engine, error) {
+				dir := soni.ProjectDir(path)
+				return soni.New(p, soni.Options{Store: measured, Dir: dir, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
+			}
+			eng, err := build(prog)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
+			}
+			srv.SetEngine(eng)
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
+			}
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+			fmt.Fprintf(e.stderr, "soni serve: %s on http://%s (store %s)\n", path, ln.Addr(), storeName(c.String("store")))
+
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			go func() {
+				for range hup {
+					p, err := soni.LoadProgram(path, compilerOptions(c))
+					if err != nil {
+						logger.Error("reload failed: the old program stays", "error", err.Error())
+						continue
+					}
+					ne, err := build(p)
+					if err != nil {
+						logger.Error("reload failed: the old program stays", "error", err.Error())
+						continue
+					}
+					srv.SetEngine(ne)
+					logger.Info("reloaded", "project", path)
+				}
+			}()
+
+			errc := make(chan error, 1)
+			go func() { errc <- hs.Serve(ln) }()
+			select {
+			case err := <-errc:
+				return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
+			case <-c.Context.Done():
+			}
+			// SIGTERM or SIGINT: stop accepting, let turns in flight end.
+			srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), c.Duration("shutdown-timeout"))
+			defer cancel()
+			err = hs.Shutdown(ctx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				logger.Warn("shutdown timeout passed with turns still running", "timeout", c.Duration("shutdown-timeout").String())
+				_ = hs.Close()
+				return cli.Exit("", exitFailed)
+			}
+			logger.Info("stopped")
+			return nil
+		},
+	}
+}
+
+// loopback reports whether an address listens on the loopback interface
+// only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// storeName describes the store for the start line, without secrets.
+func storeName(url string) string {
+	if url == "" {
+		return "file: (the default directory)"
+	}
+	return redactURL(url)
+}

@@ -1,0 +1,128 @@
+package serve
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// parseCommands reads the API's commands, in the shapes of the test
+// files: "cancel_flow", "affirm", "deny", {"start_flow": NAME},
+// {"start_flow": {"flow": NAME, "slots": {SLOT: VALUE}}}, {"set_slot":
+// {SLOT: VALUE}}, {"correct_slot": {SLOT: VALUE}}. Flows and slots must
+// exist in the program.
+func parseCommands(prog *ir.Program, raw []any) ([]vm.Command, error) {
+	out := []vm.Command{}
+	for i, item := range raw {
+		switch x := item.(type) {
+		case string:
+			switch k := vm.CommandKind(x); k {
+			case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny:
+				out = append(out, vm.Command{Kind: k})
+			default:
+				return nil, fmt.Errorf("command %d: %q is not a command without a value: use cancel_flow, affirm or deny, or an object such as {\"start_flow\": \"NAME\"}", i+1, x)
+			}
+		case map[string]any:
+			if len(x) != 1 {
+				return nil, fmt.Errorf("command %d: an object command has exactly one key (start_flow, set_slot or correct_slot), not %d", i+1, len(x))
+			}
+			for k, arg := range x {
+				cmds, err := objectCommand(prog, vm.CommandKind(k), arg)
+				if err != nil {
+					return nil, fmt.Errorf("command %d: %w", i+1, err)
+				}
+				out = append(out, cmds...)
+			}
+		default:
+			return nil, fmt.Errorf("command %d is a JSON %s: write a command name or an object", i+1, jsonKind(item))
+		}
+	}
+	return out, nil
+}
+
+func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command, error) {
+	switch kind {
+	case vm.CmdStartFlow:
+		var name string
+		var slots map[string]any
+		switch a := arg.(type) {
+		case string:
+			name = a
+		case map[string]any:
+			for k := range a {
+				if k != "flow" && k != "slots" {
+					return nil, fmt.Errorf("start_flow has an unknown key %q: use flow and slots", k)
+				}
+			}
+			name, _ = a["flow"].(string)
+			if s, ok := a["slots"]; ok {
+				if slots, ok = s.(map[string]any); !ok {
+					return nil, fmt.Errorf("start_flow.slots must be an object of slot values")
+				}
+			}
+		}
+		f := prog.Flow(name)
+		if f == nil {
+			return nil, fmt.Errorf("start_flow: unknown flow %q", name)
+		}
+		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: name}
+		for _, k := range sortedKeys(slots) {
+			if prog.ResolveSlot(name, k) == nil {
+				return nil, fmt.Errorf("start_flow: flow %q has no slot %q", name, k)
+			}
+			cmd.Slots = append(cmd.Slots, vm.SlotValue{Slot: k, Value: slots[k]})
+		}
+		return []vm.Command{cmd}, nil
+	case vm.CmdSetSlot, vm.CmdCorrectSlot:
+		m, ok := arg.(map[string]any)
+		if !ok || len(m) == 0 {
+			return nil, fmt.Errorf("%s takes an object of slot values, such as {\"%s\": {\"amount\": 50}}", kind, kind)
+		}
+		var cmds []vm.Command
+		for _, k := range sortedKeys(m) {
+			if !slotExists(prog, k) {
+				return nil, fmt.Errorf("%s: unknown slot %q", kind, k)
+			}
+			cmds = append(cmds, vm.Command{Kind: kind, Slot: k, Value: m[k]})
+		}
+		return cmds, nil
+	}
+	return nil, fmt.Errorf("unknown command %q: use start_flow, set_slot, correct_slot, cancel_flow, affirm or deny", kind)
+}
+
+func slotExists(prog *ir.Program, name string) bool {
+	if prog.Slot(name) != nil {
+		return true
+	}
+	for _, f := range prog.Flows {
+		if f.Slot(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case []any:
+		return "array"
+	}
+	return "value"
+}

@@ -1,0 +1,125 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Metrics are the server's Prometheus metrics. Register them on a registry
+// of your own, or let [New] make one.
+type Metrics struct {
+	turns     *prometheus.CounterVec
+	turnTime  prometheus.Histogram
+	actions   *prometheus.HistogramVec
+	actFailed *prometheus.CounterVec
+	storeTime *prometheus.HistogramVec
+	conflicts prometheus.Counter
+	flows     *prometheus.CounterVec
+}
+
+// NewMetrics creates the metrics and registers them on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		turns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "soni_turns_total", Help: "Turns handled, by outcome (ok, duplicate, error code).",
+		}, []string{"outcome"}),
+		turnTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "soni_turn_duration_seconds", Help: "Time to handle one turn, store included.",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}),
+		actions: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "soni_action_duration_seconds", Help: "Time an action took, by action.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"action"}),
+		actFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "soni_action_failures_total", Help: "Actions that failed, by action.",
+		}, []string{"action"}),
+		storeTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "soni_store_duration_seconds", Help: "Time of checkpoint store operations, by operation.",
+			Buckets: []float64{.0001, .0005, .001, .002, .005, .01, .02, .05, .1, .5, 1},
+		}, []string{"op"}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "soni_store_conflicts_total", Help: "Compare-and-swap saves that lost.",
+		}),
+		flows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "soni_flows_total", Help: "Flows started, completed and cancelled, by flow.",
+		}, []string{"flow", "event"}),
+	}
+	reg.MustRegister(m.turns, m.turnTime, m.actions, m.actFailed, m.storeTime, m.conflicts, m.flows)
+	return m
+}
+
+// turn records one handled turn.
+func (m *Metrics) turn(outcome string, d time.Duration, events []vm.Event) {
+	m.turns.WithLabelValues(outcome).Inc()
+	m.turnTime.Observe(d.Seconds())
+	for _, e := range events {
+		switch e.Type {
+		case vm.EventFlowStarted, vm.EventFlowCompleted, vm.EventFlowCancelled:
+			m.flows.WithLabelValues(e.Flow, string(e.Type)).Inc()
+		case vm.EventActionFailed:
+			m.actFailed.WithLabelValues(e.Action).Inc()
+		}
+	}
+}
+
+// Actions wraps an action runner so that each call's duration is measured.
+func (m *Metrics) Actions(r vm.ActionRunner) vm.ActionRunner {
+	return vm.ActionFunc(func(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
+		start := time.Now()
+		out, err := r.RunAction(ctx, req)
+		m.actions.WithLabelValues(req.Action).Observe(time.Since(start).Seconds())
+		return out, err
+	})
+}
+
+// Store wraps a store so that each operation's duration, and each lost
+// compare-and-swap, is measured.
+func (m *Metrics) Store(j checkpoints.Journal) checkpoints.Journal {
+	return &measuredStore{Journal: j, m: m}
+}
+
+type measuredStore struct {
+	checkpoints.Journal
+	m *Metrics
+}
+
+func (s *measuredStore) observe(op string, start time.Time, err error) {
+	s.m.storeTime.WithLabelValues(op).Observe(time.Since(start).Seconds())
+	if errors.Is(err, checkpoints.ErrConflict) {
+		s.m.conflicts.Inc()
+	}
+}
+
+func (s *measuredStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
+	start := time.Now()
+	b, rev, err := s.Journal.Load(ctx, id)
+	s.observe("load", start, err)
+	return b, rev, err
+}
+
+func (s *measuredStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
+	start := time.Now()
+	err := s.Journal.Save(ctx, id, expected, data)
+	s.observe("save", start, err)
+	return err
+}
+
+func (s *measuredStore) Commit(ctx context.Context, id string, expected uint64, data []byte, rec checkpoints.Record) error {
+	start := time.Now()
+	err := s.Journal.Commit(ctx, id, expected, data, rec)
+	s.observe("commit", start, err)
+	return err
+}
+
+func (s *measuredStore) Lock(ctx context.Context, id string) (func(), error) {
+	start := time.Now()
+	unlock, err := s.Journal.Lock(ctx, id)
+	s.observe("lock", start, err)
+	return unlock, err
+}

@@ -1,0 +1,627 @@
+// Package serve puts a soni engine behind HTTP: Rasa's REST channel, so
+// that existing chat widgets work unchanged, soni's own JSON API with
+// Server-Sent Events, session endpoints, health checks and Prometheus
+// metrics. docs/serve.md is the reference. Every turn goes through the
+// engine (soni.Engine.HandleMessage), like chat and test.
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Options configure a [Server]. Every field is optional.
+type Options struct {
+	// Token, when set, is required as "Authorization: Bearer TOKEN" on
+	// every endpoint but /healthz and /readyz.
+	Token string
+	// AllowCommands lets /v1 messages carry commands, which bypass
+	// understanding.
+	AllowCommands bool
+	// MaxBody is the largest request body, in bytes; default 64 KiB.
+	MaxBody int64
+	// TurnTimeout bounds one turn; default 30s.
+	TurnTimeout time.Duration
+	// Logger gets one line per turn; default slog's JSON handler on
+	// stderr is the caller's to set (nil logs nothing).
+	Logger *slog.Logger
+	// LogMessages puts the user's text and the replies in the log lines.
+	LogMessages bool
+	// Registry holds the metrics that /metrics serves; default a new one.
+	Registry *prometheus.Registry
+}
+
+// Server serves one engine at a time; SetEngine swaps it (a reload).
+type Server struct {
+	eng     atomic.Pointer[soni.Engine]
+	opts    Options
+	metrics *Metrics
+	reg     *prometheus.Registry
+	closing atomic.Bool
+	mux     *http.ServeMux
+}
+
+// New returns a server for the engine.
+func New(eng *soni.Engine, opts Options) *Server {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = 64 << 10
+	}
+	if opts.TurnTimeout <= 0 {
+		opts.TurnTimeout = 30 * time.Second
+	}
+	reg := opts.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg)}
+	s.eng.Store(eng)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /webhooks/rest/webhook", s.auth(s.rasaWebhook))
+	mux.HandleFunc("GET /webhooks/rest/{$}", s.auth(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	}))
+	mux.HandleFunc("POST /v1/sessions/{id}/messages", s.auth(s.message))
+	mux.HandleFunc("GET /v1/sessions/{id}", s.auth(s.getSession))
+	mux.HandleFunc("DELETE /v1/sessions/{id}", s.auth(s.deleteSession))
+	mux.HandleFunc("GET /v1/sessions/{id}/events", s.auth(s.events))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", s.ready)
+	mux.Handle("GET /metrics", s.authHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
+	mux.HandleFunc("/", s.auth(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s: see docs/serve.md", r.Method, r.URL.Path))
+	}))
+	s.mux = mux
+	return s
+}
+
+// Metrics returns the server's metrics, to wrap the engine's store and
+// action runner with (Metrics.Store, Metrics.Actions).
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// SetEngine makes new turns use eng (a reloaded program). Turns already
+// running finish on the engine they started with.
+func (s *Server) SetEngine(eng *soni.Engine) { s.eng.Store(eng) }
+
+// Close marks the server as shutting down: new requests get 503, and
+// /readyz fails, while turns in flight finish.
+func (s *Server) Close() { s.closing.Store(true) }
+
+// ServeHTTP serves the endpoints of docs/serve.md.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			// Never a stack trace to the client; the log gets the panic.
+			s.logf("panic", "error", fmt.Sprint(p), "path", r.URL.Path)
+			writeError(w, http.StatusInternalServerError, "internal", "the server failed on this request; it was logged")
+		}
+	}()
+	if s.closing.Load() && r.URL.Path != "/healthz" {
+		writeError(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) logf(msg string, args ...any) {
+	if s.opts.Logger != nil {
+		s.opts.Logger.Info(msg, args...)
+	}
+}
+
+// auth requires the bearer token, when one is set.
+func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="soni"`)
+				writeError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong token: send Authorization: Bearer TOKEN")
+				return
+			}
+		}
+		h(w, r)
+	}
+}
+
+func (s *Server) authHandler(h http.Handler) http.Handler { return s.auth(h.ServeHTTP) }
+
+// apiError is the JSON error body.
+type apiError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var e apiError
+	e.Error.Code, e.Error.Message = code, msg
+	writeJSON(w, status, e)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		b.Reset()
+		b.WriteString(`{"error":{"code":"internal","message":"the response could not be encoded"}}` + "\n")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// httpError is an error with its status and code.
+type httpError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *httpError) Error() string { return e.message }
+
+func badRequest(format string, args ...any) *httpError {
+	return &httpError{http.StatusBadRequest, "bad_request", fmt.Sprintf(format, args...)}
+}
+
+// decode reads a JSON request body into v: the media type must be JSON,
+// the body within MaxBody, one object, with no unknown field.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *httpError {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return &httpError{http.StatusUnsupportedMediaType, "unsupported_media_type", fmt.Sprintf("the body must be JSON (Content-Type: application/json), not %q", ct)}
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &httpError{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is over %d bytes", s.opts.MaxBody)}
+	}
+	if err != nil {
+		return badRequest("the body could not be read")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("the body is not the JSON object expected: %s", jsonProblem(err))
+	}
+	if dec.More() {
+		return badRequest("the body holds more than one JSON value")
+	}
+	return nil
+}
+
+// jsonProblem describes a JSON decoding error without Go type names.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	case errors.As(err, &te):
+		if te.Field != "" {
+			return fmt.Sprintf("field %q has the wrong type (a JSON %s)", te.Field, te.Value)
+		}
+		return fmt.Sprintf("a JSON %s where an object was expected", te.Value)
+	case errors.Is(err, io.EOF):
+		return "the body is empty"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return "invalid JSON"
+}
+
+// turnError maps an engine error to a status, never leaking a path or a
+// Go type: the details go to the log.
+func (s *Server) turnError(session string, err error) *httpError {
+	var ie *checkpoints.InvalidIDError
+	var re *vm.RuntimeError
+	var rse *soni.ResumeError
+	switch {
+	case errors.As(err, &ie):
+		return badRequest("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session)
+	case errors.Is(err, context.DeadlineExceeded):
+		return &httpError{http.StatusGatewayTimeout, "turn_timeout", fmt.Sprintf("the turn took longer than %s and was stopped; the conversation stays where it was", s.opts.TurnTimeout)}
+	case errors.Is(err, checkpoints.ErrConflict):
+		return &httpError{http.StatusConflict, "conflict", "another turn of this session was saved while this one ran; this turn was not saved: send the message again"}
+	case errors.As(err, &re):
+		return &httpError{http.StatusInternalServerError, "runtime_error", fmt.Sprintf("the turn failed at step %q of flow %q: %v; the conversation stays where it was", re.Step, re.Flow, re.Err)}
+	case errors.As(err, &rse), errors.Is(err, checkpoints.ErrCorrupt):
+		return &httpError{http.StatusInternalServerError, "cannot_resume", fmt.Sprintf("the stored conversation of session %q cannot be resumed with these flows; it was left untouched: DELETE /v1/sessions/%s to start it afresh", session, session)}
+	case errors.Is(err, context.Canceled):
+		return &httpError{http.StatusServiceUnavailable, "canceled", "the request was canceled"}
+	}
+	return &httpError{http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not be reached; the turn was not run or not saved: retry"}
+}
+
+// rasaMessage is the body of Rasa's REST channel.
+type rasaMessage struct {
+	Sender       *string        `json:"sender"`
+	Message      *string        `json:"message"`
+	Metadata     map[string]any `json:"metadata"`
+	InputChannel string         `json:"input_channel"`
+}
+
+// rasaReply is one element of the REST channel's answer.
+type rasaReply struct {
+	RecipientID string       `json:"recipient_id"`
+	Text        string       `json:"text"`
+	Buttons     []rasaButton `json:"buttons,omitempty"`
+}
+
+type rasaButton struct {
+	Title   string `json:"title"`
+	Payload string `json:"payload"`
+}
+
+// sessionOfSender maps a Rasa sender id to a session id: itself when it
+// is a valid session id, else "sender-" and a hash of it (an e-mail
+// address, say), so that any sender has a conversation and none can
+// reach a path.
+func sessionOfSender(sender string) string {
+	if checkpoints.ValidateID(sender) == nil {
+		return sender
+	}
+	sum := sha256.Sum256([]byte(sender))
+	return "sender-" + hex.EncodeToString(sum[:16])
+}
+
+func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("stream") == "true" {
+		writeError(w, http.StatusBadRequest, "unsupported", "the REST channel's stream=true is not supported: use POST /v1/sessions/ID/messages with Accept: text/event-stream")
+		return
+	}
+	var m rasaMessage
+	if he := s.decode(w, r, &m); he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	if m.Sender == nil || m.Message == nil {
+		writeError(w, http.StatusBadRequest, "bad_request", `the body needs "sender" and "message"`)
+		return
+	}
+	session := sessionOfSender(*m.Sender)
+	md := m.Metadata
+	if m.InputChannel != "" {
+		md = merged(md, map[string]any{"input_channel": m.InputChannel})
+	}
+	rep, he := s.turn(r, session, r.Header.Get("Idempotency-Key"), vm.Input{Text: *m.Message, Metadata: numbers(md)}, nil)
+	if he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	out := make([]rasaReply, 0, len(rep.Replies))
+	for _, t := range rep.Replies {
+		out = append(out, rasaReply{RecipientID: *m.Sender, Text: t})
+	}
+	if len(out) > 0 {
+		out[len(out)-1].Buttons = buttons(s.eng.Load().Program(), rep.Pending)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func merged(a, b map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// buttons are the quick replies for the pending question: Yes/No for a
+// confirm or a boolean collect, the declared values for a categorical one.
+func buttons(prog *ir.Program, p *vm.Pending) []rasaButton {
+	if p == nil {
+		return nil
+	}
+	yesNo := []rasaButton{{Title: "Yes", Payload: "yes"}, {Title: "No", Payload: "no"}}
+	if p.Kind == vm.PendingConfirm {
+		return yesNo
+	}
+	def := prog.ResolveSlot(p.Flow, p.Slot)
+	if def == nil {
+		return nil
+	}
+	switch def.Type {
+	case ir.TypeBoolean:
+		return yesNo
+	case ir.TypeCategorical:
+		var out []rasaButton
+		for _, v := range def.Values {
+			out = append(out, rasaButton{Title: v.Value, Payload: v.Value})
+		}
+		return out
+	}
+	return nil
+}
+
+// apiMessage is the body of POST /v1/sessions/{id}/messages.
+type apiMessage struct {
+	Text      *string        `json:"text"`
+	Commands  []any          `json:"commands"`
+	MessageID string         `json:"message_id"`
+	Metadata  map[string]any `json:"metadata"`
+}
+
+func (s *Server) message(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	if err := checkpoints.ValidateID(session); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session))
+		return
+	}
+	var m apiMessage
+	if he := s.decode(w, r, &m); he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	key := m.MessageID
+	if key == "" {
+		key = r.Header.Get("Idempotency-Key")
+	}
+	var in vm.Input
+	switch {
+	case m.Text != nil && m.Commands != nil:
+		writeError(w, http.StatusBadRequest, "bad_request", `give "text" or "commands", not both`)
+		return
+	case m.Text != nil:
+		in.Text = *m.Text
+	case m.Commands != nil:
+		if !s.opts.AllowCommands {
+			writeError(w, http.StatusForbidden, "commands_not_allowed", "commands bypass understanding and are off: start soni serve with --allow-commands")
+			return
+		}
+		cmds, err := parseCommands(s.eng.Load().Program(), numbers(m.Commands))
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad_command", err.Error())
+			return
+		}
+		in.Commands = cmds
+	default:
+		writeError(w, http.StatusBadRequest, "bad_request", `the body needs "text" (or "commands")`)
+		return
+	}
+	in.Metadata = numbers(m.Metadata)
+	if wantsStream(r) {
+		s.stream(w, r, session, key, in)
+		return
+	}
+	rep, he := s.turn(r, session, key, in, nil)
+	if he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	writeJSON(w, http.StatusOK, rep.Record)
+}
+
+func wantsStream(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err == nil && mt == "text/event-stream" {
+			return true
+		}
+	}
+	return false
+}
+
+// turn runs one turn with the turn timeout, logs and measures it.
+// stream, when set, gets the replies and events as they come.
+func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream *sse) (*soni.Reply, *httpError) {
+	eng := s.eng.Load()
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.TurnTimeout)
+	defer cancel()
+	if stream != nil {
+		in.OnReply = stream.reply
+		in.OnEvent = stream.event
+	}
+	start := time.Now()
+	rep, err := eng.HandleMessage(ctx, session, key, in)
+	d := time.Since(start)
+	if err == nil && rep.Record == nil {
+		// A store without a log: build the record the API answers with.
+		rep.Record = &soni.TurnRecord{Session: session, Revision: rep.Revision, Replies: rep.Replies, Events: rep.Events, Pending: rep.Pending, Slots: rep.Slots()}
+	}
+	outcome := "ok"
+	var he *httpError
+	switch {
+	case err != nil:
+		he = s.turnError(session, err)
+		outcome = he.code
+	case rep.Duplicate:
+		outcome = "duplicate"
+	}
+	var events []vm.Event
+	if rep != nil && !rep.Duplicate {
+		events = rep.Events
+	}
+	s.metrics.turn(outcome, d, events)
+	if s.opts.Logger != nil {
+		args := []any{"session", session, "message_id", key, "latency_ms", float64(d.Microseconds()) / 1000, "outcome", outcome}
+		if rep != nil {
+			args = append(args, "revision", rep.Revision, "flows", flowsOf(rep))
+			if s.opts.LogMessages {
+				args = append(args, "text", in.Text, "replies", rep.Replies)
+			}
+		}
+		if err != nil {
+			args = append(args, "error", err.Error())
+		}
+		s.opts.Logger.Info("turn", args...)
+	}
+	return rep, he
+}
+
+// flowsOf names the flows a turn touched: started, ended, or on top.
+func flowsOf(rep *soni.Reply) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(f string) {
+		if f != "" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for _, e := range rep.Events {
+		switch e.Type {
+		case vm.EventFlowStarted, vm.EventFlowCompleted, vm.EventFlowCancelled:
+			add(e.Flow)
+		}
+	}
+	if rep.Record != nil {
+		for _, f := range rep.Record.Stack {
+			add(f)
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// numbers turns the json.Numbers of a decoded body into int64 or float64.
+func numbers[T any](v T) T {
+	var conv func(any) any
+	conv = func(x any) any {
+		switch y := x.(type) {
+		case json.Number:
+			if i, err := y.Int64(); err == nil {
+				return i
+			}
+			f, _ := y.Float64()
+			return f
+		case map[string]any:
+			for k, e := range y {
+				y[k] = conv(e)
+			}
+		case []any:
+			for i, e := range y {
+				y[i] = conv(e)
+			}
+		}
+		return x
+	}
+	conv(any(v))
+	return v
+}
+
+// sessionView is the answer of GET /v1/sessions/{id}.
+type sessionView struct {
+	Session  string         `json:"session"`
+	Revision uint64         `json:"revision"`
+	Created  time.Time      `json:"created"`
+	Updated  time.Time      `json:"updated"`
+	Stack    []vm.Frame     `json:"stack"`
+	Slots    map[string]any `json:"slots"`
+	Pending  *vm.Pending    `json:"pending"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	eng := s.eng.Load()
+	st, rev, err := eng.State(r.Context(), session)
+	if err != nil {
+		he := s.turnError(session, err)
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	if rev == 0 {
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no session %q", session))
+		return
+	}
+	v := sessionView{Session: session, Revision: rev, Created: st.Created, Updated: st.Updated, Stack: st.Stack, Slots: st.Slots, Pending: st.Pending, Metadata: st.Metadata}
+	if v.Stack == nil {
+		v.Stack = []vm.Frame{}
+	}
+	if v.Slots == nil {
+		v.Slots = map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	if err := s.eng.Load().Reset(r.Context(), session); err != nil {
+		he := s.turnError(session, err)
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	if err := checkpoints.ValidateID(session); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session))
+		return
+	}
+	q := r.URL.Query()
+	after, limit := uint64(0), 100
+	if v := q.Get("after"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("after=%q is not a revision (a whole number)", v))
+			return
+		}
+		after = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q must be a whole number from 1 to 1000", v))
+			return
+		}
+		limit = n
+	}
+	recs, err := s.eng.Load().Log(r.Context(), session, after, limit)
+	if err != nil {
+		he := s.turnError(session, err)
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"session": session, "events": recs})
+}
+
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	eng := s.eng.Load()
+	if eng == nil {
+		writeError(w, http.StatusServiceUnavailable, "not_ready", "no program is loaded")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := eng.Store().List(ctx); err != nil {
+		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not be reached")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

@@ -172,7 +172,7 @@ func (s *FileStore) Save(ctx context.Context, id string, expected uint64, data [
 	if int64(len(data)) > s.maxSize {
 		return s.tooLarge(fmt.Sprintf("the data for session %q", id), int64(len(data)))
 	}
-	if err := checkData(id, expected, data); err != nil {
+	if err := CheckData(id, expected, data); err != nil {
 		return err
 	}
 	if err := s.ensureDir(); err != nil {

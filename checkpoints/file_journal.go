@@ -48,10 +48,10 @@ func (s *FileStore) Commit(ctx context.Context, id string, expected uint64, data
 	if int64(len(data)) > s.maxSize {
 		return s.tooLarge(fmt.Sprintf("the data for session %q", id), int64(len(data)))
 	}
-	if err := checkData(id, expected, data); err != nil {
+	if err := CheckData(id, expected, data); err != nil {
 		return err
 	}
-	if err := checkRecord(id, expected, rec); err != nil {
+	if err := CheckRecord(id, expected, rec); err != nil {
 		return err
 	}
 	var compact bytes.Buffer

@@ -56,8 +56,9 @@ type Journal interface {
 	Prune(ctx context.Context, before time.Time) (int, error)
 }
 
-// checkRecord checks a record given to Commit.
-func checkRecord(id string, expected uint64, rec Record) error {
+// CheckRecord checks a record given to Commit: its revision must be
+// expected+1 and its key at most MaxKeyLength bytes. Stores call it.
+func CheckRecord(id string, expected uint64, rec Record) error {
 	if rec.Revision != expected+1 {
 		return fmt.Errorf("%w: the log record of session %q has revision %d, not %d", ErrInvalidData, id, rec.Revision, expected+1)
 	}

@@ -60,7 +60,7 @@ func (s *MemoryStore) Save(ctx context.Context, id string, expected uint64, data
 	if err := begin(ctx, id); err != nil {
 		return err
 	}
-	if err := checkData(id, expected, data); err != nil {
+	if err := CheckData(id, expected, data); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -78,10 +78,10 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, expected uint64, da
 	if err := begin(ctx, id); err != nil {
 		return err
 	}
-	if err := checkData(id, expected, data); err != nil {
+	if err := CheckData(id, expected, data); err != nil {
 		return err
 	}
-	if err := checkRecord(id, expected, rec); err != nil {
+	if err := CheckRecord(id, expected, rec); err != nil {
 		return err
 	}
 	s.mu.Lock()

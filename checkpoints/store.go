@@ -316,8 +316,9 @@ func parseRevision(data []byte) (uint64, error) {
 	return n, nil
 }
 
-// checkData validates the bytes given to Save for the expected revision.
-func checkData(id string, expected uint64, data []byte) error {
+// CheckData validates the bytes given to Save for the expected revision:
+// a JSON object whose "revision" is expected+1. Stores call it.
+func CheckData(id string, expected uint64, data []byte) error {
 	rev, err := Revision(data)
 	if err != nil {
 		return fmt.Errorf("%w for session %q: %v", ErrInvalidData, id, err)

@@ -1,12 +1,23 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/checkpoints/sqlite"
 )
 
 // openDatabaseStore opens a sqlite or postgres store.
 func openDatabaseStore(scheme, url, rest string) (checkpoints.Journal, error) {
-	return nil, fmt.Errorf("the %s store is not built into this soni yet; use memory: or file:DIR", scheme)
+	switch scheme {
+	case "sqlite":
+		path := strings.TrimPrefix(rest, "//")
+		if path == "" {
+			return nil, fmt.Errorf("store %q names no database file: use sqlite:PATH", url)
+		}
+		return sqlite.Open(context.Background(), path)
+	}
+	return nil, fmt.Errorf("the %s store is not built into this soni yet; use memory:, file:DIR or sqlite:PATH", scheme)
 }

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// server is a soni serve process started by a test.
+type server struct {
+	cmd    *exec.Cmd
+	url    string
+	mu     sync.Mutex
+	stderr bytes.Buffer
+	done   chan error
+}
+
+var listening = regexp.MustCompile(`on (http://\S+) \(store`)
+
+// startServe runs the test binary as soni serve on a free port and waits
+// for its "listening" line (a blocking read of its stderr, no polling).
+func startServe(t *testing.T, dir string, args ...string) *server {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe)
+	cmd.Args = append(append([]string{"soni", "serve", "--addr", "127.0.0.1:0"}, args...), dir)
+	cmd.Dir = dir
+	pr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	s := &server{cmd: cmd, done: make(chan error, 1)}
+	br := bufio.NewReader(pr)
+	for {
+		line, err := br.ReadString('\n')
+		s.stderr.WriteString(line)
+		if m := listening.FindStringSubmatch(line); m != nil {
+			s.url = m[1]
+			break
+		}
+		if err != nil {
+			_ = cmd.Wait()
+			t.Fatalf("soni serve did not start: %s", s.stderr.String())
+		}
+	}
+	go func() {
+		b, _ := io.ReadAll(br)
+		s.mu.Lock()
+		s.stderr.Write(b)
+		s.mu.Unlock()
+		s.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-s.done
+	})
+	return s
+}
+
+func (s *server) log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stderr.String()
+}
+
+// send posts a message and returns the status and body.
+func send(t *testing.T, url, session, body string) (int, string) {
+	code, b, err := trySend(url, session, body)
+	if err != nil {
+		t.Errorf("POST: %v", err)
+	}
+	return code, b
+}
+
+func trySend(url, session, body string) (int, string, error) {
+	resp, err := http.Post(url+"/v1/sessions/"+session+"/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), nil
+}
+
+// TestServeStopsGracefully: SIGTERM while a turn runs a slow action lets
+// the turn finish and answer, then soni serve exits 0. The action and the
+// test meet through FIFOs, so nothing waits on a clock.
+func TestServeStopsGracefully(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "started"), 0o600))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "release"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(`version: "1.0"
+actions:
+  slow:
+    outputs: [done]
+    run:
+      exec: ["sh", "-c", "echo go > started; read x < release; echo '{\"done\": \"yes\"}'"]
+      timeout: 60s
+flows:
+  job:
+    trigger: {intents: ["start the job"]}
+    steps:
+      - {step: run, type: action, call: slow, map_outputs: {done: done}}
+      - {step: bye, type: say, message: "Job done: {done}."}
+`), 0o644))
+	s := startServe(t, dir)
+	type result struct {
+		code int
+		body string
+	}
+	answered := make(chan result, 1)
+	go func() {
+		code, body := send(t, s.url, "u1", `{"text": "start the job"}`)
+		answered <- result{code, body}
+	}()
+	started, err := os.ReadFile(filepath.Join(dir, "started")) // blocks until the action runs
+	require.NoError(t, err)
+	require.Equal(t, "go\n", string(started))
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "release"), []byte("now\n"), 0o600))
+	r := <-answered
+	assert.Equal(t, http.StatusOK, r.code, r.body)
+	assert.Contains(t, r.body, `"Job done: yes."`)
+	err = <-s.done
+	assert.NoError(t, err, "soni serve exits 0 after a graceful stop: %s", s.log())
+	s.done <- err // for the cleanup
+	assert.Contains(t, s.log(), `"msg":"stopped"`)
+}
+
+// TestServeRefusesAnOpenAddressWithoutAToken: binding all interfaces with
+// no token is a usage error unless --insecure.
+func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
+	dir := writeProject(t, pizzaFlow)
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"soni", "serve", "--addr", "0.0.0.0:0", dir}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut.String(), `"0.0.0.0:0" is reachable from other machines and no token is set`)
+}
+
+// replicaFlow counts and confirms without actions, so that transcripts
+// are a pure function of the messages.
+const replicaFlow = `version: "1.0"
+flows:
+  book:
+    trigger: {intents: ["book a table"]}
+    slots:
+      - {name: people, type: integer, min: 1, max: 20}
+      - {name: name, type: text}
+    steps:
+      - {step: ask_people, type: collect, slot: people, message: "For how many people?"}
+      - {step: ask_name, type: collect, slot: name, message: "Under which name?"}
+      - {step: sure, type: confirm, slot: people, message: "A table for {people}, {name}?"}
+      - {step: done, type: say, message: "Booked for {people}, {name}."}
+  count:
+    trigger: {intents: ["count"]}
+    steps:
+      - {step: say, type: say, message: "Counted."}
+`
+
+// postgresURL returns a store URL in a fresh schema of the test cluster.
+func postgresURL(t *testing.T) string {
+	url := os.Getenv("SONI_TEST_POSTGRES")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("SONI_TEST_POSTGRES is not set under CI: .ci/run starts a PostgreSQL cluster and sets it")
+		}
+		t.Skip("SONI_TEST_POSTGRES is not set: start a cluster with scripts/postgres.sh")
+	}
+	schema := fmt.Sprintf("replicas_%d", os.Getpid())
+	out, err := exec.Command("psql", url, "-qc", "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema).CombinedOutput()
+	if err != nil {
+		t.Fatalf("psql: %v: %s", err, out)
+	}
+	return url + "&search_path=" + schema
+}
+
+// TestReplicasOnOnePostgres: two soni serve processes share one database.
+// Conversations whose turns alternate between them read exactly like the
+// same conversations on one process; concurrent messages to one session
+// are each answered once (or get a clear 409) with nothing lost; and when
+// one replica is killed the other serves every session.
+func TestReplicasOnOnePostgres(t *testing.T) {
+	store := postgresURL(t)
+	dir := writeProject(t, replicaFlow)
+	a := startServe(t, dir, "--store", store)
+	b := startServe(t, dir, "--store", store)
+	single := startServe(t, dir, "--store", "memory:")
+	replicas := []*server{a, b}
+	script := []string{"book a table", "4", "Ana", "no", "book a table", "twelve", "3", "Bo", "yes", "count"}
+
+	replies := func(body string) string {
+		var r struct{ Replies []string }
+		_ = json.Unmarshal([]byte(body), &r)
+		return strings.Join(r.Replies, " | ")
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var mismatches []string
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := w; c < 200; c += 8 {
+				session := fmt.Sprintf("conv-%03d", c)
+				for i, msg := range script {
+					body := fmt.Sprintf(`{"text": %q}`, msg)
+					code1, got := send(t, replicas[(c+i)%2].url, session, body)
+					code2, want := send(t, single.url, session, body)
+					if code1 != 200 || code2 != 200 || replies(got) != replies(want) {
+						mu.Lock()
+						mismatches = append(mismatches, fmt.Sprintf("%s turn %d: %d %q vs %d %q", session, i+1, code1, replies(got), code2, replies(want)))
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Empty(t, mismatches)
+
+	// 50 concurrent messages to one session, spread over both replicas.
+	var answered, conflicts sync.Map
+	var wg2 sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg2.Add(1)
+		go func() {
+			defer wg2.Done()
+			code, body := send(t, replicas[i%2].url, "hot", fmt.Sprintf(`{"text": "count", "message_id": "m%d"}`, i))
+			switch code {
+			case 200:
+				answered.Store(i, body)
+			case 409:
+				conflicts.Store(i, body)
+			default:
+				t.Errorf("message %d: %d %s", i, code, body)
+			}
+		}()
+	}
+	wg2.Wait()
+	n := 0
+	answered.Range(func(_, _ any) bool { n++; return true })
+	resp, err := http.Get(a.url + "/v1/sessions/hot")
+	require.NoError(t, err)
+	var st struct{ Revision int }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	resp.Body.Close()
+	assert.Equal(t, n, st.Revision, "one revision per answered message, none lost or doubled")
+	assert.Equal(t, 50, n, "with the turn lock no message needs a 409")
+
+	// Kill one replica mid-load: the other serves every session, those
+	// the killed one had touched (or was running a turn of) included.
+	var sent sync.WaitGroup
+	var killOnce sync.Once
+	var count atomic.Int64
+	for w := 0; w < 4; w++ {
+		sent.Add(1)
+		go func() {
+			defer sent.Done()
+			for c := w; c < 200; c += 4 {
+				srv := replicas[c%2]
+				if count.Add(1) == 40 {
+					killOnce.Do(func() { _ = b.cmd.Process.Kill() })
+				}
+				_, _, _ = trySend(srv.url, fmt.Sprintf("conv-%03d", c), `{"text": "count"}`) // b's fail once it is killed
+			}
+		}()
+	}
+	sent.Wait()
+	for c := 0; c < 200; c++ {
+		code, body := send(t, a.url, fmt.Sprintf("conv-%03d", c), `{"text": "count"}`)
+		assert.Equal(t, 200, code, body)
+		assert.Contains(t, body, `"Counted."`)
+	}
+}

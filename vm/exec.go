@@ -323,7 +323,7 @@ func (t *turn) action(nr *nodeRT) error {
 		t.finishTop(EventFlowCancelled)
 		return nil
 	}
-	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action})
+	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action, Outputs: out})
 	for _, s := range stores {
 		t.store(s.sr, s.v)
 	}

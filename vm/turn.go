@@ -107,6 +107,10 @@ type Event struct {
 	Old    any       `json:"old,omitempty"`
 	New    any       `json:"new,omitempty"`
 	Error  string    `json:"error,omitempty"`
+	// Outputs are what an executed action returned (action_executed):
+	// the event log keeps them, so a logged conversation can be replayed
+	// as a test with the same stubs.
+	Outputs map[string]any `json:"outputs,omitempty"`
 }
 
 // turn is the working state of one Turn call.

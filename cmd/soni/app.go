@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -115,6 +116,8 @@ func newApp(e *env) *cli.App {
 		chatCommand(e),
 		testCommand(e),
 		serveCommand(e),
+		logCommand(e),
+		sessionsCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {
@@ -203,6 +206,14 @@ func reorderArgs(app *cli.App, args []string) []string {
 	if cmd == nil {
 		return args
 	}
+	fixed := 2 // the program and the command; a subcommand joins them
+	if len(cmd.Subcommands) > 0 {
+		sub := cmd.Command(args[2])
+		if sub == nil {
+			return args
+		}
+		cmd, fixed = sub, 3
+	}
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
 		_, isBool := f.(*cli.BoolFlag)
@@ -211,7 +222,7 @@ func reorderArgs(app *cli.App, args []string) []string {
 		}
 	}
 	var flags, pos []string
-	rest := args[2:]
+	rest := args[fixed:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
@@ -230,7 +241,7 @@ func reorderArgs(app *cli.App, args []string) []string {
 					// "--" after it to take as its value, so that the
 					// parser reports it ("compile P -o" must not write a
 					// file named "--").
-					return append([]string{args[0], args[1]}, flags...)
+					return append(slices.Clone(args[:fixed]), flags...)
 				}
 				flags = append(flags, rest[i+1])
 				i++
@@ -239,7 +250,7 @@ func reorderArgs(app *cli.App, args []string) []string {
 		}
 		pos = append(pos, a)
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(slices.Clone(args[:fixed]), flags...)
 	if len(pos) > 0 {
 		out = append(out, "--")
 		out = append(out, pos...)

@@ -287,3 +287,27 @@ func TestReplicasOnOnePostgres(t *testing.T) {
 		assert.Contains(t, body, `"Counted."`)
 	}
 }
+
+// TestPruneWhileServing: soni sessions prune on the store a running
+// soni serve uses deletes idle conversations under their turn locks; the
+// server goes on, and a pruned conversation starts afresh.
+func TestPruneWhileServing(t *testing.T) {
+	dir := writeProject(t, replicaFlow)
+	store := "sqlite:" + filepath.Join(t.TempDir(), "soni.db")
+	s := startServe(t, dir, "--store", store)
+	for _, id := range []string{"p1", "p2"} {
+		code, body := send(t, s.url, id, `{"text": "book a table"}`)
+		require.Equal(t, 200, code, body)
+	}
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"soni", "sessions", "prune", "--store", store, "--older-than", "1ns"}, strings.NewReader(""), &out, &errOut)
+	require.Equal(t, exitOK, code, errOut.String())
+	assert.Equal(t, "pruned 2 sessions idle for more than 1ns\n", out.String())
+	code2, body := send(t, s.url, "p1", `{"text": "count"}`)
+	require.Equal(t, 200, code2, body)
+	assert.Contains(t, body, `"revision":1,`, "the pruned conversation starts afresh")
+	out.Reset()
+	code = run(t.Context(), []string{"soni", "sessions", "list", "--store", store}, strings.NewReader(""), &out, &errOut)
+	require.Equal(t, exitOK, code, errOut.String())
+	assert.Regexp(t, `(?m)^p1 +1 +\S+ +-$`, out.String())
+}

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/vm"
+	"github.com/urfave/cli/v2"
+)
+
+func logCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "log",
+		Usage:     "print a session's event log: a transcript, JSON records, or a conversation test",
+		ArgsUsage: "SESSION PATH",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "store", Usage: storeUsage},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text (a transcript), json (one record per line) or test (a conversation test case)"},
+		}, limitFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return usageError("log: takes SESSION and PATH (the project), got %d arguments", c.NArg())
+			}
+			session, path := c.Args().Get(0), c.Args().Get(1)
+			if err := checkpoints.ValidateID(session); err != nil {
+				return usageError("log: %s", err)
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" && format != "test" {
+				return usageError("log: unknown format %q: use text, json or test", format)
+			}
+			store, err := openStore(c.String("store"), defaultCheckpoints(path))
+			if err != nil {
+				return storeError("log", err)
+			}
+			recs, err := readLog(c.Context, store, session)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("log: %s", err), exitFailed)
+			}
+			if len(recs) == 0 {
+				return cli.Exit(fmt.Sprintf("log: session %q has no logged turns in this store", session), exitFailed)
+			}
+			switch format {
+			case "json":
+				enc := json.NewEncoder(e.stdout)
+				enc.SetEscapeHTML(false)
+				for _, r := range recs {
+					if err := enc.Encode(r); err != nil {
+						return cli.Exit(fmt.Sprintf("log: %s", err), exitFailed)
+					}
+				}
+			case "text":
+				writeTranscript(e.stdout, recs)
+			case "test":
+				warnings := writeTestCase(e.stdout, session, path, recs)
+				for _, w := range warnings {
+					fmt.Fprintln(e.stderr, "soni: log:", w)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// readLog reads a session's turn records from a store.
+func readLog(ctx context.Context, store checkpoints.Journal, session string) ([]soni.TurnRecord, error) {
+	raw, err := store.Log(ctx, session, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]soni.TurnRecord, 0, len(raw))
+	for _, r := range raw {
+		var tr soni.TurnRecord
+		if err := json.Unmarshal(r.Data, &tr); err != nil {
+			return nil, fmt.Errorf("the record of revision %d is not a turn record: %v", r.Revision, err)
+		}
+		out = append(out, tr)
+	}
+	return out, nil
+}
+
+// writeTranscript prints the conversation as people read it.
+func writeTranscript(w io.Writer, recs []soni.TurnRecord) {
+	for _, r := range recs {
+		switch {
+		case r.Given != nil:
+			b, _ := json.Marshal(r.Given)
+			fmt.Fprintf(w, "[%d] user (commands): %s\n", r.Revision, b)
+		default:
+			fmt.Fprintf(w, "[%d] user: %s\n", r.Revision, r.Text)
+		}
+		for _, t := range r.Replies {
+			fmt.Fprintf(w, "    bot: %s\n", t)
+		}
+	}
+}
+
+// writeTestCase writes the conversation as a conversation test file that
+// soni test passes against the same flows: the user's messages (or
+// commands), the replies as strict bot steps, and the actions stubbed
+// with the outputs they returned. It returns warnings about what a test
+// cannot replay exactly.
+func writeTestCase(w io.Writer, session, project string, recs []soni.TurnRecord) []string {
+	var warnings []string
+	type stub struct {
+		outputs map[string]any
+		err     string
+	}
+	stubs := map[string]stub{}
+	for _, r := range recs {
+		for _, ev := range r.Events {
+			var s stub
+			switch ev.Type {
+			case vm.EventActionExecuted:
+				s = stub{outputs: ev.Outputs}
+			case vm.EventActionFailed:
+				s = stub{err: ev.Error}
+			default:
+				continue
+			}
+			if prev, seen := stubs[ev.Action]; seen {
+				a, _ := json.Marshal(prev.outputs)
+				b, _ := json.Marshal(s.outputs)
+				if !bytes.Equal(a, b) || prev.err != s.err {
+					warnings = append(warnings, fmt.Sprintf("action %q answered differently in this conversation; the test stubs its first answer", ev.Action))
+				}
+				continue
+			}
+			stubs[ev.Action] = s
+		}
+	}
+	q := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	fmt.Fprintf(w, "# Session %q as logged (soni log --format test), %d turns.\n", session, len(recs))
+	fmt.Fprintf(w, "# flows: is the project given to soni log, relative to where it ran:\n# save this file there, or adjust the path.\n")
+	fmt.Fprintf(w, "flows: %s\n", q(filepath.ToSlash(project)))
+	if len(stubs) > 0 {
+		fmt.Fprintln(w, "stub_custom_actions:")
+		names := make([]string, 0, len(stubs))
+		for n := range stubs {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			s := stubs[n]
+			if s.err != "" {
+				fmt.Fprintf(w, "  %s:\n    error: %s\n", n, q(s.err))
+				continue
+			}
+			outputs := s.outputs
+			if outputs == nil {
+				outputs = map[string]any{}
+			}
+			fmt.Fprintf(w, "  %s:\n    outputs: %s\n", n, q(outputs))
+		}
+	}
+	fmt.Fprintf(w, "test_cases:\n  - test_case: %s\n    steps:\n", q("session_"+session))
+	for _, r := range recs {
+		fmt.Fprintf(w, "      - user: %s\n", q(r.Text))
+		if r.Given != nil {
+			fmt.Fprintf(w, "        commands: %s\n", q(testCommands(r.Given)))
+		}
+		for _, t := range r.Replies {
+			fmt.Fprintf(w, "      - bot: %s\n", q(t))
+		}
+	}
+	return warnings
+}
+
+// testCommands writes VM commands in the test files' shapes.
+func testCommands(cmds []vm.Command) []any {
+	out := make([]any, 0, len(cmds))
+	for _, c := range cmds {
+		switch c.Kind {
+		case vm.CmdStartFlow:
+			if len(c.Slots) == 0 {
+				out = append(out, map[string]any{"start_flow": c.Flow})
+				continue
+			}
+			slots := map[string]any{}
+			for _, s := range c.Slots {
+				slots[s.Slot] = s.Value
+			}
+			out = append(out, map[string]any{"start_flow": map[string]any{"flow": c.Flow, "slots": slots}})
+		case vm.CmdSetSlot, vm.CmdCorrectSlot:
+			out = append(out, map[string]any{string(c.Kind): map[string]any{c.Slot: c.Value}})
+		default:
+			out = append(out, string(c.Kind))
+		}
+	}
+	return out
+}
+
+func sessionsCommand(e *env) *cli.Command {
+	storeFlag := &cli.StringFlag{Name: "store", Usage: storeUsage}
+	open := func(c *cli.Context, cmd string) (checkpoints.Journal, error) {
+		switch {
+		case c.IsSet("store"):
+			return openStore(c.String("store"), "")
+		case c.NArg() == 1:
+			return openStore("", defaultCheckpoints(c.Args().First()))
+		}
+		return nil, usageError("sessions %s: give --store URL, or the project PATH whose default store to use", cmd)
+	}
+	return &cli.Command{
+		Name:  "sessions",
+		Usage: "list or prune the conversations of a store",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list the sessions: id, revision, last activity, the flow on top",
+				ArgsUsage: "[PATH]",
+				Flags:     []cli.Flag{storeFlag},
+				Action: func(c *cli.Context) error {
+					store, err := open(c, "list")
+					if err != nil {
+						return sessionsError(err)
+					}
+					infos, err := store.Sessions(c.Context)
+					if err != nil {
+						return cli.Exit(fmt.Sprintf("sessions list: %s", err), exitFailed)
+					}
+					tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "SESSION\tREVISION\tLAST ACTIVITY\tFLOW")
+					for _, in := range infos {
+						flow := "-"
+						if b, _, err := store.Load(c.Context, in.ID); err == nil {
+							var cp struct{ Stack []struct{ Flow string } }
+							if json.Unmarshal(b, &cp) == nil && len(cp.Stack) > 0 {
+								flow = cp.Stack[len(cp.Stack)-1].Flow
+							}
+						}
+						fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", in.ID, in.Revision, in.Updated.UTC().Format(time.RFC3339), flow)
+					}
+					return tw.Flush()
+				},
+			},
+			{
+				Name:      "prune",
+				Usage:     "delete the sessions idle for longer than --older-than, with their logs and message ids",
+				ArgsUsage: "[PATH]",
+				Flags: []cli.Flag{storeFlag,
+					&cli.StringFlag{Name: "older-than", Required: true, Usage: "idle `AGE`: 30d, 12h, 90m"},
+				},
+				Action: func(c *cli.Context) error {
+					age, err := parseAge(c.String("older-than"))
+					if err != nil {
+						return usageError("sessions prune: %s", err)
+					}
+					store, err := open(c, "prune")
+					if err != nil {
+						return sessionsError(err)
+					}
+					n, err := store.Prune(c.Context, time.Now().Add(-age))
+					if err != nil {
+						return cli.Exit(fmt.Sprintf("sessions prune: %s (%d pruned before the error)", err, n), exitFailed)
+					}
+					fmt.Fprintf(e.stdout, "pruned %d sessions idle for more than %s\n", n, c.String("older-than"))
+					return nil
+				},
+			},
+		},
+	}
+}
+
+func sessionsError(err error) error {
+	if _, ok := err.(cli.ExitCoder); ok {
+		return err
+	}
+	return storeError("sessions", err)
+}
+
+// parseAge reads an age: a Go duration, or a number of days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(d, 64)
+		if err == nil && n > 0 {
+			return time.Duration(n * float64(24*time.Hour)), nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("--older-than %q is not an age: write 30d, 12h or 90m", s)
+	}
+	return d, nil
+}

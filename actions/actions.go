@@ -276,9 +276,10 @@ func undeclared(out map[string]any, declared []string) []string {
 // request is the JSON object an exec command reads and an endpoint
 // receives.
 type request struct {
-	Action  string         `json:"action"`
-	Session string         `json:"session"`
-	Inputs  map[string]any `json:"inputs"`
+	Action         string         `json:"action"`
+	Session        string         `json:"session"`
+	Inputs         map[string]any `json:"inputs"`
+	IdempotencyKey string         `json:"idempotency_key,omitempty"`
 }
 
 // encodeRequest returns the request JSON of a call. Unset inputs are null.
@@ -287,7 +288,7 @@ func encodeRequest(req vm.ActionRequest) ([]byte, error) {
 	if in == nil {
 		in = map[string]any{}
 	}
-	b, err := json.Marshal(request{Action: req.Action, Session: req.Session, Inputs: in})
+	b, err := json.Marshal(request{Action: req.Action, Session: req.Session, Inputs: in, IdempotencyKey: req.IdempotencyKey})
 	if err != nil {
 		return nil, fmt.Errorf("action %q: cannot encode its inputs as JSON: %v", req.Action, err)
 	}

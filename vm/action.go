@@ -26,6 +26,11 @@ type ActionRequest struct {
 	Inputs map[string]any
 	// Decl is the action's declaration, or nil if it is undeclared.
 	Decl *ir.Action
+	// IdempotencyKey identifies this call: SESSION/REVISION/FLOW.STEP
+	// (the revision the turn saves; "#N" added for the N-th call of a
+	// step in one turn). A turn run again after a failed or lost save
+	// calls with the same key, so a remote action can deduplicate.
+	IdempotencyKey string
 	// Warn reports a warning about the call that is not a failure, such as
 	// an output the declaration does not list. The VM collects them in
 	// [Result.Warnings] and the trace. It is never nil in a request made

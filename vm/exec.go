@@ -231,11 +231,28 @@ func branchNumber(v any) (float64, bool) {
 	return values.Float64(v)
 }
 
+// actionKey is the idempotency key of an action call: the session, the
+// revision the turn will save, and the step, with "#N" for the N-th call
+// of the same step in one turn (a loop). A turn that is retried after a
+// lost save, or whose save failed, calls with the same keys again.
+func (t *turn) actionKey(nr *nodeRT) string {
+	id := nr.flow.f.Name + "." + nr.n.ID
+	if t.calls == nil {
+		t.calls = map[string]int{}
+	}
+	t.calls[id]++
+	key := t.st.Session + "/" + strconv.FormatUint(t.st.Revision+1, 10) + "/" + id
+	if n := t.calls[id]; n > 1 {
+		key += "#" + strconv.Itoa(n)
+	}
+	return key
+}
+
 // action runs an action node.
 func (t *turn) action(nr *nodeRT) error {
 	n := nr.n
 	decl := t.m.prog.Action(n.Action)
-	req := ActionRequest{Action: n.Action, Session: t.st.Session, Decl: decl}
+	req := ActionRequest{Action: n.Action, Session: t.st.Session, Decl: decl, IdempotencyKey: t.actionKey(nr)}
 	// The runner may call Warn from its own goroutine, even after the call
 	// gave up on it; warnings count only until the call returns.
 	var (

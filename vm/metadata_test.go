@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/soni-dev/soni/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,4 +57,27 @@ func TestFlowEventsNameTheirStep(t *testing.T) {
 	res = do(t, m, m.NewState("s"), start("f"), setSlot("x", "1"))
 	assert.Equal(t, Event{Type: EventFlowCompleted, Flow: "f", Step: "done"}, res.Events[len(res.Events)-1])
 	assert.Equal(t, []int{2, 2}, res.ReplyEvents, "both replies after flow_started and the slot (commands apply first), before the completion")
+}
+
+// TestActionIdempotencyKeys: each action call carries
+// SESSION/REVISION/FLOW.STEP, with #N for a step's later calls in the
+// same turn, so that a remote action can deduplicate a repeated turn.
+func TestActionIdempotencyKeys(t *testing.T) {
+	p := program(nil, nil, flow("f", []*ir.Slot{{Name: "n", Type: ir.TypeInteger}},
+		set("init", "n", int64(0)),
+		action("act", "count"),
+		set("inc", "n", "=n + 1"),
+		branch("again", "n", "<2", "act"),
+		say("done", "ok"),
+	))
+	var keys []string
+	m := newMachine(t, p, Options{Actions: ActionFunc(func(_ context.Context, req ActionRequest) (map[string]any, error) {
+		keys = append(keys, req.IdempotencyKey)
+		return nil, nil
+	})})
+	res := do(t, m, m.NewState("s9"), start("f"))
+	assert.Equal(t, []string{"s9/1/f.act", "s9/1/f.act#2"}, keys)
+	keys = nil
+	do(t, m, res.State, start("f"))
+	assert.Equal(t, []string{"s9/2/f.act", "s9/2/f.act#2"}, keys)
 }

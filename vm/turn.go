@@ -127,6 +127,9 @@ type turn struct {
 	// validators runs the turn's named validators: Input.Validators or
 	// Options.Validators.
 	validators ValidatorRunner
+	// calls counts the action calls of each step in this turn, for their
+	// idempotency keys.
+	calls map[string]int
 	// onReply and onEvent are Input.OnReply and Input.OnEvent.
 	onReply func(string)
 	onEvent func(Event)

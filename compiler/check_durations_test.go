@@ -30,3 +30,29 @@ func TestCheckDurations(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionExpirationSetting: a duration or a number of minutes; a
+// typo is an error; the IR keeps it as a Go duration.
+func TestSessionExpirationSetting(t *testing.T) {
+	const tail = "flows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - {step: s, type: say, message: hi}\n"
+	tests := []struct {
+		setting, ir string
+		want        []string
+	}{
+		{"session_expiration: 60m", "1h0m0s", nil},
+		{"session_expiration: 30", "30m0s", nil},
+		{"session_expiration: an hour", "", []string{`2:3 session_expiration "an hour" is not a positive duration: write 60m, 2h or a number of minutes`}},
+		{"session_expiration: -5m", "", []string{`2:3 session_expiration "-5m" is not a positive duration: write 60m, 2h or a number of minutes`}},
+	}
+	for _, tc := range tests {
+		src := "settings:\n  " + tc.setting + "\n  carry_over_slots: false\n" + tail
+		assert.Equal(t, tc.want, codeDiags(t, src, diag.CodeInvalidValue), tc.setting)
+		if tc.want == nil {
+			r := CompileSource("t.yaml", []byte(src), Options{})
+			if assert.NotNil(t, r.Program) {
+				assert.Equal(t, tc.ir, r.Program.Settings.SessionExpiration)
+				assert.True(t, r.Program.Settings.DropSlotsOnExpiry)
+			}
+		}
+	}
+}

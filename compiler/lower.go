@@ -3,8 +3,10 @@ package compiler
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 )
 
 // lower turns a checked project into IR. It runs only when the checks found
@@ -49,6 +51,21 @@ func lower(p *Project) *ir.Program {
 	return prog
 }
 
+// settingDuration reads session_expiration: a Go duration ("60m", "2h")
+// or, as in Rasa, a number of minutes.
+func settingDuration(v any) (time.Duration, bool) {
+	switch x := v.(type) {
+	case string:
+		d, err := time.ParseDuration(strings.TrimSpace(x))
+		return d, err == nil
+	default:
+		if f, ok := values.Float64(x); ok && f >= 0 && f < 1e9 {
+			return time.Duration(f * float64(time.Minute)), true
+		}
+	}
+	return 0, false
+}
+
 func lowerSettings(p *Project) ir.Settings {
 	s := ir.DefaultSettings()
 	for _, st := range p.Settings {
@@ -82,6 +99,14 @@ func lowerSettings(p *Project) ir.Settings {
 		case "history_size":
 			if isNum {
 				s.HistorySize = n
+			}
+		case "session_expiration":
+			if d, ok := settingDuration(st.Value); ok && d > 0 {
+				s.SessionExpiration = d.String()
+			}
+		case "carry_over_slots":
+			if b, ok := st.Value.(bool); ok {
+				s.DropSlotsOnExpiry = !b
 			}
 		default:
 			if s.Extra == nil {

@@ -77,6 +77,12 @@ type Settings struct {
 	MaxStepsPerTurn    int    `json:"max_steps_per_turn"`
 	MaxStackDepth      int    `json:"max_stack_depth"`
 	HistorySize        int    `json:"history_size"`
+	// SessionExpiration, a Go duration, makes a conversation idle for
+	// longer start afresh on its next message; "" never expires.
+	SessionExpiration string `json:"session_expiration,omitempty"`
+	// DropSlotsOnExpiry (carry_over_slots: false) also resets the
+	// conversation slots of an expired conversation.
+	DropSlotsOnExpiry bool `json:"drop_slots_on_expiry,omitempty"`
 	// Extra holds the compatibility settings (rephrase_responses, llm, ...),
 	// kept as given.
 	Extra map[string]any `json:"extra,omitempty"`

@@ -41,6 +41,8 @@ type Machine struct {
 	conv        map[string]*slotRT
 	flows       map[string]*flowRT
 	actionErr   *tmpl.Template
+	// expiry is the session_expiration setting, or 0.
+	expiry time.Duration
 	// idleMsg, fallbackMsg and cancelMsg are the message settings, parsed
 	// as templates: they may read conversation slots and use {{ }}.
 	idleMsg, fallbackMsg, cancelMsg *tmpl.Template
@@ -129,6 +131,11 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 		conv:        make(map[string]*slotRT, len(p.Slots)),
 		flows:       make(map[string]*flowRT, len(p.Flows)),
 		initial:     map[string]any{},
+	}
+	if e := m.settings.SessionExpiration; e != "" {
+		if m.expiry, err = time.ParseDuration(e); err != nil || m.expiry <= 0 {
+			return nil, fmt.Errorf("setting session_expiration %q is not a positive duration", e)
+		}
 	}
 	for _, msg := range []struct {
 		name string

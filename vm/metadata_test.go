@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/stretchr/testify/assert"
@@ -80,4 +81,36 @@ func TestActionIdempotencyKeys(t *testing.T) {
 	keys = nil
 	do(t, m, res.State, start("f"))
 	assert.Equal(t, []string{"s9/2/f.act", "s9/2/f.act#2"}, keys)
+}
+
+// TestSessionExpiration: a conversation idle longer than
+// session_expiration starts afresh on its next message, with an event;
+// it keeps its conversation slots unless carry_over_slots is false.
+func TestSessionExpiration(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		p := program([]*ir.Slot{{Name: "tier", Type: ir.TypeText}}, nil,
+			flow("f", nil, collect("ask", "x", "X?"), say("done", "ok")))
+		p.Settings = ir.DefaultSettings()
+		p.Settings.SessionExpiration = "1h0m0s"
+		p.Settings.DropSlotsOnExpiry = drop
+		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		m := newMachine(t, p, Options{Now: func() time.Time { return now }})
+		res := do(t, m, m.NewState("s"), setSlot("tier", "gold"), start("f"))
+		require.NotNil(t, res.Pending)
+		now = now.Add(59 * time.Minute)
+		res = do(t, m, res.State)
+		require.NotNil(t, res.Pending, "59 minutes: still waiting")
+		now = now.Add(61 * time.Minute)
+		res = do(t, m, res.State)
+		assert.Nil(t, res.Pending)
+		assert.Empty(t, res.State.Stack)
+		require.NotEmpty(t, res.Events)
+		assert.Equal(t, EventSessionRestarted, res.Events[0].Type)
+		assert.Contains(t, res.Trace, "session restarted: idle for 1h1m0s, over session_expiration 1h0m0s")
+		if drop {
+			assert.NotContains(t, res.State.Slots, "tier")
+		} else {
+			assert.Equal(t, "gold", res.State.Slots["tier"])
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/soni-dev/soni/internal/text"
 
@@ -92,6 +93,9 @@ const (
 	EventSlotSet        EventType = "slot_set"
 	EventActionExecuted EventType = "action_executed"
 	EventActionFailed   EventType = "action_failed"
+	// EventSessionRestarted: the conversation was idle longer than the
+	// session_expiration setting and started afresh.
+	EventSessionRestarted EventType = "session_restarted"
 )
 
 // Event is one thing that happened during a turn. Which fields are set
@@ -212,6 +216,11 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.Replies, t.res.Events, t.res.Trace, t.res.Visited = t.replies[:0], t.events[:0], t.lines[:0], t.visited[:0]
 	t.res.ReplyEvents = t.replyEvents[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
+	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
+		if idle := m.opts.Now().Sub(t.st.Updated); idle > exp {
+			t.restart(idle)
+		}
+	}
 	if len(in.Metadata) > 0 {
 		if _, err := appendMap(nil, in.Metadata, 0); err != nil {
 			return nil, fmt.Errorf("metadata: %w", err)
@@ -246,6 +255,19 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	}
 	t.res.State = t.st
 	return t.res, nil
+}
+
+// restart starts an expired conversation afresh: no flow, no pending
+// question, and, with carry_over_slots: false, the conversation slots as
+// at its start. The history and the metadata stay.
+func (t *turn) restart(idle time.Duration) {
+	t.st.Stack = nil
+	t.st.Pending = nil
+	if t.m.settings.DropSlotsOnExpiry {
+		t.st.Slots = t.m.NewState(t.st.Session).Slots
+	}
+	t.trace("session restarted: idle for " + idle.Round(time.Second).String() + ", over session_expiration " + t.m.settings.SessionExpiration)
+	t.event(Event{Type: EventSessionRestarted})
 }
 
 // fits checks that a state's stack and pending question point at flows

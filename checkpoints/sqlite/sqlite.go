@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/soni-dev/soni/checkpoints"
@@ -27,6 +28,7 @@ type Store struct {
 	locks   *checkpoints.FileStore
 	memLock *checkpoints.MemoryStore
 	now     func() time.Time
+	writeMu sync.Mutex
 }
 
 var _ checkpoints.Journal = (*Store)(nil)
@@ -169,6 +171,10 @@ func (s *Store) Commit(ctx context.Context, id string, expected uint64, data []b
 }
 
 func (s *Store) commit(ctx context.Context, id string, expected uint64, data []byte, rec *checkpoints.Record) error {
+	// One writer of this process at a time: SQLite takes one writer
+	// anyway, and waiting here is far cheaper than its busy-retry sleeps.
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if err := begin(ctx, id); err != nil {
 		return err
 	}

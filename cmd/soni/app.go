@@ -118,6 +118,7 @@ func newApp(e *env) *cli.App {
 		serveCommand(e),
 		logCommand(e),
 		sessionsCommand(e),
+		benchCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {

@@ -59,10 +59,15 @@ func startServe(t *testing.T, dir string, args ...string) *server {
 		}
 	}
 	go func() {
-		b, _ := io.ReadAll(br)
-		s.mu.Lock()
-		s.stderr.Write(b)
-		s.mu.Unlock()
+		for {
+			line, err := br.ReadString('\n')
+			s.mu.Lock()
+			s.stderr.WriteString(line)
+			s.mu.Unlock()
+			if err != nil {
+				break
+			}
+		}
 		s.done <- cmd.Wait()
 	}()
 	t.Cleanup(func() {
@@ -310,4 +315,36 @@ func TestPruneWhileServing(t *testing.T) {
 	code = run(t.Context(), []string{"soni", "sessions", "list", "--store", store}, strings.NewReader(""), &out, &errOut)
 	require.Equal(t, exitOK, code, errOut.String())
 	assert.Regexp(t, `(?m)^p1 +1 +\S+ +-$`, out.String())
+}
+
+// TestMessageIDAcrossARestart: a message id answered before a restart is
+// answered again with the first response after it, and the turn does not
+// run twice.
+func TestMessageIDAcrossARestart(t *testing.T) {
+	dir := writeProject(t, replicaFlow)
+	store := "sqlite:" + filepath.Join(t.TempDir(), "soni.db")
+	s := startServe(t, dir, "--store", store)
+	code, first := send(t, s.url, "r1", `{"text": "book a table", "message_id": "retry-1"}`)
+	require.Equal(t, 200, code, first)
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, <-s.done)
+	s.done <- nil // for the cleanup
+
+	s2 := startServe(t, dir, "--store", store)
+	code, again := send(t, s2.url, "r1", `{"text": "book a table", "message_id": "retry-1"}`)
+	require.Equal(t, 200, code, again)
+	assert.JSONEq(t, first, again)
+	resp, err := http.Get(s2.url + "/v1/sessions/r1")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var st struct{ Revision int }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	assert.Equal(t, 1, st.Revision, "the retry ran nothing")
+	// The metrics count a turn before its response is sent.
+	mresp, err := http.Get(s2.url + "/metrics")
+	require.NoError(t, err)
+	defer mresp.Body.Close()
+	b, err := io.ReadAll(mresp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `soni_turns_total{outcome="duplicate"} 1`)
 }

@@ -26,8 +26,24 @@ type server struct {
 	cmd    *exec.Cmd
 	url    string
 	mu     sync.Mutex
+	cond   *sync.Cond // signalled when stderr grows or ends
+	ended  bool
 	stderr bytes.Buffer
 	done   chan error
+}
+
+// waitLog blocks until the server's stderr holds want (or the process
+// ends), reading as the server writes: no clock involved.
+func (s *server) waitLog(t *testing.T, want string) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !strings.Contains(s.stderr.String(), want) {
+		if s.ended {
+			t.Fatalf("soni serve ended without logging %q:\n%s", want, s.stderr.String())
+		}
+		s.cond.Wait()
+	}
 }
 
 var listening = regexp.MustCompile(`on (http://\S+) \(store`)
@@ -45,6 +61,7 @@ func startServe(t *testing.T, dir string, args ...string) *server {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	s := &server{cmd: cmd, done: make(chan error, 1)}
+	s.cond = sync.NewCond(&s.mu)
 	br := bufio.NewReader(pr)
 	for {
 		line, err := br.ReadString('\n')
@@ -63,6 +80,8 @@ func startServe(t *testing.T, dir string, args ...string) *server {
 			line, err := br.ReadString('\n')
 			s.mu.Lock()
 			s.stderr.WriteString(line)
+			s.ended = err != nil
+			s.cond.Broadcast()
 			s.mu.Unlock()
 			if err != nil {
 				break
@@ -347,4 +366,25 @@ func TestMessageIDAcrossARestart(t *testing.T) {
 	b, err := io.ReadAll(mresp.Body)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `soni_turns_total{outcome="duplicate"} 1`)
+}
+
+// TestServeReloadsOnSIGHUP: SIGHUP recompiles the project; new turns use
+// the new flows, and a project with errors leaves the old program serving.
+func TestServeReloadsOnSIGHUP(t *testing.T) {
+	dir := writeProject(t, replicaFlow)
+	s := startServe(t, dir)
+	_, body := send(t, s.url, "h1", `{"text": "count"}`)
+	require.Contains(t, body, `"Counted."`)
+	path := filepath.Join(dir, "flows.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(replicaFlow, `"Counted."`, `"Counted again."`, 1)), 0o644))
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	s.waitLog(t, `"msg":"reloaded"`)
+	_, body = send(t, s.url, "h2", `{"text": "count"}`)
+	assert.Contains(t, body, `"Counted again."`)
+
+	require.NoError(t, os.WriteFile(path, []byte("flows: [broken\n"), 0o644))
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	s.waitLog(t, "reload failed: the old program stays")
+	_, body = send(t, s.url, "h3", `{"text": "count"}`)
+	assert.Contains(t, body, `"Counted again."`)
 }

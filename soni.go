@@ -277,7 +277,7 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := e.m.Decode(b)
+	st, err := e.m.DecodeOwned(b) // Load returned bytes of our own
 	if err == nil && st.Session != session {
 		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
 	}

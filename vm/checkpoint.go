@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/soni-dev/soni/ir"
 )
@@ -321,8 +322,28 @@ func (m *Machine) Decode(b []byte) (*State, error) {
 	return st, nil
 }
 
+// DecodeOwned is Decode for bytes the caller hands over: b must not be
+// modified afterwards, because the strings of the state may share its
+// memory instead of copying it. A store's Load returns such bytes (a
+// copy of its own), so the engine decodes them with one copy fewer.
+func (m *Machine) DecodeOwned(b []byte) (*State, error) {
+	if len(b) == 0 {
+		return m.Decode(b)
+	}
+	st, err := m.decodeFrom(b, unsafe.String(&b[0], len(b)))
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoint: %w", err)
+	}
+	return st, nil
+}
+
 func (m *Machine) decode(b []byte) (*State, error) {
-	d := decoder{b: b, src: string(b)}
+	return m.decodeFrom(b, string(b))
+}
+
+// decodeFrom decodes b, src being b as a string (a copy, or b itself).
+func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
+	d := decoder{b: b, src: src}
 	d.ws()
 	if d.i == len(b) {
 		return nil, errors.New("checkpoint is empty")

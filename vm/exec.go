@@ -236,13 +236,15 @@ func branchNumber(v any) (float64, bool) {
 // of the same step in one turn (a loop). A turn that is retried after a
 // lost save, or whose save failed, calls with the same keys again.
 func (t *turn) actionKey(nr *nodeRT) string {
-	id := nr.flow.f.Name + "." + nr.n.ID
-	if t.calls == nil {
-		t.calls = map[string]int{}
+	n := 1
+	for _, c := range t.calls {
+		if c == nr {
+			n++
+		}
 	}
-	t.calls[id]++
-	key := t.st.Session + "/" + strconv.FormatUint(t.st.Revision+1, 10) + "/" + id
-	if n := t.calls[id]; n > 1 {
+	t.calls = append(t.calls, nr)
+	key := t.st.Session + "/" + strconv.FormatUint(t.st.Revision+1, 10) + "/" + nr.flow.f.Name + "." + nr.n.ID
+	if n > 1 {
 		key += "#" + strconv.Itoa(n)
 	}
 	return key

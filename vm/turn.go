@@ -131,9 +131,10 @@ type turn struct {
 	// validators runs the turn's named validators: Input.Validators or
 	// Options.Validators.
 	validators ValidatorRunner
-	// calls counts the action calls of each step in this turn, for their
-	// idempotency keys.
-	calls map[string]int
+	// calls lists the action steps this turn called, in order, for the
+	// idempotency keys of repeated calls; callsArr backs it.
+	calls    []*nodeRT
+	callsArr [2]*nodeRT
 	// onReply and onEvent are Input.OnReply and Input.OnEvent.
 	onReply func(string)
 	onEvent func(Event)
@@ -215,6 +216,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.Commands = cmds
 	t.res.Replies, t.res.Events, t.res.Trace, t.res.Visited = t.replies[:0], t.events[:0], t.lines[:0], t.visited[:0]
 	t.res.ReplyEvents = t.replyEvents[:0]
+	t.calls = t.callsArr[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
 		if idle := m.opts.Now().Sub(t.st.Updated); idle > exp {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/soni-dev/soni/internal/suggest"
 
-	"github.com/soni-dev/soni/internal/lineedit"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // Exit statuses, as cli.md fixes them.
@@ -66,7 +66,7 @@ func (e *env) color() bool {
 // switch the terminal to the line editor or print colour.
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	return ok && lineedit.IsTerminal(f)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // run is the whole CLI: it parses args, runs the command and returns the

@@ -1,4 +1,7 @@
-package lineedit
+// Package history keeps the line history of soni chat's terminal editor
+// (golang.org/x/term's Terminal) in a file between runs: one entry per
+// line, oldest first, bounded. It implements term.History.
+package history
 
 import (
 	"errors"
@@ -10,13 +13,13 @@ import (
 	"strings"
 )
 
-// DefaultMaxHistory is the number of history entries kept when
-// Options.MaxHistory is zero.
-const DefaultMaxHistory = 500
+// DefaultMax is the number of entries kept when Load is given 0.
+const DefaultMax = 500
 
-// history is the list of earlier lines and, when path is set, the file that
-// keeps them between runs: one entry per line, oldest first.
-type history struct {
+// History is the list of earlier lines and, when path is set, the file that
+// keeps them between runs: one entry per line, oldest first. It is not safe
+// for concurrent use (x/term's Terminal calls it from ReadLine only).
+type History struct {
 	path  string
 	max   int
 	lines []string
@@ -29,11 +32,16 @@ type history struct {
 // maxHistoryFile bounds the history file read at start.
 const maxHistoryFile = 16 << 20
 
-// loadHistory reads the history file at path, if there is one, keeping the
-// last limit entries. A missing file is an empty history; a file holding more
-// than limit entries is rewritten with the last limit.
-func loadHistory(path string, limit int) (*history, error) {
-	h := &history{path: path, max: limit}
+// Load reads the history file at path ("" keeps the history in memory
+// only), keeping the last limit entries (0: DefaultMax). A missing file is
+// an empty history; a file holding more than limit entries is rewritten
+// with the last limit. The file is read through the guarded reader: a
+// FIFO or a huge file is refused, not waited on.
+func Load(path string, limit int) (*History, error) {
+	if limit <= 0 {
+		limit = DefaultMax
+	}
+	h := &History{path: path, max: limit}
 	if path == "" {
 		return h, nil
 	}
@@ -60,9 +68,11 @@ func loadHistory(path string, limit int) (*history, error) {
 	return h, nil
 }
 
-// add records line unless it is blank or repeats the latest entry. Line
-// breaks inside line become spaces, since the file holds one entry per line.
-func (h *history) add(line string) {
+// Add records line unless it is blank or repeats the latest entry, and
+// appends it to the file. Line breaks inside line become spaces, since the
+// file holds one entry per line. The first error writing the file stops
+// writing it (Err reports it); the history in memory goes on.
+func (h *History) Add(line string) {
 	line = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(line)
 	if strings.TrimSpace(line) == "" {
 		return
@@ -86,7 +96,7 @@ func (h *history) add(line string) {
 
 // appendLine adds one entry at the end of the file, creating the file and
 // its directory when missing.
-func (h *history) appendLine(line string) error {
+func (h *History) appendLine(line string) error {
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		return fmt.Errorf("create history directory %q: %w", filepath.Dir(h.path), err)
 	}
@@ -109,7 +119,7 @@ func (h *history) appendLine(line string) error {
 // rewrite replaces the file with the entries in memory, atomically: a
 // temporary file in the same directory is written, synced and renamed over
 // the old one.
-func (h *history) rewrite() error {
+func (h *History) rewrite() error {
 	dir := filepath.Dir(h.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create history directory %q: %w", dir, err)
@@ -140,3 +150,12 @@ func (h *history) rewrite() error {
 	h.fileLines = len(h.lines)
 	return nil
 }
+
+// Len returns the number of entries.
+func (h *History) Len() int { return len(h.lines) }
+
+// At returns an entry: 0 is the latest, Len()-1 the oldest.
+func (h *History) At(i int) string { return h.lines[len(h.lines)-1-i] }
+
+// Err returns the first error met writing the file, or nil.
+func (h *History) Err() error { return h.err }

@@ -5,7 +5,7 @@ import "github.com/soni-dev/soni/ir"
 // listNext is where control goes after s when it does not jump: the next
 // entry of its while body (or back to the while after the last), else the
 // next top-level step, else the end of the flow.
-func (f *Flow) listNext(s *Step) int {
+func (f *flow) listNext(s *step) int {
 	if w := s.Loop; w != nil {
 		for i, e := range w.Do {
 			if e.Step == s {
@@ -24,7 +24,7 @@ func (f *Flow) listNext(s *Step) int {
 
 // next is the successor of a step that has run normally: its jump_to, or
 // the next step in list order.
-func (f *Flow) next(s *Step) int {
+func (f *flow) next(s *step) int {
 	if s.JumpTo.Set {
 		return f.target(s.JumpTo.V)
 	}
@@ -34,7 +34,7 @@ func (f *Flow) next(s *Step) int {
 // whileExit is where a while goes when its condition is false: exit_to,
 // else jump_to, else the first top-level step after it that is not part of
 // its body.
-func (f *Flow) whileExit(w *Step) int {
+func (f *flow) whileExit(w *step) int {
 	if w.ExitTo.Set {
 		return f.target(w.ExitTo.V)
 	}
@@ -53,7 +53,7 @@ func (f *Flow) whileExit(w *Step) int {
 }
 
 // whileBody is the first node of a while's body, or its exit when empty.
-func (f *Flow) whileBody(w *Step) int {
+func (f *flow) whileBody(w *step) int {
 	if len(w.Do) > 0 && w.Do[0].Step != nil {
 		return w.Do[0].Step.Index
 	}
@@ -61,7 +61,7 @@ func (f *Flow) whileBody(w *Step) int {
 }
 
 // optTarget resolves an optional target; ok is false when it is absent.
-func (f *Flow) optTarget(s Str) (int, bool) {
+func (f *flow) optTarget(s posStr) (int, bool) {
 	if !s.Set {
 		return 0, false
 	}
@@ -70,7 +70,7 @@ func (f *Flow) optTarget(s Str) (int, bool) {
 
 // successors lists every index control may reach from s within its flow,
 // ir.End included. Unknown targets are left out.
-func (f *Flow) successors(s *Step) []int {
+func (f *flow) successors(s *step) []int {
 	var out []int
 	add := func(i int) {
 		if i == unknownTarget {
@@ -83,7 +83,7 @@ func (f *Flow) successors(s *Step) []int {
 		}
 		out = append(out, i)
 	}
-	orEnd := func(t Str) {
+	orEnd := func(t posStr) {
 		if i, ok := f.optTarget(t); ok {
 			add(i)
 		} else {

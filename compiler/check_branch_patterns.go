@@ -32,7 +32,7 @@ func checkBranchPatterns(c *checker) {
 			if s.Kind != ir.KindBranch {
 				continue
 			}
-			var slot *Slot
+			var slot *slotDef
 			switch {
 			case s.Evaluate.Set:
 			case s.Slot.Set:
@@ -60,7 +60,7 @@ func checkBranchPatterns(c *checker) {
 // neverMatches says why a pattern cannot match a slot's values (slot nil:
 // the boolean result of an evaluate expression), with a suggested
 // pattern when there is an obvious one; why is "" when it may match.
-func neverMatches(p string, slot *Slot) (why, sugg string) {
+func neverMatches(p string, slot *slotDef) (why, sugg string) {
 	if p == "default" || strings.HasPrefix(p, "!=") {
 		return "", ""
 	}

@@ -10,7 +10,7 @@ import "github.com/soni-dev/soni/diag"
 // the first.
 func checkDuplicates(c *checker) {
 	// once reports name when seen already holds it, else records it.
-	once := func(seen map[string]diag.Pos, kind string, name Str, path string) {
+	once := func(seen map[string]diag.Pos, kind string, name posStr, path string) {
 		if first, dup := seen[name.V]; dup {
 			c.ds.Add(name.Pos, diag.CodeDuplicateName, path,
 				"%s %q is already defined at %s: rename or remove one of the two", kind, name.V, first)

@@ -21,7 +21,7 @@ func checkDurations(c *checker) {
 	}
 	for _, g := range []struct {
 		kind  string
-		decls []*Action
+		decls []*action
 	}{{"action", c.p.Actions}, {"validator", c.p.Validators}} {
 		kind := g.kind
 		for _, a := range g.decls {

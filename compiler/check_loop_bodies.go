@@ -12,8 +12,8 @@ import (
 // reference by id is the one reported.
 func checkLoopBodies(c *checker) {
 	for _, f := range c.p.Flows {
-		var whiles []*Step
-		owner := map[*Step]*Step{}
+		var whiles []*step
+		owner := map[*step]*step{}
 		for _, s := range f.Steps {
 			if s.Kind != ir.KindWhile {
 				continue
@@ -66,6 +66,6 @@ func checkLoopBodies(c *checker) {
 
 // isInlineDef reports whether a do entry is the definition of an inline
 // body step rather than a reference to a step by id.
-func isInlineDef(e *DoEntry) bool {
+func isInlineDef(e *doEntry) bool {
 	return e.Step != nil && e.Step.Inline && e.Ref == e.Step.ID
 }

@@ -56,7 +56,7 @@ func checkLoops(c *checker) {
 
 // flowsThatWait lists the flows that contain a collect or confirm, or that
 // call or link to such a flow.
-func flowsThatWait(p *Project) map[string]bool {
+func flowsThatWait(p *project) map[string]bool {
 	waits := map[string]bool{}
 	callers := map[string][]string{}
 	var queue []string
@@ -89,7 +89,7 @@ func flowsThatWait(p *Project) map[string]bool {
 }
 
 // loopWaits reports whether some step of a cycle waits for the user.
-func loopWaits(f *Flow, comp []int, waits map[string]bool) bool {
+func loopWaits(f *flow, comp []int, waits map[string]bool) bool {
 	cleared := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
@@ -123,7 +123,7 @@ func loopWaits(f *Flow, comp []int, waits map[string]bool) bool {
 // the cycle itself changes: a while or branch with an edge leaving the
 // cycle, whose condition, evaluate expression or slot reads a slot that a
 // set or action step of the cycle writes.
-func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Step][]*exprUse) bool {
+func loopMayEnd(f *flow, comp []int, succ [][]int, inComp []bool, exprs map[*step][]*exprUse) bool {
 	written := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
@@ -141,7 +141,7 @@ func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Ste
 	if len(written) == 0 {
 		return false
 	}
-	exits := map[*Step]bool{}
+	exits := map[*step]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
 		if s.Kind != ir.KindWhile && s.Kind != ir.KindBranch {
@@ -177,8 +177,8 @@ func loopMayEnd(f *Flow, comp []int, succ [][]int, inComp []bool, exprs map[*Ste
 
 // reportLoop reports a cycle at its first step in the file, naming its
 // steps in file order.
-func reportLoop(c *checker, f *Flow, comp []int) {
-	steps := make([]*Step, len(comp))
+func reportLoop(c *checker, f *flow, comp []int) {
+	steps := make([]*step, len(comp))
 	for k, i := range comp {
 		steps[k] = f.Steps[i]
 	}

@@ -38,7 +38,7 @@ func checkNames(c *checker) {
 }
 
 // checkDashName checks a flow name or step id.
-func checkDashName(c *checker, name Str, what string) {
+func checkDashName(c *checker, name posStr, what string) {
 	if name.V == ir.EndStep {
 		c.ds.Add(name.Pos, diag.CodeInvalidName, name.Path,
 			"%s %q is reserved: %q ends a flow, so choose another name", what, name.V, ir.EndStep)
@@ -55,7 +55,7 @@ func checkDashName(c *checker, name Str, what string) {
 }
 
 // checkIdent checks a slot or action name.
-func checkIdent(c *checker, name Str, what string) {
+func checkIdent(c *checker, name posStr, what string) {
 	if isIdentName(name.V, false) {
 		return
 	}

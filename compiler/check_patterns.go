@@ -13,7 +13,7 @@ import (
 // expression (E038), at the part of the pattern the parser rejects when
 // the position can be mapped.
 func checkPatterns(c *checker) {
-	check := func(s *Slot) {
+	check := func(s *slotDef) {
 		if !s.Pattern.Set {
 			return
 		}

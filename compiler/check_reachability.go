@@ -27,7 +27,7 @@ func checkReachability(c *checker) {
 }
 
 // reachable marks the steps of a flow that some path from step 0 reaches.
-func reachable(f *Flow) []bool {
+func reachable(f *flow) []bool {
 	seen := make([]bool, len(f.Steps))
 	if len(f.Steps) == 0 {
 		return seen

@@ -19,9 +19,9 @@ import (
 func checkRecursion(c *checker) {
 	type edge struct {
 		to   int
-		step *Step
+		step *step
 	}
-	var flows []*Flow
+	var flows []*flow
 	idx := map[string]int{}
 	for _, f := range c.p.Flows {
 		if c.p.Flow(f.Name.V) == f {

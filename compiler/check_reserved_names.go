@@ -11,7 +11,7 @@ import (
 // functions (count, date, max...) are fine: in an expression a bare name is
 // always the variable.
 func checkReservedNames(c *checker) {
-	check := func(s *Slot) {
+	check := func(s *slotDef) {
 		if s.Name.Set && reservedNames[s.Name.V] {
 			c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions: rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
 		}

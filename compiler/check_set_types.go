@@ -47,7 +47,7 @@ func checkSetTypes(c *checker) {
 
 // literalMismatch returns what the slot wants ("write an integer") when v
 // does not fit its type, or "".
-func literalMismatch(s *Slot, v any) string {
+func literalMismatch(s *slotDef, v any) string {
 	switch v.(type) {
 	case []any, map[string]any:
 		if s.Resolved == ir.TypeAny {

@@ -81,9 +81,9 @@ flows:
 }
 
 func TestLiteralMismatch(t *testing.T) {
-	slot := func(typ ir.SlotType, values ...ir.Value) *Slot { return &Slot{Resolved: typ, Values: values} }
+	slot := func(typ ir.SlotType, values ...ir.Value) *slotDef { return &slotDef{Resolved: typ, Values: values} }
 	for _, tc := range []struct {
-		slot *Slot
+		slot *slotDef
 		v    any
 		ok   bool
 	}{

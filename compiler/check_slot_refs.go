@@ -99,7 +99,7 @@ var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": 
 // A slot of other flows is private to them, which is not obvious to an
 // author who sees it declared or collected a few lines away; the hint names
 // the flow and says how to share it.
-func (c *checker) unknownSlotHint(f *Flow, name string) string {
+func (c *checker) unknownSlotHint(f *flow, name string) string {
 	var owners []string
 	for _, g := range c.p.Flows {
 		if g != f && g.slots[name] != nil && c.p.Flow(g.Name.V) == g {
@@ -115,7 +115,7 @@ func (c *checker) unknownSlotHint(f *Flow, name string) string {
 	return fmt.Sprintf("it is a slot of flows %s, and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows", strings.Join(owners, ", "))
 }
 
-func declareHint(f *Flow) string {
+func declareHint(f *flow) string {
 	if f == nil {
 		return "declare it in the top-level slots, or fix its name"
 	}
@@ -126,7 +126,7 @@ func declareHint(f *Flow) string {
 // slot and is at most two edits away from a declared slot the flow sees,
 // and at most one edit per three letters of the name, so that short
 // distinct words such as count and amount are not taken for typos.
-func (c *checker) slotTypo(f *Flow, name Str, where string) {
+func (c *checker) slotTypo(f *flow, name posStr, where string) {
 	if !name.Set || !isIdentName(name.V, false) {
 		return
 	}
@@ -135,7 +135,7 @@ func (c *checker) slotTypo(f *Flow, name Str, where string) {
 		return
 	}
 	best, bestD := "", 3
-	consider := func(cand *Slot) {
+	consider := func(cand *slotDef) {
 		if cand.Implicit || !cand.Name.Set {
 			return
 		}

@@ -31,7 +31,7 @@ func checkSlotTypes(c *checker) {
 	for n := range typeAliases {
 		names = append(names, n)
 	}
-	check := func(s *Slot) {
+	check := func(s *slotDef) {
 		if !s.Type.Set {
 			return
 		}

@@ -25,7 +25,7 @@ import (
 // An initial null means no initial value. Slots of type any take every
 // value.
 func checkSlotValues(c *checker) {
-	check := func(s *Slot) {
+	check := func(s *slotDef) {
 		if s.Resolved == ir.TypeCategorical && len(s.Values) == 0 {
 			// The VM stores a categorical value only when it is one
 			// of the declared values: such a slot can never be filled.
@@ -70,7 +70,7 @@ func checkSlotValues(c *checker) {
 // the slot's type as the VM stores it (1234 for a text slot is "1234", a
 // synonym is its canonical value), or as written when it does not convert
 // (check_slot_values has reported it) or the slot is of type any.
-func initialValue(s *Slot, out *ir.Slot) any {
+func initialValue(s *slotDef, out *ir.Slot) any {
 	if s.Initial == nil || s.Resolved == ir.TypeAny {
 		return s.Initial
 	}

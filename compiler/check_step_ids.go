@@ -11,7 +11,7 @@ import (
 // later one is reported, citing the first.
 func checkStepIds(c *checker) {
 	for _, f := range c.p.Flows {
-		byID := make(map[string][]*Step, len(f.Steps))
+		byID := make(map[string][]*step, len(f.Steps))
 		var order []string
 		for _, s := range f.Steps {
 			if !s.ID.Set || s.ID.V == "" {

@@ -24,7 +24,7 @@ func checkTargets(c *checker) {
 			}
 			return ids[:len(ids)-1]
 		}
-		jump := func(t Str, field string) {
+		jump := func(t posStr, field string) {
 			if !t.Set || f.target(t.V) != unknownTarget {
 				return
 			}

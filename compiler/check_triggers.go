@@ -16,12 +16,12 @@ import (
 // words (empty, or only punctuation) can never match: E014.
 func checkTriggers(c *checker) {
 	type first struct {
-		flow *Flow
+		flow *flow
 		pos  diag.Pos
 	}
 	seen := map[string]first{}
 	type flowKey struct {
-		flow *Flow
+		flow *flow
 		key  string
 	}
 	reported := map[flowKey]bool{}

@@ -16,13 +16,13 @@ import (
 // of the same name can never be used, and the warning says so. Only the
 // first of duplicate declarations is considered; the others are errors.
 func checkUnusedSlots(c *checker) {
-	used := map[*Slot]bool{}
-	mark := func(f *Flow, name string) {
+	used := map[*slotDef]bool{}
+	mark := func(f *flow, name string) {
 		if s := c.p.Visible(f, name); s != nil {
 			used[s] = true
 		}
 	}
-	markStr := func(f *Flow, s Str) {
+	markStr := func(f *flow, s posStr) {
 		if s.Set {
 			mark(f, s.V)
 		}
@@ -55,8 +55,8 @@ func checkUnusedSlots(c *checker) {
 	}
 	// Templates and expressions. A slot's own invalid message and
 	// validation are found by position and do not count as uses.
-	owner := map[diag.Pos]*Slot{}
-	own := func(s *Slot) {
+	owner := map[diag.Pos]*slotDef{}
+	own := func(s *slotDef) {
 		if s.Invalid.Set {
 			owner[s.Invalid.Pos] = s
 		}
@@ -85,7 +85,7 @@ func checkUnusedSlots(c *checker) {
 			}
 			continue
 		}
-		self := (*Slot)(nil)
+		self := (*slotDef)(nil)
 		if u.Step == nil {
 			self = owner[u.Src.Pos]
 		}
@@ -96,7 +96,7 @@ func checkUnusedSlots(c *checker) {
 		}
 	}
 	for _, u := range c.exprs {
-		self := (*Slot)(nil)
+		self := (*slotDef)(nil)
 		if u.Step == nil {
 			self = u.Value
 		}

@@ -30,8 +30,8 @@ func isKnownKind(t string) bool {
 // hasUnknownTarget reports whether any step of a flow names a jump target
 // that does not exist; the CFG then lacks edges the author meant, so
 // graph-based warnings on that flow would only add noise to the error.
-func hasUnknownTarget(f *Flow) bool {
-	bad := func(s Str) bool { return s.Set && f.target(s.V) == unknownTarget }
+func hasUnknownTarget(f *flow) bool {
+	bad := func(s posStr) bool { return s.Set && f.target(s.V) == unknownTarget }
 	for _, s := range f.Steps {
 		if bad(s.JumpTo) || bad(s.OnInvalid) || bad(s.ExitTo) || bad(s.OnError) || bad(s.OnConfirm) || bad(s.OnDeny) {
 			return true
@@ -153,7 +153,7 @@ func runePos(runes []rune, off int) (line, col int) {
 // tmplRefPos is the position of the slot name of a template reference
 // whose '{' is at rune offset off: the first rune after the brace that is
 // not a space.
-func tmplRefPos(src Str, off int) diag.Pos {
+func tmplRefPos(src posStr, off int) diag.Pos {
 	runes := []rune(src.V)
 	i := off + 1
 	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
@@ -164,7 +164,7 @@ func tmplRefPos(src Str, off int) diag.Pos {
 
 // exprRefPos returns where an expression first names each slot: the
 // identifier, or the string key of slots["name"]. Positions are in the file.
-func exprRefPos(src Str) map[string]diag.Pos {
+func exprRefPos(src posStr) map[string]diag.Pos {
 	out := map[string]diag.Pos{}
 	code := exprcompat.Rewrite(src.V)
 	tree, err := parser.Parse(code)
@@ -177,7 +177,7 @@ func exprRefPos(src Str) map[string]diag.Pos {
 }
 
 type refPosVisitor struct {
-	src    Str
+	src    posStr
 	runes  []rune
 	out    map[string]diag.Pos
 	locals map[string]bool
@@ -234,14 +234,14 @@ func quoteList(names []string) string {
 
 // stepUses indexes the project's expressions and templates by the step
 // that holds them, so that per-step analyses stay linear.
-func stepUses(c *checker) (map[*Step][]*exprUse, map[*Step][]*tmplUse) {
-	exprs := make(map[*Step][]*exprUse, len(c.exprs))
+func stepUses(c *checker) (map[*step][]*exprUse, map[*step][]*tmplUse) {
+	exprs := make(map[*step][]*exprUse, len(c.exprs))
 	for _, u := range c.exprs {
 		if u.Step != nil {
 			exprs[u.Step] = append(exprs[u.Step], u)
 		}
 	}
-	tmpls := make(map[*Step][]*tmplUse, len(c.tmpls))
+	tmpls := make(map[*step][]*tmplUse, len(c.tmpls))
 	for _, u := range c.tmpls {
 		if u.Step != nil {
 			tmpls[u.Step] = append(tmpls[u.Step], u)

@@ -71,12 +71,12 @@ func TestBitset(t *testing.T) {
 }
 
 func TestRefPositions(t *testing.T) {
-	inline := Str{V: "x", Pos: flowPos(3, 10), Mode: ModeInline}
-	block := Str{V: "x", Pos: flowPos(5, 7), Mode: ModeBlock}
-	approx := Str{V: "x", Pos: flowPos(9, 4), Mode: ModeApprox}
+	inline := posStr{V: "x", Pos: flowPos(3, 10), Mode: ModeInline}
+	block := posStr{V: "x", Pos: flowPos(5, 7), Mode: ModeBlock}
+	approx := posStr{V: "x", Pos: flowPos(9, 4), Mode: ModeApprox}
 	for _, tc := range []struct {
 		name string
-		src  Str
+		src  posStr
 		tmpl bool
 		off  int
 		slot string
@@ -110,7 +110,7 @@ func TestRefPositions(t *testing.T) {
 	assert.Empty(t, exprRefPos(flowStrWith(inline, "a >")), "a syntax error gives no positions")
 }
 
-func flowStrWith(s Str, v string) Str { s.V = v; s.Set = true; return s }
+func flowStrWith(s posStr, v string) posStr { s.V = v; s.Set = true; return s }
 
 func TestQuoteListAndDidYouMean(t *testing.T) {
 	assert.Equal(t, `"a", "b"`, quoteList([]string{"a", "b"}))

@@ -49,7 +49,7 @@ func exprWhat(u *exprUse) string {
 }
 
 // stepIDs lists a flow's step ids in step order, for suggestions.
-func stepIDs(f *Flow) []string {
+func stepIDs(f *flow) []string {
 	out := make([]string, 0, len(f.Steps))
 	for _, s := range f.Steps {
 		if s.ID.Set && s.ID.V != "" {
@@ -80,8 +80,8 @@ func isIdentName(s string, dash bool) bool {
 
 // declaredSlots returns the slots the project declares: the conversation
 // slots, then each flow's declared (not implicit) slots, in order.
-func (p *Project) declaredSlots() []*Slot {
-	out := append([]*Slot(nil), p.Slots...)
+func (p *project) declaredSlots() []*slotDef {
+	out := append([]*slotDef(nil), p.Slots...)
 	for _, f := range p.Flows {
 		for _, s := range f.Slots {
 			if !s.Implicit {

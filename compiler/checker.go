@@ -21,28 +21,28 @@ import (
 // diagnostics, and every expression and template of the project, analysed
 // once.
 type checker struct {
-	p       *Project
+	p       *project
 	ds      *diag.List
 	exprs   []*exprUse
 	tmpls   []*tmplUse
-	envs    map[*Flow]map[string]any
+	envs    map[*flow]map[string]any
 	configs map[envKey]*conf.Config
 }
 
 // envKey names an expression environment: a flow's slots, plus the type
 // of `value` in validations.
 type envKey struct {
-	flow  *Flow
+	flow  *flow
 	value ir.SlotType
 }
 
 // exprUse is one expression in the project and what analysing it found.
 type exprUse struct {
-	Src  Str
-	Flow *Flow
-	Step *Step
+	Src  posStr
+	Flow *flow
+	Step *step
 	// Value is the slot whose value `value` stands for (validations).
-	Value *Slot
+	Value *slotDef
 	Bool  bool
 	// Refs are the visible slots the expression reads, in order.
 	Refs []string
@@ -62,9 +62,9 @@ type nameRef struct {
 
 // tmplUse is one template in the project.
 type tmplUse struct {
-	Src  Str
-	Flow *Flow
-	Step *Step
+	Src  posStr
+	Flow *flow
+	Step *step
 	// Setting is true for a message setting: it is said in whatever flow
 	// is running, so it may read a conversation slot or any flow's slot,
 	// and action_error_message also {action}.
@@ -116,8 +116,8 @@ var checks = []check{
 	{"unused_slots", checkUnusedSlots},
 }
 
-func newChecker(p *Project, ds *diag.List) *checker {
-	c := &checker{p: p, ds: ds, envs: map[*Flow]map[string]any{}, configs: map[envKey]*conf.Config{}}
+func newChecker(p *project, ds *diag.List) *checker {
+	c := &checker{p: p, ds: ds, envs: map[*flow]map[string]any{}, configs: map[envKey]*conf.Config{}}
 	c.collect()
 	return c
 }
@@ -170,7 +170,7 @@ func (c *checker) collect() {
 	}
 }
 
-func (c *checker) slotUses(s *Slot, f *Flow) {
+func (c *checker) slotUses(s *slotDef, f *flow) {
 	c.tmpl(s.Invalid, f, nil)
 	if s.Validation.Set {
 		c.expr(&exprUse{Src: s.Validation, Flow: f, Bool: true, Value: s})
@@ -178,7 +178,7 @@ func (c *checker) slotUses(s *Slot, f *Flow) {
 }
 
 // tmpl parses and records a template.
-func (c *checker) tmpl(s Str, f *Flow, st *Step) {
+func (c *checker) tmpl(s posStr, f *flow, st *step) {
 	if !s.Set {
 		return
 	}
@@ -209,7 +209,7 @@ func (c *checker) tmpl(s Str, f *Flow, st *Step) {
 // references may name a conversation slot or a slot of any flow (the
 // message is said while that flow runs), and action_error_message may
 // also say {action}, the failed action's name.
-func (c *checker) settingTmpl(st *Setting) {
+func (c *checker) settingTmpl(st *setting) {
 	u := &tmplUse{Src: st.Text, Setting: true}
 	t, err := tmpl.Parse(st.Text.V)
 	if err != nil {
@@ -249,7 +249,7 @@ func (c *checker) anySlot(name string) bool {
 }
 
 // visible reports whether a flow (nil: conversation scope) sees a slot.
-func (c *checker) visible(f *Flow, name string) bool {
+func (c *checker) visible(f *flow, name string) bool {
 	if f == nil {
 		return c.p.slots[name] != nil
 	}
@@ -261,7 +261,7 @@ func (c *checker) visible(f *Flow, name string) bool {
 // type any are left out: the configuration is not strict, so expr types
 // them as interface values that compare with anything, and unknown names
 // were already reported by the reference walk.
-func (c *checker) env(f *Flow) map[string]any {
+func (c *checker) env(f *flow) map[string]any {
 	if e, ok := c.envs[f]; ok {
 		return e
 	}
@@ -339,7 +339,7 @@ func fileError(err error) *file.Error {
 
 // config returns the expr configuration for expressions of a flow (nil:
 // conversation scope), built once per flow and validated slot type.
-func (c *checker) config(f *Flow, value *Slot) *conf.Config {
+func (c *checker) config(f *flow, value *slotDef) *conf.Config {
 	k := envKey{flow: f}
 	if value != nil {
 		k.value = value.Resolved
@@ -441,7 +441,7 @@ func (v *refVisitor) ref(name string, from int) {
 }
 
 // visibleNames lists the slot names a flow sees, for suggestions.
-func (c *checker) visibleNames(f *Flow) []string {
+func (c *checker) visibleNames(f *flow) []string {
 	var out []string
 	for _, s := range c.p.Slots {
 		out = append(out, s.Name.V)
@@ -457,7 +457,7 @@ func (c *checker) visibleNames(f *Flow) []string {
 }
 
 // stepDesc names a step for messages: step "x" of flow "f".
-func stepDesc(s *Step) string {
+func stepDesc(s *step) string {
 	var b strings.Builder
 	b.WriteString("step ")
 	b.WriteString(quote(s.ID.V))

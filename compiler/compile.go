@@ -10,7 +10,6 @@ package compiler
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -24,7 +23,6 @@ import (
 type Result struct {
 	Program *ir.Program
 	Diags   diag.List
-	Project *Project
 	Files   []*File
 }
 
@@ -51,15 +49,7 @@ func Compile(path string, opts Options) *Result {
 		}
 		inputs = append(inputs, input{name: filepath.ToSlash(name), src: src})
 	}
-	dir := path
-	if info, err := os.Stat(path); err == nil && !info.IsDir() {
-		dir = filepath.Dir(path)
-	}
-	r := compileInputs(inputs, opts, ds, len(files) > 0)
-	if r.Project != nil {
-		r.Project.Dir = dir
-	}
-	return r
+	return compileInputs(inputs, opts, ds, len(files) > 0)
 }
 
 // CompileSource compiles one file given as bytes; name is used in positions.
@@ -89,8 +79,7 @@ type input struct {
 
 func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Result {
 	r := &Result{}
-	proj := &Project{}
-	r.Project = proj
+	proj := &project{}
 	// Files are parsed, schema-checked and decoded in parallel, each into a
 	// partial project of its own, then merged in file order, so the result
 	// does not depend on scheduling.
@@ -153,7 +142,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 type filePart struct {
 	file *File
 	ds   diag.List
-	proj *Project
+	proj *project
 }
 
 // loadInput parses, schema-checks and decodes one file.
@@ -174,7 +163,7 @@ func loadInput(in input, opts Options) filePart {
 	if p == nil || isTestFile(p.value) {
 		return part
 	}
-	part.proj = &Project{}
+	part.proj = &project{}
 	dropIgnoredKeys(p, &part.ds)
 	schemaCheck(p, &part.ds)
 	d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &part.ds, proj: part.proj}

@@ -22,11 +22,11 @@ type decoder struct {
 	file  string
 	lines [][]byte
 	ds    *diag.List
-	proj  *Project
+	proj  *project
 }
 
 type entry struct {
-	key   Str
+	key   posStr
 	value ast.Node
 	// bool is true when the key is a YAML boolean (true, True, FALSE...).
 	bool bool
@@ -155,8 +155,8 @@ func (d *decoder) scalar(n ast.Node) (any, bool) {
 
 // scalarStr returns a scalar as a positioned string; numbers and booleans
 // are written as in the source. Set is false for collections and nulls.
-func (d *decoder) scalarStr(n ast.Node, path string) Str {
-	s := Str{Path: path, Pos: d.pos(n)}
+func (d *decoder) scalarStr(n ast.Node, path string) posStr {
+	s := posStr{Path: path, Pos: d.pos(n)}
 	u := d.unwrap(n)
 	switch x := u.(type) {
 	case *ast.StringNode:
@@ -278,7 +278,7 @@ func (d *decoder) quoted(line, col int) string {
 // the source; one that is not there (an escape such as \u00e9) takes the
 // current place. White space takes the current place. Names, braces and
 // operators, which diagnostics point at, are so found exactly.
-func (d *decoder) mapRunes(s *Str, origin string, line, col int) {
+func (d *decoder) mapRunes(s *posStr, origin string, line, col int) {
 	src := []rune(origin)
 	i := 0
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
@@ -335,15 +335,15 @@ func (d *decoder) number(n ast.Node) (float64, bool) {
 }
 
 // strList reads a list of strings; a single string counts as a list of one.
-func (d *decoder) strList(n ast.Node, path string) []Str {
+func (d *decoder) strList(n ast.Node, path string) []posStr {
 	items := d.items(n)
 	if items == nil {
 		if s := d.scalarStr(n, path); s.Set {
-			return []Str{s}
+			return []posStr{s}
 		}
 		return nil
 	}
-	out := make([]Str, 0, len(items))
+	out := make([]posStr, 0, len(items))
 	for i, it := range items {
 		if s := d.scalarStr(it, index(path, i)); s.Set {
 			out = append(out, s)
@@ -364,7 +364,7 @@ func (d *decoder) decodeFile() {
 				if _, ok := d.scalar(s.value); !ok {
 					v = d.generic(s.value)
 				}
-				st := &Setting{Key: s.key, Value: v, Pos: s.key.Pos}
+				st := &setting{Key: s.key, Value: v, Pos: s.key.Pos}
 				if _, isStr := v.(string); isStr {
 					st.Text = d.scalarStr(s.value, s.key.Path)
 				}
@@ -452,8 +452,8 @@ var typeAliases = map[string]ir.SlotType{
 }
 
 // slot decodes a slot definition mapping.
-func (d *decoder) slot(n ast.Node, name Str, path string) *Slot {
-	s := &Slot{Name: name, Pos: name.Pos, Path: path, Resolved: ir.TypeText}
+func (d *decoder) slot(n ast.Node, name posStr, path string) *slotDef {
+	s := &slotDef{Name: name, Pos: name.Pos, Path: path, Resolved: ir.TypeText}
 	for _, e := range d.entries(n, path) {
 		switch e.key.V {
 		case "name":
@@ -514,8 +514,8 @@ func (d *decoder) slot(n ast.Node, name Str, path string) *Slot {
 }
 
 // action decodes an action declaration.
-func (d *decoder) action(e entry) *Action {
-	a := &Action{Name: e.key, Pos: e.key.Pos, Path: e.key.Path}
+func (d *decoder) action(e entry) *action {
+	a := &action{Name: e.key, Pos: e.key.Pos, Path: e.key.Path}
 	for _, f := range d.entries(e.value, e.key.Path) {
 		switch f.key.V {
 		case "description":
@@ -527,7 +527,7 @@ func (d *decoder) action(e entry) *Action {
 					a.Inputs = append(a.Inputs, s)
 					continue
 				}
-				var name Str
+				var name posStr
 				req := false
 				for _, g := range d.entries(it, p) {
 					switch g.key.V {
@@ -556,7 +556,7 @@ func (d *decoder) action(e entry) *Action {
 }
 
 // run decodes an action's run block.
-func (d *decoder) run(n ast.Node, path string, durations *[]Str) *ir.Run {
+func (d *decoder) run(n ast.Node, path string, durations *[]posStr) *ir.Run {
 	dur := func(n ast.Node, path string) string {
 		s := d.scalarStr(n, path)
 		if s.Set {
@@ -615,9 +615,9 @@ func (d *decoder) run(n ast.Node, path string, durations *[]Str) *ir.Run {
 }
 
 // flow decodes a flow definition.
-func (d *decoder) flow(e entry) *Flow {
-	f := &Flow{Name: e.key, Pos: e.key.Pos, Path: e.key.Path, steps: map[string]*Step{}, slots: map[string]*Slot{}}
-	var inline []*Step
+func (d *decoder) flow(e entry) *flow {
+	f := &flow{Name: e.key, Pos: e.key.Pos, Path: e.key.Path, steps: map[string]*step{}, slots: map[string]*slotDef{}}
+	var inline []*step
 	for _, g := range d.entries(e.value, e.key.Path) {
 		switch g.key.V {
 		case "description":
@@ -631,7 +631,7 @@ func (d *decoder) flow(e entry) *Flow {
 		case "slots":
 			for i, it := range d.items(g.value) {
 				p := index(g.key.Path, i)
-				s := d.slot(it, Str{Pos: d.itemPos(g.value, i, it), Path: p}, p)
+				s := d.slot(it, posStr{Pos: d.itemPos(g.value, i, it), Path: p}, p)
 				if s.Name.Set {
 					s.Pos = s.Name.Pos
 				}
@@ -654,19 +654,19 @@ func (d *decoder) flow(e entry) *Flow {
 }
 
 // step decodes one step; inline while-body steps are appended to inline.
-func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[]*Step) *Step {
+func (d *decoder) step(f *flow, n ast.Node, pos diag.Pos, path string, inline *[]*step) *step {
 	s := newStep(f, pos, path)
-	str := func(e entry) Str { return d.scalarStr(e.value, e.key.Path) }
+	str := func(e entry) posStr { return d.scalarStr(e.value, e.key.Path) }
 	// jump reads a jump target: the Python framework's __end_flow__ is
 	// read as __end__, with a warning.
-	jump := func(v Str, field string) Str {
+	jump := func(v posStr, field string) posStr {
 		if v.V == "__end_flow__" {
 			d.ds.Add(v.Pos, diag.CodeEndFlow, v.Path, "%s: __end_flow__ is the Python framework's name for __end__: soni reads it as __end__ (ends the flow normally); write __end__", field)
 			v.V = ir.EndStep
 		}
 		return v
 	}
-	var slotKey, evalKey *Str
+	var slotKey, evalKey *posStr
 	for _, e := range d.entries(n, path) {
 		switch e.key.V {
 		case "slot":
@@ -719,20 +719,20 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 					// whose YAML reader saw a boolean key).
 					pat.V = strings.ToLower(pat.V)
 				}
-				s.branch().Cases = append(s.Cases, &Case{Pattern: pat, Target: jump(d.scalarStr(c.value, c.key.Path), "branch case")})
+				s.branch().Cases = append(s.Cases, &branchCase{Pattern: pat, Target: jump(d.scalarStr(c.value, c.key.Path), "branch case")})
 			}
 		case "do":
 			for i, it := range d.items(e.value) {
 				p := index(e.key.Path, i)
 				if ref := d.scalarStr(it, p); ref.Set {
-					s.while().Do = append(s.Do, &DoEntry{Ref: ref})
+					s.while().Do = append(s.Do, &doEntry{Ref: ref})
 					continue
 				}
 				if _, ok := d.unwrap(it).(*ast.MappingNode); ok {
 					body := d.step(f, it, d.itemPos(e.value, i, it), p, inline)
 					body.Inline = true
 					*inline = append(*inline, body)
-					s.while().Do = append(s.Do, &DoEntry{Ref: body.ID, Step: body})
+					s.while().Do = append(s.Do, &doEntry{Ref: body.ID, Step: body})
 				}
 			}
 		case "exit_to":
@@ -741,7 +741,7 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.action().Call = str(e)
 		case "map_outputs":
 			for _, m := range d.entries(e.value, e.key.Path) {
-				s.action().MapOutputs = append(s.MapOutputs, &Mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
+				s.action().MapOutputs = append(s.MapOutputs, &mapping{Output: m.key, Slot: d.scalarStr(m.value, m.key.Path)})
 			}
 		case "on_error":
 			s.action().OnError = jump(str(e), "on_error")
@@ -767,8 +767,8 @@ func (d *decoder) step(f *Flow, n ast.Node, pos diag.Pos, path string, inline *[
 }
 
 // assign decodes one entry of a set step's slots.
-func (d *decoder) assign(e entry) *Assign {
-	a := &Assign{Slot: e.key, Pos: d.pos(e.value)}
+func (d *decoder) assign(e entry) *assign {
+	a := &assign{Slot: e.key, Pos: d.pos(e.value)}
 	if ents := d.entries(e.value, e.key.Path); ents != nil {
 		for _, x := range ents {
 			if x.key.V == "expr" {

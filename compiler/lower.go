@@ -11,7 +11,7 @@ import (
 
 // lower turns a checked project into IR. It runs only when the checks found
 // no errors, so every target resolves.
-func lower(p *Project) *ir.Program {
+func lower(p *project) *ir.Program {
 	prog := &ir.Program{IRVersion: ir.Version, Settings: lowerSettings(p)}
 	for _, s := range p.Slots {
 		if p.slots[s.Name.V] == s {
@@ -66,7 +66,7 @@ func settingDuration(v any) (time.Duration, bool) {
 	return 0, false
 }
 
-func lowerSettings(p *Project) ir.Settings {
+func lowerSettings(p *project) ir.Settings {
 	s := ir.DefaultSettings()
 	for _, st := range p.Settings {
 		str, isStr := st.Value.(string)
@@ -130,7 +130,7 @@ func toInt(v any) (int, bool) {
 	return 0, false
 }
 
-func lowerSlot(s *Slot) *ir.Slot {
+func lowerSlot(s *slotDef) *ir.Slot {
 	out := &ir.Slot{
 		Name:        s.Name.V,
 		Type:        s.Resolved,
@@ -154,7 +154,7 @@ func lowerSlot(s *Slot) *ir.Slot {
 	return out
 }
 
-func lowerFlow(p *Project, f *Flow) *ir.Flow {
+func lowerFlow(p *project, f *flow) *ir.Flow {
 	out := &ir.Flow{Name: f.Name.V, Description: f.Description.V, Pos: f.Pos}
 	for _, t := range f.Triggers {
 		out.Triggers = append(out.Triggers, t.V)
@@ -172,14 +172,14 @@ func lowerFlow(p *Project, f *Flow) *ir.Flow {
 	return out
 }
 
-func tmplOf(s Str) *ir.Template {
+func tmplOf(s posStr) *ir.Template {
 	if !s.Set {
 		return nil
 	}
 	return &ir.Template{Src: s.V, Pos: s.Pos}
 }
 
-func exprOf(s Str) *ir.Expr {
+func exprOf(s posStr) *ir.Expr {
 	if !s.Set {
 		return nil
 	}
@@ -188,14 +188,14 @@ func exprOf(s Str) *ir.Expr {
 
 func ptr(i int) *int { return &i }
 
-func (f *Flow) optPtr(s Str) *int {
+func (f *flow) optPtr(s posStr) *int {
 	if i, ok := f.optTarget(s); ok {
 		return ptr(i)
 	}
 	return nil
 }
 
-func lowerStep(p *Project, f *Flow, s *Step) *ir.Node {
+func lowerStep(p *project, f *flow, s *step) *ir.Node {
 	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
 	switch n.Kind {
 	case ir.KindSay:

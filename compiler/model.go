@@ -8,13 +8,13 @@ import (
 	"github.com/soni-dev/soni/ir"
 )
 
-// Mode says how columns inside a scalar map to columns in the file.
-type Mode uint8
+// mode says how columns inside a scalar map to columns in the file.
+type mode uint8
 
 // The scalar modes.
 const (
 	// ModeApprox: only the scalar's own position is known.
-	ModeApprox Mode = iota
+	ModeApprox mode = iota
 	// ModeInline: a one-line scalar whose characters sit on the line from Pos on.
 	ModeInline
 	// ModeBlock: a literal block scalar; line n of the value is line Pos.Line+n-1, starting at Pos.Col.
@@ -27,12 +27,12 @@ const (
 // filePos is where one rune of a scalar's value is in the file.
 type filePos struct{ line, col int32 }
 
-// Str is a positioned string from the source: a scalar, a key or a name.
-type Str struct {
+// posStr is a positioned string from the source: a scalar, a key or a name.
+type posStr struct {
 	V    string
 	Pos  diag.Pos
 	Path string
-	Mode Mode
+	Mode mode
 	// Set is true when the value was present in the source.
 	Set bool
 	// at holds the file position of each rune of V (ModeMapped only).
@@ -41,7 +41,7 @@ type Str struct {
 
 // At returns the position of the rune at offset (line and column within the
 // value are 1-based line and 0-based column) when the mode allows it, else Pos.
-func (s Str) At(line, col int) diag.Pos {
+func (s posStr) At(line, col int) diag.Pos {
 	switch s.Mode {
 	case ModeInline:
 		if line <= 1 {
@@ -83,23 +83,21 @@ func runeOffset(v string, line, col int) int {
 	return off + col
 }
 
-// Project is a decoded project: every definition with its positions.
-type Project struct {
-	// Dir is the project directory: the directory given, or a one-file project's directory.
-	Dir      string
+// project is a decoded project: every definition with its positions.
+type project struct {
 	Files    []*File
-	Settings []*Setting
-	Slots    []*Slot
-	Actions  []*Action
+	Settings []*setting
+	Slots    []*slotDef
+	Actions  []*action
 	// Validators are the named validators declared under validators:
 	// action-shaped declarations with only a description and a run block.
-	Validators []*Action
-	Flows      []*Flow
+	Validators []*action
+	Flows      []*flow
 
-	slots      map[string]*Slot
-	actions    map[string]*Action
-	validators map[string]*Action
-	flows      map[string]*Flow
+	slots      map[string]*slotDef
+	actions    map[string]*action
+	validators map[string]*action
+	flows      map[string]*flow
 }
 
 // File is one source file of the project.
@@ -108,262 +106,262 @@ type File struct {
 	Src  []byte
 }
 
-// Setting is one key of a settings mapping.
-type Setting struct {
-	Key   Str
+// setting is one key of a settings mapping.
+type setting struct {
+	Key   posStr
 	Value any
 	// Text is the value with its position when it is a string (the
 	// message settings are templates).
-	Text Str
+	Text posStr
 	Pos  diag.Pos
 }
 
-// Slot is a slot definition: a conversation slot (Flow is nil) or a flow slot.
-type Slot struct {
-	Name        Str
-	Type        Str
+// slotDef is a slot definition: a conversation slot (Flow is nil) or a flow slot.
+type slotDef struct {
+	Name        posStr
+	Type        posStr
 	Resolved    ir.SlotType
-	Description Str
-	Label       Str
+	Description posStr
+	Label       posStr
 	Values      []ir.Value
 	ValuesSet   bool
 	Min, Max    *float64
-	Pattern     Str
-	Validation  Str
-	Invalid     Str
+	Pattern     posStr
+	Validation  posStr
+	Invalid     posStr
 	Initial     any
 	HasInitial  bool
 	InitialPos  diag.Pos
-	Flow        *Flow
+	Flow        *flow
 	// Implicit is true for a flow slot created by use, not declared.
 	Implicit bool
 	Pos      diag.Pos
 	Path     string
 }
 
-// Action is an action declaration.
-type Action struct {
-	Name        Str
-	Description Str
-	Inputs      []Str
-	Required    []Str
-	Outputs     []Str
+// action is an action declaration.
+type action struct {
+	Name        posStr
+	Description posStr
+	Inputs      []posStr
+	Required    []posStr
+	Outputs     []posStr
 	Run         *ir.Run
 	// Durations are the run block's timeouts and backoff, as written.
-	Durations []Str
+	Durations []posStr
 	Pos       diag.Pos
 	Path      string
 }
 
-// Flow is a flow definition.
-type Flow struct {
-	Name        Str
-	Description Str
-	Triggers    []Str
-	Slots       []*Slot
+// flow is a flow definition.
+type flow struct {
+	Name        posStr
+	Description posStr
+	Triggers    []posStr
+	Slots       []*slotDef
 	// Steps are the top-level steps in list order, followed by inline
 	// while-body steps in the order they appear.
-	Steps []*Step
+	Steps []*step
 	// Main is the number of top-level steps at the start of Steps.
 	Main  int
 	Pos   diag.Pos
 	Path  string
-	steps map[string]*Step
-	slots map[string]*Slot
+	steps map[string]*step
+	slots map[string]*slotDef
 }
 
-// Step is one step of a flow, with every field it may have. The fields
+// step is one step of a flow, with every field it may have. The fields
 // that only some step types have live in per-type groups, embedded so that
 // they read as fields of the step (s.Validator, s.Cases...). A step that
 // has none of a group's fields points at a shared empty group, which is
 // never written: the decoder gives a step its own group before it sets one
 // of its fields. Most steps have one group, which keeps the model of a
 // large project small.
-type Step struct {
-	Flow  *Flow
+type step struct {
+	Flow  *flow
 	Index int
-	ID    Str
-	Type  Str
+	ID    posStr
+	Type  posStr
 	// Kind is the step's kind, or "" when its type is not one the
 	// language knows (the schema reports that); checks switch on it.
 	Kind ir.Kind
 	Pos  diag.Pos
 	Path string
 
-	JumpTo    Str
-	Message   Str
-	Slot      Str
-	Condition Str
+	JumpTo    posStr
+	Message   posStr
+	Slot      posStr
+	Condition posStr
 	Rephrase  bool
 
 	// Inline is true for a step written inside a while's do list.
 	Inline bool
 	// Loop is the while step whose body holds this step, if any.
-	Loop *Step
+	Loop *step
 
-	*CollectFields
-	*SetFields
-	*BranchFields
-	*WhileFields
-	*ActionFields
-	*LinkFields
-	*ConfirmFields
+	*collectFields
+	*setFields
+	*branchFields
+	*whileFields
+	*actionFields
+	*linkFields
+	*confirmFields
 }
 
-// CollectFields are the fields of collect steps.
-type CollectFields struct {
-	Validator    Str
-	ErrorMessage Str
+// collectFields are the fields of collect steps.
+type collectFields struct {
+	Validator    posStr
+	ErrorMessage posStr
 	Force        bool
 	MaxAttempts  int
-	OnInvalid    Str
+	OnInvalid    posStr
 }
 
-// SetFields are the fields of set steps.
-type SetFields struct {
-	Assign []*Assign
+// setFields are the fields of set steps.
+type setFields struct {
+	Assign []*assign
 }
 
-// BranchFields are the fields of branch steps.
-type BranchFields struct {
-	Evaluate Str
-	Cases    []*Case
+// branchFields are the fields of branch steps.
+type branchFields struct {
+	Evaluate posStr
+	Cases    []*branchCase
 }
 
-// WhileFields are the fields of while steps.
-type WhileFields struct {
-	Do     []*DoEntry
-	ExitTo Str
+// whileFields are the fields of while steps.
+type whileFields struct {
+	Do     []*doEntry
+	ExitTo posStr
 }
 
-// ActionFields are the fields of action steps.
-type ActionFields struct {
-	Call       Str
-	MapOutputs []*Mapping
-	OnError    Str
+// actionFields are the fields of action steps.
+type actionFields struct {
+	Call       posStr
+	MapOutputs []*mapping
+	OnError    posStr
 }
 
-// LinkFields are the fields of link and call steps.
-type LinkFields struct {
-	Target Str
+// linkFields are the fields of link and call steps.
+type linkFields struct {
+	Target posStr
 }
 
-// ConfirmFields are the fields of confirm steps.
-type ConfirmFields struct {
-	OnConfirm Str
-	OnDeny    Str
+// confirmFields are the fields of confirm steps.
+type confirmFields struct {
+	OnConfirm posStr
+	OnDeny    posStr
 }
 
 // The shared empty groups of steps that lack them. Never written.
 var (
-	noCollect CollectFields
-	noSet     SetFields
-	noBranch  BranchFields
-	noWhile   WhileFields
-	noAction  ActionFields
-	noLink    LinkFields
-	noConfirm ConfirmFields
+	noCollect collectFields
+	noSet     setFields
+	noBranch  branchFields
+	noWhile   whileFields
+	noAction  actionFields
+	noLink    linkFields
+	noConfirm confirmFields
 )
 
 // newStep returns a step that has none of the per-type field groups.
-func newStep(f *Flow, pos diag.Pos, path string) *Step {
-	return &Step{Flow: f, Pos: pos, Path: path,
-		CollectFields: &noCollect, SetFields: &noSet, BranchFields: &noBranch, WhileFields: &noWhile,
-		ActionFields: &noAction, LinkFields: &noLink, ConfirmFields: &noConfirm}
+func newStep(f *flow, pos diag.Pos, path string) *step {
+	return &step{Flow: f, Pos: pos, Path: path,
+		collectFields: &noCollect, setFields: &noSet, branchFields: &noBranch, whileFields: &noWhile,
+		actionFields: &noAction, linkFields: &noLink, confirmFields: &noConfirm}
 }
 
 // The accessors below return a step's own group, allocating it the first
 // time, so that the decoder never writes to a shared empty group.
 
-func (s *Step) collect() *CollectFields {
-	if s.CollectFields == &noCollect {
-		s.CollectFields = &CollectFields{}
+func (s *step) collect() *collectFields {
+	if s.collectFields == &noCollect {
+		s.collectFields = &collectFields{}
 	}
-	return s.CollectFields
+	return s.collectFields
 }
 
-func (s *Step) set() *SetFields {
-	if s.SetFields == &noSet {
-		s.SetFields = &SetFields{}
+func (s *step) set() *setFields {
+	if s.setFields == &noSet {
+		s.setFields = &setFields{}
 	}
-	return s.SetFields
+	return s.setFields
 }
 
-func (s *Step) branch() *BranchFields {
-	if s.BranchFields == &noBranch {
-		s.BranchFields = &BranchFields{}
+func (s *step) branch() *branchFields {
+	if s.branchFields == &noBranch {
+		s.branchFields = &branchFields{}
 	}
-	return s.BranchFields
+	return s.branchFields
 }
 
-func (s *Step) while() *WhileFields {
-	if s.WhileFields == &noWhile {
-		s.WhileFields = &WhileFields{}
+func (s *step) while() *whileFields {
+	if s.whileFields == &noWhile {
+		s.whileFields = &whileFields{}
 	}
-	return s.WhileFields
+	return s.whileFields
 }
 
-func (s *Step) action() *ActionFields {
-	if s.ActionFields == &noAction {
-		s.ActionFields = &ActionFields{}
+func (s *step) action() *actionFields {
+	if s.actionFields == &noAction {
+		s.actionFields = &actionFields{}
 	}
-	return s.ActionFields
+	return s.actionFields
 }
 
-func (s *Step) link() *LinkFields {
-	if s.LinkFields == &noLink {
-		s.LinkFields = &LinkFields{}
+func (s *step) link() *linkFields {
+	if s.linkFields == &noLink {
+		s.linkFields = &linkFields{}
 	}
-	return s.LinkFields
+	return s.linkFields
 }
 
-func (s *Step) confirm() *ConfirmFields {
-	if s.ConfirmFields == &noConfirm {
-		s.ConfirmFields = &ConfirmFields{}
+func (s *step) confirm() *confirmFields {
+	if s.confirmFields == &noConfirm {
+		s.confirmFields = &confirmFields{}
 	}
-	return s.ConfirmFields
+	return s.confirmFields
 }
 
-// Assign is one entry of a set step's slots mapping.
-type Assign struct {
-	Slot Str
+// assign is one entry of a set step's slots mapping.
+type assign struct {
+	Slot posStr
 	Kind ir.AssignKind
 	// Value is the literal (AssignLiteral).
 	Value any
 	// Src is the template or expression source.
-	Src Str
+	Src posStr
 	Pos diag.Pos
 }
 
-// Case is one branch case.
-type Case struct {
-	Pattern Str
-	Target  Str
+// branchCase is one branch case.
+type branchCase struct {
+	Pattern posStr
+	Target  posStr
 }
 
-// DoEntry is one entry of a while's do list: a reference or an inline step.
-type DoEntry struct {
-	Ref  Str
-	Step *Step
+// doEntry is one entry of a while's do list: a reference or an inline step.
+type doEntry struct {
+	Ref  posStr
+	Step *step
 }
 
-// Mapping is one map_outputs entry.
-type Mapping struct {
-	Output Str
-	Slot   Str
+// mapping is one map_outputs entry.
+type mapping struct {
+	Output posStr
+	Slot   posStr
 }
 
 // Flow returns the flow with the given name, or nil.
-func (p *Project) Flow(name string) *Flow { return p.flows[name] }
+func (p *project) Flow(name string) *flow { return p.flows[name] }
 
 // Validator returns the declared validator with the given name, or nil.
-func (p *Project) Validator(name string) *Action { return p.validators[name] }
+func (p *project) Validator(name string) *action { return p.validators[name] }
 
 // namedValidator reports whether a collect step's validator text names a
 // validator rather than being an expression: a built-in or declared name,
 // or any other bare name that is not `value`, a literal or a slot the flow
 // can see (an undeclared validator, to be provided at run time).
-func (p *Project) namedValidator(f *Flow, v string) bool {
+func (p *project) namedValidator(f *flow, v string) bool {
 	switch {
 	case ir.IsBuiltinValidator(v) || p.validators[v] != nil:
 		return true
@@ -380,17 +378,17 @@ func (p *Project) namedValidator(f *Flow, v string) bool {
 var validatorNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Action returns the action with the given name, or nil.
-func (p *Project) Action(name string) *Action { return p.actions[name] }
+func (p *project) Action(name string) *action { return p.actions[name] }
 
 // Slot returns the conversation slot with the given name, or nil.
-func (p *Project) Slot(name string) *Slot { return p.slots[name] }
+func (p *project) Slot(name string) *slotDef { return p.slots[name] }
 
 // Step returns the step with the given id, or nil.
-func (f *Flow) Step(id string) *Step { return f.steps[id] }
+func (f *flow) Step(id string) *step { return f.steps[id] }
 
 // Visible returns the slot a flow sees by this name: the conversation slot
 // if one is declared, else the flow's own slot, else nil.
-func (p *Project) Visible(f *Flow, name string) *Slot {
+func (p *project) Visible(f *flow, name string) *slotDef {
 	if s := p.slots[name]; s != nil {
 		return s
 	}

@@ -7,26 +7,26 @@ import (
 // resolve builds the project's indexes (first definition wins; duplicates
 // are reported by their check), the per-flow step and slot indexes,
 // implicit flow slots, and while-body membership.
-func (p *Project) resolve() {
-	p.slots = make(map[string]*Slot, len(p.Slots))
+func (p *project) resolve() {
+	p.slots = make(map[string]*slotDef, len(p.Slots))
 	for _, s := range p.Slots {
 		if _, dup := p.slots[s.Name.V]; !dup {
 			p.slots[s.Name.V] = s
 		}
 	}
-	p.actions = make(map[string]*Action, len(p.Actions))
+	p.actions = make(map[string]*action, len(p.Actions))
 	for _, a := range p.Actions {
 		if _, dup := p.actions[a.Name.V]; !dup {
 			p.actions[a.Name.V] = a
 		}
 	}
-	p.validators = make(map[string]*Action, len(p.Validators))
+	p.validators = make(map[string]*action, len(p.Validators))
 	for _, a := range p.Validators {
 		if _, dup := p.validators[a.Name.V]; !dup {
 			p.validators[a.Name.V] = a
 		}
 	}
-	p.flows = make(map[string]*Flow, len(p.Flows))
+	p.flows = make(map[string]*flow, len(p.Flows))
 	for _, f := range p.Flows {
 		if _, dup := p.flows[f.Name.V]; !dup {
 			p.flows[f.Name.V] = f
@@ -37,7 +37,7 @@ func (p *Project) resolve() {
 	}
 }
 
-func (f *Flow) resolve(p *Project) {
+func (f *flow) resolve(p *project) {
 	for _, s := range f.Steps {
 		if s.ID.Set {
 			if _, dup := f.steps[s.ID.V]; !dup {
@@ -50,11 +50,11 @@ func (f *Flow) resolve(p *Project) {
 			f.slots[s.Name.V] = s
 		}
 	}
-	implicit := func(name Str) {
+	implicit := func(name posStr) {
 		if !name.Set || name.V == "" || p.Visible(f, name.V) != nil {
 			return
 		}
-		s := &Slot{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
+		s := &slotDef{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
 		f.slots[name.V] = s
 		f.Slots = append(f.Slots, s)
 	}
@@ -89,7 +89,7 @@ func (f *Flow) resolve(p *Project) {
 
 // target resolves a jump target of a flow to a step index, ir.End for
 // __end__, or -2 when unknown.
-func (f *Flow) target(name string) int {
+func (f *flow) target(name string) int {
 	if name == ir.EndStep {
 		return ir.End
 	}

@@ -27,10 +27,10 @@ import (
 	"net/http"
 	"os"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
@@ -315,47 +315,7 @@ func decodeOutputs(b []byte) (map[string]any, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("output is a JSON %s, not an object (output starts %q)", jsonKind(v), text.Clip(string(bytes.TrimSpace(b)), 80))
+		return nil, fmt.Errorf("output is a JSON %s, not an object (output starts %q)", jsonval.Kind(v), text.Clip(string(bytes.TrimSpace(b)), 80))
 	}
-	return numbers(obj).(map[string]any), nil
-}
-
-// numbers replaces the json.Numbers in v by int64 or float64.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i
-		}
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-		return x
-	}
-	return v
-}
-
-// jsonKind names the JSON type of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number, float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	}
-	return "object"
+	return jsonval.Numbers(obj).(map[string]any), nil
 }

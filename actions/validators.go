@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
 )
@@ -78,7 +79,7 @@ func verdictOf(name string, out map[string]any) (vm.Verdict, error) {
 	if m, present := out["message"]; present && m != nil {
 		s, ok := m.(string)
 		if !ok {
-			return v, fmt.Errorf("validator %q answered a %q that is a JSON %s, not a string", name, "message", jsonKind(m))
+			return v, fmt.Errorf("validator %q answered a %q that is a JSON %s, not a string", name, "message", jsonval.Kind(m))
 		}
 		v.Message = s
 	}

@@ -166,6 +166,12 @@ func (s *FileStore) tooLarge(what string, size int64) error {
 // see [Store] and [FileStore]. A stored file that cannot be parsed stops the
 // save with a [*CorruptError] and is left as it is.
 func (s *FileStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
+	return s.save(ctx, id, expected, data, nil)
+}
+
+// save is Save, appending line to the session's log first when it is not
+// nil (Commit).
+func (s *FileStore) save(ctx context.Context, id string, expected uint64, data, line []byte) error {
 	if err := begin(ctx, id); err != nil {
 		return err
 	}
@@ -193,6 +199,11 @@ func (s *FileStore) Save(ctx context.Context, id string, expected uint64, data [
 	}
 	if actual != expected {
 		return &ConflictError{Session: id, Expected: expected, Actual: actual}
+	}
+	if line != nil {
+		if err := s.appendLog(id, line); err != nil {
+			return err
+		}
 	}
 	return s.writeAtomic(id, path, data)
 }

@@ -45,12 +45,6 @@ func (s *FileStore) Commit(ctx context.Context, id string, expected uint64, data
 	if err := begin(ctx, id); err != nil {
 		return err
 	}
-	if int64(len(data)) > s.maxSize {
-		return s.tooLarge(fmt.Sprintf("the data for session %q", id), int64(len(data)))
-	}
-	if err := CheckData(id, expected, data); err != nil {
-		return err
-	}
 	if err := CheckRecord(id, expected, rec); err != nil {
 		return err
 	}
@@ -62,29 +56,7 @@ func (s *FileStore) Commit(ctx context.Context, id string, expected uint64, data
 	if err != nil {
 		return fmt.Errorf("encode the log record of session %q: %w", id, err)
 	}
-	line = append(line, '\n')
-	if err := s.ensureDir(); err != nil {
-		return err
-	}
-	unlock, err := lockFile(ctx, s.lockPath(id))
-	if err != nil {
-		return fmt.Errorf("lock session %q: %w", id, err)
-	}
-	defer unlock()
-	var actual uint64
-	path := s.path(id)
-	if _, rev, err := s.read(path); err == nil {
-		actual = rev
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if actual != expected {
-		return &ConflictError{Session: id, Expected: expected, Actual: actual}
-	}
-	if err := s.appendLog(id, line); err != nil {
-		return err
-	}
-	return s.writeAtomic(id, path, data)
+	return s.save(ctx, id, expected, data, append(line, '\n'))
 }
 
 // appendLog appends one line to the session's log file. A torn last line
@@ -280,34 +252,18 @@ func (s *FileStore) Sessions(ctx context.Context) ([]SessionInfo, error) {
 // Prune deletes the sessions whose checkpoint file was last written
 // before the given time, each under its turn lock; see [Journal].
 func (s *FileStore) Prune(ctx context.Context, before time.Time) (int, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, in := range infos {
-		if !in.Updated.Before(before) {
-			continue
-		}
-		unlock, err := s.Lock(ctx, in.ID)
-		if err != nil {
-			return n, err
-		}
-		fi, err := os.Lstat(s.path(in.ID))
+	return PruneEach(ctx, s, before, func(ctx context.Context, id string) (bool, error) {
+		fi, err := os.Lstat(s.path(id))
 		if err != nil || !fi.ModTime().Before(before) {
-			unlock() // saved meanwhile, or gone
-			continue
+			return false, nil // saved meanwhile, or gone
 		}
-		if err := s.Delete(ctx, in.ID); err != nil {
-			unlock()
-			return n, err
+		if err := s.Delete(ctx, id); err != nil {
+			return false, err
 		}
-		n++
 		// Last under the turn lock: remove its file (see lockFile).
-		_ = os.Remove(s.turnPath(in.ID))
-		unlock()
-	}
-	return n, nil
+		_ = os.Remove(s.turnPath(id))
+		return true, nil
+	})
 }
 
 // deleteLog removes the session's log file (under the save lock).

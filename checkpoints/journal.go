@@ -70,3 +70,34 @@ func CheckRecord(id string, expected uint64, rec Record) error {
 
 // MaxKeyLength is the longest idempotency key, in bytes.
 const MaxKeyLength = 256
+
+// PruneEach is the loop of a store's Prune: for each session last saved
+// before the given time, it takes the session's turn lock and calls del,
+// which deletes the session if it is still that old (a turn may have
+// saved it meanwhile) and reports whether it did. It returns how many
+// were deleted.
+func PruneEach(ctx context.Context, j Journal, before time.Time, del func(ctx context.Context, id string) (bool, error)) (int, error) {
+	infos, err := j.Sessions(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, in := range infos {
+		if !in.Updated.Before(before) {
+			continue
+		}
+		unlock, err := j.Lock(ctx, in.ID)
+		if err != nil {
+			return n, err
+		}
+		deleted, err := del(ctx, in.ID)
+		unlock()
+		if err != nil {
+			return n, fmt.Errorf("prune session %q: %w", in.ID, err)
+		}
+		if deleted {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -182,29 +182,17 @@ func (s *MemoryStore) Sessions(ctx context.Context) ([]SessionInfo, error) {
 
 // Prune deletes the sessions saved before the given time.
 func (s *MemoryStore) Prune(ctx context.Context, before time.Time) (int, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, in := range infos {
-		if !in.Updated.Before(before) {
-			continue
-		}
-		unlock, err := s.Lock(ctx, in.ID)
-		if err != nil {
-			return n, err
-		}
+	return PruneEach(ctx, s, before, func(_ context.Context, id string) (bool, error) {
 		s.mu.Lock()
-		if e, ok := s.sessions[in.ID]; ok && e.updated.Before(before) {
-			delete(s.sessions, in.ID)
-			delete(s.logs, in.ID)
-			n++
+		defer s.mu.Unlock()
+		e, ok := s.sessions[id]
+		if !ok || !e.updated.Before(before) {
+			return false, nil
 		}
-		s.mu.Unlock()
-		unlock()
-	}
-	return n, nil
+		delete(s.sessions, id)
+		delete(s.logs, id)
+		return true, nil
+	})
 }
 
 // Delete removes the session, if present.

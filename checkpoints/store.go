@@ -17,9 +17,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"strconv"
 	"strings"
+
+	"github.com/soni-dev/soni/internal/text"
 )
 
 // Store persists checkpoint bytes per session id. Implementations are safe

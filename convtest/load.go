@@ -653,55 +653,36 @@ func (s *Suite) check(t *Target) bool {
 		}
 	}
 	caseNames := slices.Sorted(maps.Keys(cases))
-	t.stubs = map[string]*Stub{}
-	t.caseStubs = map[string]map[string]*Stub{}
-	for _, st := range f.Stubs {
-		ok := true
-		if !t.Project.actions[st.Action] {
-			suggest(ds.Add(st.Pos, CodeUnknownAction, "", "stub for unknown action %q: no step calls it and nothing declares it", st.Action), st.Action, actionNames)
-			ok = false
+	// indexStubs checks stubs of one kind and files them by name, for the
+	// whole file or for one case.
+	indexStubs := func(stubs []*Stub, known map[string]bool, unknown, what string) (map[string]*Stub, map[string]map[string]*Stub) {
+		names := slices.Sorted(maps.Keys(known))
+		all, byCase := map[string]*Stub{}, map[string]map[string]*Stub{}
+		for _, st := range stubs {
+			ok := true
+			if !known[st.Action] {
+				suggest(ds.Add(st.Pos, CodeUnknownAction, "", unknown, st.Action), st.Action, names)
+				ok = false
+			}
+			if st.Case != "" && !cases[st.Case] {
+				suggest(ds.Add(st.Pos, CodeUnknownCase, "", "%s %q names test case %q, which this file does not have", what, st.Case+"::"+st.Action, st.Case), st.Case, caseNames)
+				ok = false
+			}
+			switch {
+			case !ok:
+			case st.Case == "":
+				all[st.Action] = st
+			default:
+				if byCase[st.Case] == nil {
+					byCase[st.Case] = map[string]*Stub{}
+				}
+				byCase[st.Case][st.Action] = st
+			}
 		}
-		if st.Case != "" && !cases[st.Case] {
-			suggest(ds.Add(st.Pos, CodeUnknownCase, "", "stub %q names test case %q, which this file does not have", st.Case+"::"+st.Action, st.Case), st.Case, caseNames)
-			ok = false
-		}
-		if !ok {
-			continue
-		}
-		if st.Case == "" {
-			t.stubs[st.Action] = st
-			continue
-		}
-		if t.caseStubs[st.Case] == nil {
-			t.caseStubs[st.Case] = map[string]*Stub{}
-		}
-		t.caseStubs[st.Case][st.Action] = st
+		return all, byCase
 	}
-	validatorNames := slices.Sorted(maps.Keys(t.Project.validators))
-	t.vstubs = map[string]*Stub{}
-	t.caseVstubs = map[string]map[string]*Stub{}
-	for _, st := range f.ValidatorStubs {
-		ok := true
-		if !t.Project.validators[st.Action] {
-			suggest(ds.Add(st.Pos, CodeUnknownAction, "", "stub for unknown validator %q: no collect uses it as its validator and nothing declares it", st.Action), st.Action, validatorNames)
-			ok = false
-		}
-		if st.Case != "" && !cases[st.Case] {
-			suggest(ds.Add(st.Pos, CodeUnknownCase, "", "validator stub %q names test case %q, which this file does not have", st.Case+"::"+st.Action, st.Case), st.Case, caseNames)
-			ok = false
-		}
-		if !ok {
-			continue
-		}
-		if st.Case == "" {
-			t.vstubs[st.Action] = st
-			continue
-		}
-		if t.caseVstubs[st.Case] == nil {
-			t.caseVstubs[st.Case] = map[string]*Stub{}
-		}
-		t.caseVstubs[st.Case][st.Action] = st
-	}
+	t.stubs, t.caseStubs = indexStubs(f.Stubs, t.Project.actions, "stub for unknown action %q: no step calls it and nothing declares it", "stub")
+	t.vstubs, t.caseVstubs = indexStubs(f.ValidatorStubs, t.Project.validators, "stub for unknown validator %q: no collect uses it as its validator and nothing declares it", "validator stub")
 	s.Diags = append(s.Diags, ds...)
 	return !ds.HasErrors()
 }

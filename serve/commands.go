@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 )
@@ -36,7 +37,7 @@ func parseCommands(prog *ir.Program, raw []any) ([]vm.Command, error) {
 				out = append(out, cmds...)
 			}
 		default:
-			return nil, fmt.Errorf("command %d is a JSON %s: write a command name or an object", i+1, jsonKind(item))
+			return nil, fmt.Errorf("command %d is a JSON %s: write a command name or an object", i+1, jsonval.Kind(item))
 		}
 	}
 	return out, nil
@@ -111,18 +112,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64:
-		return "number"
-	case []any:
-		return "array"
-	}
-	return "value"
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 )
@@ -509,27 +510,7 @@ func flowsOf(rep *soni.Reply) []string {
 
 // numbers turns the json.Numbers of a decoded body into int64 or float64.
 func numbers[T any](v T) T {
-	var conv func(any) any
-	conv = func(x any) any {
-		switch y := x.(type) {
-		case json.Number:
-			if i, err := y.Int64(); err == nil {
-				return i
-			}
-			f, _ := y.Float64()
-			return f
-		case map[string]any:
-			for k, e := range y {
-				y[k] = conv(e)
-			}
-		case []any:
-			for i, e := range y {
-				y[i] = conv(e)
-			}
-		}
-		return x
-	}
-	conv(any(v))
+	jsonval.Numbers(any(v))
 	return v
 }
 

@@ -378,42 +378,19 @@ func (s *Store) Lock(ctx context.Context, id string) (func(), error) {
 
 // Prune deletes the sessions last saved before the given time.
 func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, in := range infos {
-		if !in.Updated.Before(before) {
-			continue
-		}
-		unlock, err := s.Lock(ctx, in.ID)
+	return checkpoints.PruneEach(ctx, s, before, func(ctx context.Context, id string) (bool, error) {
+		tx, err := s.pool.Begin(ctx)
 		if err != nil {
-			return n, err
+			return false, err
 		}
-		err = func() error {
-			tx, err := s.pool.Begin(ctx)
-			if err != nil {
-				return err
-			}
-			defer func() { _ = tx.Rollback(ctx) }()
-			tag, err := tx.Exec(ctx, `DELETE FROM soni_checkpoints WHERE session_id = $1 AND updated_at < $2`, in.ID, before)
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				return nil // saved meanwhile
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM soni_events WHERE session_id = $1`, in.ID); err != nil {
-				return err
-			}
-			n++
-			return tx.Commit(ctx)
-		}()
-		unlock()
-		if err != nil {
-			return n, fmt.Errorf("prune session %q: %w", in.ID, err)
+		defer func() { _ = tx.Rollback(ctx) }()
+		tag, err := tx.Exec(ctx, `DELETE FROM soni_checkpoints WHERE session_id = $1 AND updated_at < $2`, id, before)
+		if err != nil || tag.RowsAffected() == 0 {
+			return false, err // or saved meanwhile
 		}
-	}
-	return n, nil
+		if _, err := tx.Exec(ctx, `DELETE FROM soni_events WHERE session_id = $1`, id); err != nil {
+			return false, err
+		}
+		return true, tx.Commit(ctx)
+	})
 }

@@ -341,30 +341,15 @@ func (s *Store) Lock(ctx context.Context, id string) (func(), error) {
 
 // Prune deletes the sessions last saved before the given time.
 func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, in := range infos {
-		if !in.Updated.Before(before) {
-			continue
-		}
-		unlock, err := s.Lock(ctx, in.ID)
+	return checkpoints.PruneEach(ctx, s, before, func(ctx context.Context, id string) (bool, error) {
+		res, err := s.db.ExecContext(ctx, `DELETE FROM soni_checkpoints WHERE session = ? AND updated_at < ?`, id, before.UnixNano())
 		if err != nil {
-			return n, err
+			return false, err
 		}
-		res, err := s.db.ExecContext(ctx, `DELETE FROM soni_checkpoints WHERE session = ? AND updated_at < ?`, in.ID, before.UnixNano())
-		if err == nil {
-			if k, _ := res.RowsAffected(); k > 0 {
-				_, err = s.db.ExecContext(ctx, `DELETE FROM soni_events WHERE session = ?`, in.ID)
-				n++
-			}
+		if k, _ := res.RowsAffected(); k == 0 {
+			return false, nil // saved meanwhile
 		}
-		unlock()
-		if err != nil {
-			return n, fmt.Errorf("prune session %q: %w", in.ID, err)
-		}
-	}
-	return n, nil
+		_, err = s.db.ExecContext(ctx, `DELETE FROM soni_events WHERE session = ?`, id)
+		return true, err
+	})
 }

@@ -57,32 +57,26 @@ func (s *MemoryStore) Load(ctx context.Context, id string) ([]byte, uint64, erro
 // Save stores a copy of data if the session is at revision expected; see
 // [Store].
 func (s *MemoryStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	if err := begin(ctx, id); err != nil {
-		return err
-	}
-	if err := CheckData(id, expected, data); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if actual := s.sessions[id].revision; actual != expected {
-		return &ConflictError{Session: id, Expected: expected, Actual: actual}
-	}
-	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1, updated: s.now().UTC()}
-	return nil
+	return s.commit(ctx, id, expected, data, nil)
 }
 
 // Commit stores a copy of data and appends rec to the log, or neither;
 // see [Journal].
 func (s *MemoryStore) Commit(ctx context.Context, id string, expected uint64, data []byte, rec Record) error {
+	return s.commit(ctx, id, expected, data, &rec)
+}
+
+func (s *MemoryStore) commit(ctx context.Context, id string, expected uint64, data []byte, rec *Record) error {
 	if err := begin(ctx, id); err != nil {
 		return err
 	}
 	if err := CheckData(id, expected, data); err != nil {
 		return err
 	}
-	if err := CheckRecord(id, expected, rec); err != nil {
-		return err
+	if rec != nil {
+		if err := CheckRecord(id, expected, *rec); err != nil {
+			return err
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,8 +84,11 @@ func (s *MemoryStore) Commit(ctx context.Context, id string, expected uint64, da
 		return &ConflictError{Session: id, Expected: expected, Actual: actual}
 	}
 	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1, updated: s.now().UTC()}
-	rec.Data = slices.Clone(rec.Data)
-	s.logs[id] = append(s.logs[id], rec)
+	if rec != nil {
+		r := *rec
+		r.Data = slices.Clone(r.Data)
+		s.logs[id] = append(s.logs[id], r)
+	}
 	return nil
 }
 

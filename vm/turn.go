@@ -187,10 +187,13 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		return nil, err
 	}
 	cmds := in.Commands
+	var understood []string // the understanding layer's notes, for the trace
 	if cmds == nil {
 		if m.opts.Understander != nil {
 			var err error
-			cmds, err = m.opts.Understander.Understand(ctx, in.Text, m.View(st))
+			v := m.View(st)
+			v.Note = func(s string) { understood = append(understood, s) }
+			cmds, err = m.opts.Understander.Understand(ctx, in.Text, v)
 			if err != nil {
 				return nil, fmt.Errorf("understand %q: %w", text.Cut(in.Text, 80), err)
 			}
@@ -218,6 +221,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.ReplyEvents = t.replyEvents[:0]
 	t.calls = t.callsArr[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
+	t.res.Trace = append(t.res.Trace, understood...)
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
 		if idle := m.opts.Now().Sub(t.st.Updated); idle > exp {
 			t.restart(idle)
@@ -315,6 +319,7 @@ func (m *Machine) View(st *State) View {
 		p := *st.Pending
 		v.Pending = &p
 	}
+	v.History = st.History
 	v.Slot = func(name string) (any, bool) {
 		if _, ok := m.conv[name]; ok || len(st.Stack) == 0 {
 			x, ok := st.Slots[name]

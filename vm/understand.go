@@ -22,6 +22,12 @@ type View struct {
 	Pending *Pending
 	// Slot returns the current value of a slot visible to the top flow.
 	Slot func(name string) (any, bool)
+	// History holds the last messages of the conversation, oldest first.
+	// It must not be modified.
+	History []Message
+	// Note, when set, puts a line in the turn's trace: what an
+	// understanding layer asked, kept or dropped.
+	Note func(string)
 }
 
 // PendingKind says what kind of answer a pending question wants.

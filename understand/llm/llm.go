@@ -1,0 +1,257 @@
+// Package llm understands messages with a language model behind any
+// OpenAI-compatible chat completions endpoint, and trusts nothing it says:
+// its answer is a list of commands in a small grammar (ParseCommands),
+// each checked against the program and the conversation (Validate) before
+// it reaches the VM. In hybrid mode the built-in rules go first and the
+// model is asked only when they do not understand the message.
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/soni-dev/soni/vm"
+)
+
+// Config configures the model.
+type Config struct {
+	// BaseURL is the endpoint's base, such as http://127.0.0.1:8080/v1;
+	// the request goes to BaseURL/chat/completions.
+	BaseURL string
+	Model   string
+	// APIKey, when set, is sent as a bearer token. Read it from the
+	// environment; never keep it in a file.
+	APIKey string
+	// Timeout bounds one request; default 10s.
+	Timeout time.Duration
+	// MaxHistory is how many recent messages go in the prompt; default 6.
+	MaxHistory int
+	// MaxTokens bounds the answer; default 200.
+	MaxTokens int
+	// Prompt is the prompt template; nil is the default (ParsePrompt).
+	Prompt *template.Template
+	// Client sends the requests; default http.DefaultClient's transport.
+	Client *http.Client
+}
+
+// Model asks the model and validates its answer. It is a vm.Understander
+// (the llm mode): when the model cannot be asked (a timeout, an HTTP
+// error, a malformed answer, after one retry) the message is the fallback,
+// and the trace says why.
+type Model struct {
+	cfg Config
+}
+
+// New returns a model understander.
+func New(cfg Config) (*Model, error) {
+	if cfg.BaseURL == "" || cfg.Model == "" {
+		return nil, errors.New("llm understanding needs a base URL and a model: set understanding.llm.base_url and model, --llm-url and --llm-model, or SONI_LLM_BASE_URL and SONI_LLM_MODEL")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.MaxHistory <= 0 {
+		cfg.MaxHistory = 6
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = 200
+	}
+	if cfg.Prompt == nil {
+		p, err := ParsePrompt("")
+		if err != nil {
+			return nil, err
+		}
+		cfg.Prompt = p
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{}
+	}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	return &Model{cfg: cfg}, nil
+}
+
+// Understand asks the model; see Model.
+func (m *Model) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	cmds, ok := m.ask(ctx, msg, v)
+	if !ok {
+		return []vm.Command{{Kind: vm.CmdFallback}}, nil
+	}
+	return cmds, nil
+}
+
+func note(v vm.View, s string) {
+	if v.Note != nil {
+		v.Note(s)
+	}
+}
+
+// ask renders the prompt, calls the model (one retry) and validates the
+// answer; ok is false when no answer could be had.
+func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, bool) {
+	prompt, err := RenderPrompt(m.cfg.Prompt, v, msg, m.cfg.MaxHistory)
+	if err != nil {
+		note(v, "llm: "+err.Error())
+		return nil, false
+	}
+	var answer string
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		answer, err = m.complete(ctx, prompt)
+		d := time.Since(start).Round(time.Millisecond)
+		if err == nil {
+			note(v, fmt.Sprintf("llm: answered in %s: %q", d, answer))
+			break
+		}
+		note(v, fmt.Sprintf("llm: attempt %d failed after %s: %v", attempt, d, err))
+		if attempt == 2 || ctx.Err() != nil {
+			return nil, false
+		}
+	}
+	raws, skipped := ParseCommands(answer)
+	for _, s := range skipped {
+		note(v, fmt.Sprintf("llm: ignored %q: not a command", cut(s, 120)))
+	}
+	cmds, notes := Validate(raws, v)
+	for _, n := range notes {
+		note(v, "llm: "+n)
+	}
+	var kept []string
+	for _, c := range cmds {
+		kept = append(kept, string(c.Kind))
+	}
+	note(v, "llm: kept "+strings.Join(kept, ", "))
+	return cmds, true
+}
+
+type chatRequest struct {
+	Model       string        `json:"model"`
+	Messages    []chatMessage `json:"messages"`
+	Temperature float64       `json:"temperature"`
+	MaxTokens   int           `json:"max_tokens"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatResponse struct {
+	Choices []struct {
+		Message      chatMessage `json:"message"`
+		FinishReason string      `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+// complete makes one chat completions request.
+func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
+	defer cancel()
+	body, _ := json.Marshal(chatRequest{Model: m.cfg.Model, Messages: []chatMessage{{Role: "user", Content: prompt}}, Temperature: 0, MaxTokens: m.cfg.MaxTokens})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return "", fmt.Errorf("the endpoint %q is not a URL", m.cfg.BaseURL)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if m.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+m.cfg.APIKey)
+	}
+	resp, err := m.cfg.Client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("no answer within %s", m.cfg.Timeout)
+		}
+		return "", fmt.Errorf("request failed: %v", errors.Unwrap(err))
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return "", fmt.Errorf("reading the answer: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("status %d: %s", resp.StatusCode, cut(strings.TrimSpace(string(b)), 200))
+	}
+	var r chatResponse
+	if err := json.Unmarshal(b, &r); err != nil {
+		return "", fmt.Errorf("the answer is not chat completions JSON: %s", cut(string(b), 120))
+	}
+	if len(r.Choices) == 0 {
+		return "", errors.New("the answer has no choices")
+	}
+	c := r.Choices[0]
+	if c.FinishReason == "length" {
+		// A cut answer may end inside a command: keep its whole lines.
+		if i := strings.LastIndexByte(c.Message.Content, '\n'); i >= 0 {
+			return c.Message.Content[:i], nil
+		}
+		return "", errors.New("the answer was cut at max_tokens before its first command ended")
+	}
+	return c.Message.Content, nil
+}
+
+// Hybrid runs the rules first and asks the model only when they give the
+// fallback, or when a question is pending and the rules did not read the
+// message as its answer (they started or cancelled a flow, say, or set
+// another slot): that is, when the message is not a clean answer to the
+// pending question. When the model cannot be asked, the rules' commands
+// stand.
+type Hybrid struct {
+	Rules vm.Understander
+	Model *Model
+}
+
+// Understand is the hybrid mode; see Hybrid.
+func (h *Hybrid) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	cmds, err := h.Rules.Understand(ctx, msg, v)
+	if err != nil {
+		return nil, err
+	}
+	if clean(cmds, v) {
+		return cmds, nil
+	}
+	note(v, "hybrid: the rules did not read this as a clean answer; asking the model")
+	got, ok := h.Model.ask(ctx, msg, v)
+	if !ok {
+		note(v, "hybrid: the model could not be asked; the rules' commands stand")
+		return cmds, nil
+	}
+	return got, nil
+}
+
+// clean reports whether the rules understood the message well enough to
+// skip the model: no fallback, and, when a question is pending, exactly
+// its answer (the pending slot set, or a yes or no to a confirmation), or
+// a cancel.
+func clean(cmds []vm.Command, v vm.View) bool {
+	if len(cmds) == 0 {
+		return false
+	}
+	for _, c := range cmds {
+		if c.Kind == vm.CmdFallback {
+			return false
+		}
+	}
+	p := v.Pending
+	if p == nil {
+		return true
+	}
+	if len(cmds) != 1 {
+		return false
+	}
+	c := cmds[0]
+	switch {
+	case c.Kind == vm.CmdCancelFlow:
+		return true
+	case p.Kind == vm.PendingConfirm:
+		return c.Kind == vm.CmdAffirm || c.Kind == vm.CmdDeny
+	default:
+		return c.Kind == vm.CmdSetSlot && c.Slot == p.Slot
+	}
+}

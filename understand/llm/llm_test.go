@@ -1,0 +1,284 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/internal/fakellm"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func banking(t *testing.T) *ir.Program {
+	t.Helper()
+	r := compiler.Compile(filepath.Join("..", "..", "flows", "banking"), compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	return r.Program
+}
+
+// view is the View of a state, with its notes collected.
+func view(m *vm.Machine, st *vm.State, notes *[]string) vm.View {
+	v := m.View(st)
+	v.Note = func(s string) { *notes = append(*notes, s) }
+	return v
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if os.Getenv("SONI_UPDATE") != "" {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with SONI_UPDATE=1 to write %s", path)
+	assert.Equal(t, string(want), got, "%s is out of date: SONI_UPDATE=1 go test ./understand/llm", path)
+}
+
+// TestDefaultPromptGolden: the default prompt for the banking example,
+// once with no flow active and once at a pending question.
+func TestDefaultPromptGolden(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{Understander: understand.New(prog)})
+	require.NoError(t, err)
+	p, err := ParsePrompt("")
+	require.NoError(t, err)
+	st := m.NewState("s")
+	idle, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6)
+	require.NoError(t, err)
+	res, err := m.Turn(context.Background(), st, vm.Input{Text: "I want to send money"})
+	require.NoError(t, err)
+	res, err = m.Turn(context.Background(), res.State, vm.Input{Text: "Ana"})
+	require.NoError(t, err)
+	asking, err := RenderPrompt(p, m.View(res.State), "no wait, make it Maria", 6)
+	require.NoError(t, err)
+	golden(t, filepath.Join("testdata", "prompt_banking.golden"), idle+"\n=====\n"+asking)
+	again, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6)
+	require.NoError(t, err)
+	assert.Equal(t, idle, again, "deterministic")
+}
+
+// TestCustomPrompt: a project's own template is used as written.
+func TestCustomPrompt(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	p, err := ParsePrompt(`{{len .Flows}} flows; message {{printf "%q" .Message}}`)
+	require.NoError(t, err)
+	got, err := RenderPrompt(p, m.View(m.NewState("s")), strings.Repeat("x", MaxMessage+50), 6)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("5 flows; message %q", strings.Repeat("x", MaxMessage)), got, "the message is cut to MaxMessage")
+	_, err = ParsePrompt("{{.Nope")
+	assert.Error(t, err)
+	var bad *template.Template
+	bad, err = ParsePrompt("{{.Nope}}")
+	require.NoError(t, err)
+	_, err = RenderPrompt(bad, m.View(m.NewState("s")), "hi", 6)
+	assert.ErrorContains(t, err, "render the prompt")
+}
+
+// answer is a chat completions body with one choice.
+func answer(content, finish string) string {
+	return fmt.Sprintf(`{"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":%q}]}`, content, finish)
+}
+
+// TestContract: the request's shape and headers, and what each failure
+// of the endpoint becomes: one retry, then the fallback with the reason in
+// the trace.
+func TestContract(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	tests := []struct {
+		name    string
+		respond func(attempt int) (int, string)
+		want    []vm.CommandKind
+		note    string
+	}{
+		{"ok", func(int) (int, string) { return 200, answer("start flow transfer_funds", "stop") }, []vm.CommandKind{vm.CmdStartFlow}, "llm: kept start_flow"},
+		{"429 then ok", func(a int) (int, string) {
+			if a == 1 {
+				return 429, `{"error":{"message":"slow down"}}`
+			}
+			return 200, answer("start flow check_balance", "stop")
+		}, []vm.CommandKind{vm.CmdStartFlow}, "attempt 1 failed"},
+		{"500 twice", func(int) (int, string) { return 500, `{"error":{"message":"boom"}}` }, []vm.CommandKind{vm.CmdFallback}, "attempt 2 failed"},
+		{"malformed body", func(int) (int, string) { return 200, `<html>` }, []vm.CommandKind{vm.CmdFallback}, "not chat completions JSON"},
+		{"empty choices", func(int) (int, string) { return 200, `{"choices":[]}` }, []vm.CommandKind{vm.CmdFallback}, "no choices"},
+		{"cut at max_tokens", func(int) (int, string) { return 200, answer("start flow transfer_funds\nset slot am", "length") }, []vm.CommandKind{vm.CmdStartFlow}, "kept start_flow"},
+		{"prose around", func(int) (int, string) {
+			return 200, answer("Sure! The user wants money moved.\n- start flow transfer_funds\n- set slot amount 100\nLet me know.", "stop")
+		}, []vm.CommandKind{vm.CmdStartFlow}, `ignored "Sure! The user wants money moved."`},
+		{"nothing valid", func(int) (int, string) { return 200, answer("start flow hack_the_bank", "stop") }, []vm.CommandKind{vm.CmdFallback}, `unknown flow "hack_the_bank"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &fakellm.Server{Respond: func(_ fakellm.Request, a int) (int, string) { return tt.respond(a) }}
+			ts := httptest.NewServer(fake)
+			defer ts.Close()
+			model, err := New(Config{BaseURL: ts.URL + "/v1", Model: "m1", APIKey: "k3y"})
+			require.NoError(t, err)
+			var notes []string
+			cmds, err := model.Understand(context.Background(), "send 100 to John", view(m, m.NewState("s"), &notes))
+			require.NoError(t, err)
+			var kinds []vm.CommandKind
+			for _, c := range cmds {
+				kinds = append(kinds, c.Kind)
+			}
+			assert.Equal(t, tt.want, kinds)
+			assert.Contains(t, strings.Join(notes, "\n"), tt.note)
+			require.NotEmpty(t, fake.Requests)
+			r := fake.Requests[0]
+			assert.Equal(t, "m1", r.Model)
+			assert.Equal(t, float64(0), r.Temperature)
+			assert.Equal(t, 200, r.MaxTokens)
+			require.Len(t, r.Messages, 1)
+			assert.Contains(t, r.Messages[0].Content, "<<<\nsend 100 to John\n>>>")
+			assert.Equal(t, "Bearer k3y", fake.Headers[0].Get("Authorization"))
+			assert.LessOrEqual(t, len(fake.Requests), 2, "one retry at most")
+		})
+	}
+}
+
+// TestTimeout: an endpoint that never answers costs two timeouts, then the
+// fallback.
+func TestTimeout(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer ts.Close()
+	defer close(release) // before Close, which waits for the handlers
+	model, err := New(Config{BaseURL: ts.URL, Model: "m", Timeout: 20 * time.Millisecond})
+	require.NoError(t, err)
+	var notes []string
+	cmds, err := model.Understand(context.Background(), "hello", view(m, m.NewState("s"), &notes))
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
+	assert.Contains(t, strings.Join(notes, "\n"), "attempt 2 failed after")
+	assert.Contains(t, strings.Join(notes, "\n"), "no answer within 20ms")
+}
+
+// TestHostileAnswers: whatever the model says, no slot gets a value its
+// type refuses and no unknown flow starts; the VM applies only what
+// Validate kept.
+func TestHostileAnswers(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	st := m.NewState("s")
+	res, err := m.Turn(context.Background(), st, vm.Input{Commands: []vm.Command{{Kind: vm.CmdStartFlow, Flow: "transfer_funds"}}})
+	require.NoError(t, err)
+	asking := res.State // waits for the recipient
+	tests := []struct {
+		name, answer string
+		want         []vm.Command
+		note         string
+	}{
+		{"unknown flow", "start flow drain_accounts", []vm.Command{{Kind: vm.CmdFallback}}, `unknown flow "drain_accounts"`},
+		{"unknown slot", "set slot balance 1000000", []vm.Command{{Kind: vm.CmdFallback}}, `slot "balance" is not one flow "transfer_funds" can see`},
+		{"a type refused", "set slot amount lots", []vm.Command{{Kind: vm.CmdFallback}}, `value "lots" does not fit slot "amount" (number)`},
+		{"categorical outside its values", "set slot account_type offshore", []vm.Command{{Kind: vm.CmdFallback}}, `does not fit slot "account_type"`},
+		{"affirm with no confirm pending", "affirm", []vm.Command{{Kind: vm.CmdFallback}}, "no confirmation is pending"},
+		{"another flow's slot", "set slot card_last4 1234\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "card_last4", Value: "1234"}, {Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
+		{"duplicates", "set slot recipient Ana\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
+		{"start with slots", "start flow check_balance\nset slot account_type savings", []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance", Slots: []vm.SlotValue{{Slot: "account_type", Value: "savings"}}}}, ""},
+		{"clarify is not acted on yet", "clarify check_balance transfer_funds", []vm.Command{{Kind: vm.CmdFallback}}, `soni does not act on "clarify" yet`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raws, _ := ParseCommands(tt.answer)
+			var notes []string
+			cmds, dropped := Validate(raws, view(m, asking, &notes))
+			assert.Equal(t, tt.want, cmds)
+			if tt.note != "" {
+				assert.Contains(t, strings.Join(dropped, "\n"), tt.note)
+			}
+			res, err := m.Turn(context.Background(), asking, vm.Input{Commands: cmds})
+			require.NoError(t, err)
+			for _, f := range res.State.Stack {
+				assert.NotNil(t, prog.Flow(f.Flow))
+			}
+			if v, ok := res.State.Slots["account_type"]; ok {
+				assert.Contains(t, []any{"checking", "savings"}, v)
+			}
+		})
+	}
+}
+
+// TestHybrid: a clean answer to the pending question never reaches the
+// model; a message the rules do not understand does; when the model
+// cannot be asked the rules' commands stand.
+func TestHybrid(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	calls := 0
+	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) {
+		calls++
+		return 200, answer("start flow check_balance", "stop")
+	}}
+	ts := httptest.NewServer(fake)
+	defer ts.Close()
+	model, err := New(Config{BaseURL: ts.URL, Model: "m"})
+	require.NoError(t, err)
+	h := &Hybrid{Rules: understand.New(prog), Model: model}
+	var notes []string
+	cmds, err := h.Understand(context.Background(), "I want to send money", view(m, m.NewState("s"), &notes))
+	require.NoError(t, err)
+	assert.Equal(t, vm.CmdStartFlow, cmds[0].Kind)
+	assert.Equal(t, "transfer_funds", cmds[0].Flow)
+	assert.Zero(t, calls, "the rules understood it")
+	cmds, err = h.Understand(context.Background(), "how much cash have I got", view(m, m.NewState("s"), &notes))
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
+	assert.Equal(t, 1, calls)
+	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: the rules did not read this as a clean answer")
+
+	fake.Respond = func(fakellm.Request, int) (int, string) { return 503, `{}` }
+	cmds, err = h.Understand(context.Background(), "blorp", view(m, m.NewState("s"), &notes))
+	require.NoError(t, err)
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds, "the rules' fallback stands")
+	assert.Contains(t, strings.Join(notes, "\n"), "the rules' commands stand")
+}
+
+// TestFixtures: the fake answers from a fixture keyed by the request, and
+// a missing fixture fails loudly and writes the request out.
+func TestFixtures(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	fake := &fakellm.Server{Dir: dir}
+	ts := httptest.NewServer(fake)
+	defer ts.Close()
+	model, err := New(Config{BaseURL: ts.URL, Model: "m"})
+	require.NoError(t, err)
+	var notes []string
+	cmds, _ := model.Understand(context.Background(), "how much do I have?", view(m, m.NewState("s"), &notes))
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
+	assert.Contains(t, strings.Join(notes, "\n"), "fakellm: no fixture")
+	key := fakellm.Key(fake.Requests[0])
+	_, err = os.Stat(filepath.Join(dir, key+".request.json"))
+	require.NoError(t, err, "the request is written out for recording")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, key+".json"), []byte(`{"content": "start flow check_balance", "source": "hand"}`), 0o644))
+	cmds, _ = model.Understand(context.Background(), "how much do I have?", view(m, m.NewState("s"), &notes))
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
+}

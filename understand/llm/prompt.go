@@ -1,0 +1,146 @@
+package llm
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/vm"
+)
+
+//go:embed prompt.tmpl
+var defaultPrompt string
+
+// MaxMessage bounds the user's message put in the prompt, in bytes.
+const MaxMessage = 2000
+
+// PromptData is what a prompt template sees.
+type PromptData struct {
+	Flows   []PromptFlow
+	Stack   []string
+	Pending *PromptPending
+	Slots   []PromptSlotValue
+	History []vm.Message
+	Message string
+}
+
+// PromptFlow is a flow that can start, with its slots.
+type PromptFlow struct {
+	Name, Description string
+	Triggers          []string
+	Slots             []PromptSlot
+}
+
+// PromptSlot is a slot of a flow.
+type PromptSlot struct {
+	Name, Type, Description string
+	Values                  []string
+}
+
+// PromptPending is the question that waits.
+type PromptPending struct {
+	Kind, Slot, Prompt, Type string
+	Values                   []string
+}
+
+// PromptSlotValue is a slot that holds a value.
+type PromptSlotValue struct{ Name, Value string }
+
+// ParsePrompt parses a prompt template (text/template with a join
+// function); "" is the default prompt.
+func ParsePrompt(src string) (*template.Template, error) {
+	if src == "" {
+		src = defaultPrompt
+	}
+	return template.New("prompt").Funcs(template.FuncMap{"join": strings.Join}).Option("missingkey=error").Parse(src)
+}
+
+// promptData builds the template's data from the program and the
+// conversation: deterministic, sorted, the message cut to MaxMessage.
+func promptData(v vm.View, msg string, maxHistory int) PromptData {
+	prog := v.Program
+	d := PromptData{Stack: v.Stack, Message: cut(msg, MaxMessage)}
+	slotOf := func(s *ir.Slot) PromptSlot {
+		ps := PromptSlot{Name: s.Name, Type: string(s.Type), Description: s.Description}
+		for _, val := range s.Values {
+			ps.Values = append(ps.Values, val.Value)
+		}
+		return ps
+	}
+	for _, f := range prog.Flows {
+		if len(f.Triggers) == 0 {
+			continue // only what a message can start
+		}
+		pf := PromptFlow{Name: f.Name, Description: f.Description, Triggers: f.Triggers}
+		seen := map[string]bool{}
+		for _, n := range f.Nodes {
+			if n.Kind != ir.KindCollect || seen[n.Slot] {
+				continue
+			}
+			seen[n.Slot] = true
+			if s := prog.ResolveSlot(f.Name, n.Slot); s != nil {
+				pf.Slots = append(pf.Slots, slotOf(s))
+			}
+		}
+		d.Flows = append(d.Flows, pf)
+	}
+	if p := v.Pending; p != nil {
+		pp := &PromptPending{Kind: string(p.Kind), Slot: p.Slot, Prompt: p.Prompt}
+		if s := prog.ResolveSlot(p.Flow, p.Slot); s != nil {
+			pp.Type = string(s.Type)
+			for _, val := range s.Values {
+				pp.Values = append(pp.Values, val.Value)
+			}
+		}
+		d.Pending = pp
+	}
+	var names []string
+	for _, s := range prog.Slots {
+		names = append(names, s.Name)
+	}
+	if n := len(v.Stack); n > 0 {
+		if f := prog.Flow(v.Stack[n-1]); f != nil {
+			for _, s := range f.Slots {
+				names = append(names, s.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	for _, n := range slices.Compact(names) {
+		if val, ok := v.Slot(n); ok && val != nil {
+			d.Slots = append(d.Slots, PromptSlotValue{Name: n, Value: tmpl.Format(val)})
+		}
+	}
+	if maxHistory > 0 && len(v.History) > 0 {
+		h := v.History
+		if len(h) > maxHistory {
+			h = h[len(h)-maxHistory:]
+		}
+		d.History = h
+	}
+	return d
+}
+
+// RenderPrompt renders a prompt for a message in a conversation.
+func RenderPrompt(t *template.Template, v vm.View, msg string, maxHistory int) (string, error) {
+	var b strings.Builder
+	if err := t.Execute(&b, promptData(v, msg, maxHistory)); err != nil {
+		return "", fmt.Errorf("render the prompt: %w", err)
+	}
+	return b.String(), nil
+}
+
+// cut shortens s to at most n bytes, on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n]
+}

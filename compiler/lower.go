@@ -51,6 +51,35 @@ func lower(p *project) *ir.Program {
 	return prog
 }
 
+// lowerUnderstanding reads the understanding block (the schema checked
+// its shape).
+func lowerUnderstanding(v any) *ir.Understanding {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	u := &ir.Understanding{}
+	u.Mode, _ = m["mode"].(string)
+	if l, ok := m["llm"].(map[string]any); ok {
+		u.BaseURL, _ = l["base_url"].(string)
+		u.Model, _ = l["model"].(string)
+		u.APIKeyEnv, _ = l["api_key_env"].(string)
+		u.Prompt, _ = l["prompt"].(string)
+		switch t := l["timeout"].(type) {
+		case string:
+			u.Timeout = t
+		default:
+			if f, ok := values.Float64(t); ok && f > 0 {
+				u.Timeout = time.Duration(f * float64(time.Second)).String()
+			}
+		}
+		if n, ok := toInt(l["max_history"]); ok {
+			u.MaxHistory = n
+		}
+	}
+	return u
+}
+
 // settingDuration reads session_expiration: a Go duration ("60m", "2h")
 // or, as in Rasa, a number of minutes.
 func settingDuration(v any) (time.Duration, bool) {
@@ -104,6 +133,8 @@ func lowerSettings(p *project) ir.Settings {
 			if d, ok := settingDuration(st.Value); ok && d > 0 {
 				s.SessionExpiration = d.String()
 			}
+		case "understanding":
+			s.Understanding = lowerUnderstanding(st.Value)
 		case "carry_over_slots":
 			if b, ok := st.Value.(bool); ok {
 				s.DropSlotsOnExpiry = !b

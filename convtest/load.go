@@ -43,6 +43,10 @@ type Options struct {
 	// actions whose declaration has a run: block; when it is nil, or the
 	// action has no run:, calling an unstubbed action fails the case.
 	Actions func(prog *ir.Program, dir string) vm.ActionRunner
+	// Understander returns the understanding layer of a project under
+	// test; nil means the built-in rules. An error is reported against
+	// the project and its tests do not run.
+	Understander func(prog *ir.Program, dir string) (vm.Understander, error)
 	// Compiler holds the compiler's limits.
 	Compiler compiler.Options
 	// Now is the clock that times the cases; default time.Now. Tests
@@ -502,13 +506,21 @@ func (s *Suite) compile(path string) *Project {
 	if s.opts.Actions != nil {
 		p.fallback = s.opts.Actions(p.Program, p.Dir)
 	}
+	var u vm.Understander = understand.New(p.Program)
+	if s.opts.Understander != nil {
+		var err error
+		if u, err = s.opts.Understander(p.Program, p.Dir); err != nil {
+			s.Diags.Add(diag.Pos{File: p.Path}, CodeNoProject, "", "cannot run the project %q: %s", p.Path, err)
+			return nil
+		}
+	}
 	// Every turn gives its case's own runner (Input.Actions); the
 	// engine's default refuses, so no turn can run an action unstubbed.
 	eng, err := soni.New(p.Program, soni.Options{
 		Store:        checkpoints.NewMemoryStore(),
 		Actions:      vm.ActionFunc(noCaseRunner),
 		Validators:   vm.ValidatorFunc(noCaseValidator),
-		Understander: understand.New(p.Program),
+		Understander: u,
 		NoLog:        true, // a case's session is thrown away: no log to keep
 		Dir:          p.Dir,
 	})

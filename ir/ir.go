@@ -83,9 +83,29 @@ type Settings struct {
 	// DropSlotsOnExpiry (carry_over_slots: false) also resets the
 	// conversation slots of an expired conversation.
 	DropSlotsOnExpiry bool `json:"drop_slots_on_expiry,omitempty"`
+	// Understanding is the understanding block, or nil (the rules).
+	Understanding *Understanding `json:"understanding,omitempty"`
 	// Extra holds the compatibility settings (rephrase_responses, llm, ...),
 	// kept as given.
 	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Understanding says how messages become commands: mode rules (the
+// default), llm or hybrid, and the model. Strings may hold ${VAR}
+// references, read from the environment when the engine starts.
+type Understanding struct {
+	Mode string `json:"mode,omitempty"`
+	// BaseURL and Model name the OpenAI-compatible endpoint and model.
+	BaseURL string `json:"base_url,omitempty"`
+	Model   string `json:"model,omitempty"`
+	// APIKeyEnv names the environment variable that holds the key; the
+	// key itself is never in a file.
+	APIKeyEnv string `json:"api_key_env,omitempty"`
+	// Timeout is a Go duration; MaxHistory the messages in the prompt.
+	Timeout    string `json:"timeout,omitempty"`
+	MaxHistory int    `json:"max_history,omitempty"`
+	// Prompt is a prompt template file, relative to the project.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // DefaultSettings returns the settings used when a project sets none.

@@ -46,7 +46,7 @@ func chatCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "reset", Usage: "start the session afresh"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per turn"},
 			&cli.BoolFlag{Name: "trace", Usage: "show the commands and steps of each turn"},
-		}, limitFlags()...),
+		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error {
 			path, err := oneProject(c)
 			if err != nil {
@@ -77,7 +77,11 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return storeError("chat", err)
 			}
-			eng, err := soni.New(prog, soni.Options{Store: store, Dir: soni.ProjectDir(path)})
+			u, err := understanderFor(c, prog, soni.ProjectDir(path))
+			if err != nil {
+				return err
+			}
+			eng, err := soni.New(prog, soni.Options{Store: store, Dir: soni.ProjectDir(path), Understander: u})
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}

@@ -35,7 +35,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "turn-timeout", Value: 30 * time.Second, Usage: "longest turn"},
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long SIGTERM waits for turns in flight"},
 			&cli.BoolFlag{Name: "log-messages", Usage: "put the user's text and the replies in the log"},
-		}, limitFlags()...),
+		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error {
 			path, err := oneProject(c)
 			if err != nil {
@@ -62,9 +62,16 @@ func serveCommand(e *env) *cli.Command {
 			measured := srv.Metrics().Store(store)
 			build := func(p *ir.Program) (*soni.Engine, error) {
 				dir := soni.ProjectDir(path)
-				return soni.New(p, soni.Options{Store: measured, Dir: dir, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
+				u, err := understanderFor(c, p, dir)
+				if err != nil {
+					return nil, err
+				}
+				return soni.New(p, soni.Options{Store: measured, Dir: dir, Understander: u, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
 			}
 			eng, err := build(prog)
+			if _, usage := err.(cli.ExitCoder); usage {
+				return err
+			}
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
 			}

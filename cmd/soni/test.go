@@ -10,6 +10,7 @@ import (
 	"github.com/soni-dev/soni/convtest"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand/llm"
 	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
 )
@@ -32,7 +33,7 @@ func testCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "coverage-min", Usage: "fail when a project's step coverage is below `PERCENT` (implies --coverage)", DefaultText: "off"},
 			&cli.StringFlag{Name: "run", Usage: "run only the test cases whose names match `REGEXP`"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run `N` test cases at once", DefaultText: "the number of CPUs"},
-		}, limitFlags()...),
+		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "text" && format != "json" {
@@ -54,6 +55,10 @@ func testCommand(e *env) *cli.Command {
 				Compiler: compilerOptions(c),
 				Actions: func(p *ir.Program, dir string) vm.ActionRunner {
 					return actions.New(p, dir, actions.Options{})
+				},
+				Understander: func(p *ir.Program, dir string) (vm.Understander, error) {
+					u, _, err := llm.Select(p, dir, llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model")}, nil)
+					return u, err
 				},
 			}
 			if pat := c.String("run"); pat != "" {

@@ -282,3 +282,55 @@ func TestFixtures(t *testing.T) {
 	cmds, _ = model.Understand(context.Background(), "how much do I have?", view(m, m.NewState("s"), &notes))
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
 }
+
+// TestSelect: flags over the environment over the project; the key from
+// the environment only; a prompt file relative to the project.
+func TestSelect(t *testing.T) {
+	src := `settings:
+  understanding:
+    mode: hybrid
+    llm:
+      base_url: ${MY_LLM}
+      model: small
+      api_key_env: MY_KEY
+      timeout: 3s
+      prompt: prompt.tmpl
+flows:
+  f:
+    trigger: {intents: [go]}
+    steps:
+      - {step: s, type: say, message: hi}
+`
+	r := compiler.CompileSource("t.yaml", []byte(src), compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "prompt.tmpl"), []byte("custom {{.Message}}"), 0o644))
+	env := map[string]string{"MY_LLM": "http://127.0.0.1:1/v1", "MY_KEY": "secret"}
+	getenv := func(k string) string { return env[k] }
+
+	u, mode, err := Select(r.Program, dir, Overrides{}, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, "hybrid", mode)
+	h := u.(*Hybrid)
+	assert.Equal(t, "http://127.0.0.1:1/v1", h.Model.cfg.BaseURL)
+	assert.Equal(t, "small", h.Model.cfg.Model)
+	assert.Equal(t, "secret", h.Model.cfg.APIKey)
+	assert.Equal(t, 3*time.Second, h.Model.cfg.Timeout)
+
+	env["SONI_UNDERSTANDING"] = "llm"
+	env["SONI_LLM_MODEL"] = "big"
+	u, mode, err = Select(r.Program, dir, Overrides{BaseURL: "http://flag/v1"}, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, "llm", mode)
+	assert.Equal(t, "http://flag/v1", u.(*Model).cfg.BaseURL)
+	assert.Equal(t, "big", u.(*Model).cfg.Model)
+
+	_, mode, err = Select(r.Program, dir, Overrides{Mode: "rules"}, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, "rules", mode)
+	_, _, err = Select(r.Program, dir, Overrides{Mode: "psychic"}, getenv)
+	assert.ErrorContains(t, err, `unknown understanding mode "psychic"`)
+	delete(env, "MY_LLM")
+	_, _, err = Select(r.Program, dir, Overrides{}, getenv)
+	assert.ErrorContains(t, err, "needs a base URL and a model")
+}

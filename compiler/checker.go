@@ -130,7 +130,7 @@ func (c *checker) run() {
 
 // messageSettings are the settings that are templates (language.md §2,
 // docs/language.md §7).
-var messageSettings = map[string]bool{"idle_message": true, "fallback_message": true, "cancel_message": true, "action_error_message": true}
+var messageSettings = map[string]bool{"idle_message": true, "fallback_message": true, "cancel_message": true, "action_error_message": true, "chitchat_message": true}
 
 // collect gathers every expression and template of the project.
 func (c *checker) collect() {

@@ -133,6 +133,18 @@ func lowerSettings(p *project) ir.Settings {
 			if d, ok := settingDuration(st.Value); ok && d > 0 {
 				s.SessionExpiration = d.String()
 			}
+		case "chitchat_message":
+			if isStr {
+				s.ChitchatMessage = str
+			}
+		case "handoff":
+			if isStr {
+				s.Handoff = str
+			}
+		case "clarify_message":
+			if isStr {
+				s.ClarifyMessage = str
+			}
 		case "understanding":
 			s.Understanding = lowerUnderstanding(st.Value)
 		case "carry_over_slots":

@@ -83,6 +83,14 @@ type Settings struct {
 	// DropSlotsOnExpiry (carry_over_slots: false) also resets the
 	// conversation slots of an expired conversation.
 	DropSlotsOnExpiry bool `json:"drop_slots_on_expiry,omitempty"`
+	// ChitchatMessage answers small talk (a chitchat command); "" says
+	// the fallback message.
+	ChitchatMessage string `json:"chitchat_message,omitempty"`
+	// Handoff is what a request for a person does: the name of a flow to
+	// start, or a message to say; "" says the fallback message.
+	Handoff string `json:"handoff,omitempty"`
+	// ClarifyMessage asks which flow was meant; {options} lists them.
+	ClarifyMessage string `json:"clarify_message,omitempty"`
 	// Understanding is the understanding block, or nil (the rules).
 	Understanding *Understanding `json:"understanding,omitempty"`
 	// Extra holds the compatibility settings (rephrase_responses, llm, ...),

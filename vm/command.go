@@ -15,6 +15,15 @@ const (
 	// fallback message and asks the pending question again, or says the
 	// idle message when nothing is pending.
 	CmdFallback CommandKind = "fallback"
+	// CmdChitchat is small talk: the chitchat_message setting, then the
+	// pending question again.
+	CmdChitchat CommandKind = "chitchat"
+	// CmdHandoff asks for a person: the handoff setting's flow starts, or
+	// its message is said.
+	CmdHandoff CommandKind = "human_handoff"
+	// CmdClarify says the message could start any of Flows: the
+	// clarify_message setting asks which one.
+	CmdClarify CommandKind = "clarify"
 )
 
 // Command is one instruction for the VM, produced by the understanding
@@ -29,6 +38,8 @@ type Command struct {
 	Value any    `json:"value,omitempty"`
 	// Slots are the slots to fill when a flow starts, in order.
 	Slots []SlotValue `json:"slots,omitempty"`
+	// Flows are the flows a clarify command offers.
+	Flows []string `json:"flows,omitempty"`
 }
 
 // SlotValue is a slot name with a raw value.

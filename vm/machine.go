@@ -41,6 +41,8 @@ type Machine struct {
 	conv        map[string]*slotRT
 	flows       map[string]*flowRT
 	actionErr   *tmpl.Template
+	// chitchatMsg (nil: none set) and clarifyMsg are message settings.
+	chitchatMsg, clarifyMsg *tmpl.Template
 	// expiry is the session_expiration setting, or 0.
 	expiry time.Duration
 	// idleMsg, fallbackMsg and cancelMsg are the message settings, parsed
@@ -131,6 +133,18 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 		conv:        make(map[string]*slotRT, len(p.Slots)),
 		flows:       make(map[string]*flowRT, len(p.Flows)),
 		initial:     map[string]any{},
+	}
+	if cm := m.settings.ChitchatMessage; cm != "" {
+		if m.chitchatMsg, err = tmpl.Parse(cm); err != nil {
+			return nil, fmt.Errorf("setting chitchat_message %q: %v", cm, err)
+		}
+	}
+	clarify := m.settings.ClarifyMessage
+	if clarify == "" {
+		clarify = "Did you mean {options}?"
+	}
+	if m.clarifyMsg, err = tmpl.Parse(clarify); err != nil {
+		return nil, fmt.Errorf("setting clarify_message %q: %v", clarify, err)
 	}
 	if e := m.settings.SessionExpiration; e != "" {
 		if m.expiry, err = time.ParseDuration(e); err != nil || m.expiry <= 0 {

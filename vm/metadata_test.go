@@ -114,3 +114,34 @@ func TestSessionExpiration(t *testing.T) {
 		}
 	}
 }
+
+// TestChitchatHandoffClarify: small talk gets chitchat_message and the
+// question again; a request for a person starts the handoff flow or says
+// its message; clarify asks which flow, from their descriptions.
+func TestChitchatHandoffClarify(t *testing.T) {
+	agent := flow("agent", nil, say("hi", "Connecting you to an agent."))
+	ask := flow("ask", nil, collect("q", "x", "X?"))
+	ask.Description = "Answer a question"
+	pay := flow("pay", nil, say("p", "paid"))
+	pay.Description = "Pay a bill."
+	p := program(nil, nil, agent, ask, pay)
+	p.Settings = ir.DefaultSettings()
+	p.Settings.ChitchatMessage = "Nice weather indeed."
+	p.Settings.Handoff = "agent"
+	m := newMachine(t, p, Options{})
+	res := do(t, m, m.NewState("s"), start("ask"))
+	res = do(t, m, res.State, Command{Kind: CmdChitchat})
+	assert.Equal(t, []string{"Nice weather indeed.", "X?"}, res.Replies)
+	res = do(t, m, res.State, Command{Kind: CmdHandoff})
+	assert.Equal(t, []string{"Connecting you to an agent.", "X?"}, res.Replies)
+	res = do(t, m, m.NewState("s2"), Command{Kind: CmdClarify, Flows: []string{"ask", "pay"}})
+	assert.Equal(t, []string{"Did you mean Answer a question or Pay a bill?"}, res.Replies)
+
+	p.Settings.Handoff = "Call us on 555 0100."
+	p.Settings.ChitchatMessage = ""
+	m = newMachine(t, p, Options{})
+	res = do(t, m, m.NewState("s"), Command{Kind: CmdHandoff})
+	assert.Equal(t, []string{"Call us on 555 0100."}, res.Replies)
+	res = do(t, m, m.NewState("s"), Command{Kind: CmdChitchat})
+	assert.Equal(t, []string{"How can I help?"}, res.Replies, "no chitchat_message: the fallback (idle here)")
+}

@@ -527,6 +527,53 @@ func (t *turn) apply(c *Command) error {
 	case CmdFallback:
 		t.trace("command fallback")
 		t.fallback()
+	case CmdChitchat:
+		t.trace("command chitchat")
+		if t.m.chitchatMsg == nil {
+			t.fallback()
+			return nil
+		}
+		t.say(t.render(t.m.chitchatMsg))
+		if t.blocking() != nil {
+			t.reask()
+		}
+	case CmdHandoff:
+		t.trace("command human_handoff")
+		h := t.m.settings.Handoff
+		if fr := t.m.flows[h]; fr != nil {
+			if top := t.top(); top == nil || top.Flow != h {
+				return t.push(fr, nil)
+			}
+			return nil
+		}
+		if h == "" {
+			t.fallback()
+			return nil
+		}
+		t.say(h)
+	case CmdClarify:
+		t.trace("command clarify " + strings.Join(c.Flows, " "))
+		var opts []string
+		for _, name := range c.Flows {
+			if fr := t.m.flows[name]; fr != nil {
+				d := fr.f.Description
+				if d == "" {
+					d = name
+				}
+				opts = append(opts, strings.TrimSuffix(d, "."))
+			}
+		}
+		if len(opts) < 2 {
+			t.fallback()
+			return nil
+		}
+		list := strings.Join(opts[:len(opts)-1], ", ") + " or " + opts[len(opts)-1]
+		t.say(t.m.clarifyMsg.Render(func(name string) (any, bool) {
+			if name == "options" {
+				return list, true
+			}
+			return t.get(name)
+		}))
 	default:
 		return fmt.Errorf("unknown command %q", c.Kind)
 	}

@@ -200,7 +200,9 @@ func TestHostileAnswers(t *testing.T) {
 		{"another flow's slot", "set slot card_last4 1234\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "card_last4", Value: "1234"}, {Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
 		{"duplicates", "set slot recipient Ana\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
 		{"start with slots", "start flow check_balance\nset slot account_type savings", []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance", Slots: []vm.SlotValue{{Slot: "account_type", Value: "savings"}}}}, ""},
-		{"clarify is not acted on yet", "clarify check_balance transfer_funds", []vm.Command{{Kind: vm.CmdFallback}}, `soni does not act on "clarify" yet`},
+		{"clarify", "clarify check_balance transfer_funds nonsense", []vm.Command{{Kind: vm.CmdClarify, Flows: []string{"check_balance", "transfer_funds"}}}, `unknown flow "nonsense" in the choices`},
+		{"clarify with one choice", "clarify check_balance", []vm.Command{{Kind: vm.CmdFallback}}, "fewer than two known flows"},
+		{"chitchat and handoff", "chitchat\nhuman handoff", []vm.Command{{Kind: vm.CmdChitchat}, {Kind: vm.CmdHandoff}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

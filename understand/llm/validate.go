@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -25,7 +26,7 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 	}
 	seen := map[string]bool{}
 	add := func(c vm.Command) {
-		key := fmt.Sprintf("%s|%s|%s|%v", c.Kind, c.Flow, c.Slot, c.Value)
+		key := fmt.Sprintf("%s|%s|%s|%v|%v", c.Kind, c.Flow, c.Slot, c.Value, c.Flows)
 		if seen[key] {
 			return
 		}
@@ -87,10 +88,26 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			add(vm.Command{Kind: k})
 		case "fallback":
 			// Said only when nothing else is: see below.
-		default:
-			// clarify, chitchat and human handoff have no VM command yet:
-			// they are the fallback, and the trace says so.
-			drop(r, "soni does not act on %q yet; the fallback answers", r.Kind)
+		case "chitchat":
+			add(vm.Command{Kind: vm.CmdChitchat})
+		case "human_handoff":
+			add(vm.Command{Kind: vm.CmdHandoff})
+		case "clarify":
+			var flows []string
+			for _, f := range r.Flows {
+				if prog.Flow(f) == nil {
+					drop(r, "unknown flow %q in the choices", f)
+					continue
+				}
+				if !slices.Contains(flows, f) {
+					flows = append(flows, f)
+				}
+			}
+			if len(flows) < 2 {
+				drop(r, "fewer than two known flows to choose from")
+				continue
+			}
+			add(vm.Command{Kind: vm.CmdClarify, Flows: flows})
 		}
 	}
 	if len(cmds) == 0 {

@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
@@ -401,7 +402,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusForbidden, "commands_not_allowed", "commands bypass understanding and are off: start soni serve with --allow-commands")
 			return
 		}
-		cmds, err := parseCommands(s.eng.Load().Program(), numbers(m.Commands))
+		cmds, err := cmdshape.Parse(s.eng.Load().Program(), numbers(m.Commands))
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "bad_command", err.Error())
 			return

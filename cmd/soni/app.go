@@ -119,6 +119,7 @@ func newApp(e *env) *cli.App {
 		logCommand(e),
 		sessionsCommand(e),
 		benchCommand(e),
+		evalCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {

@@ -1,4 +1,8 @@
-package serve
+// Package cmdshape reads commands written in the test files' shapes from
+// generic JSON or YAML values: "affirm", {"start_flow": "NAME"},
+// {"set_slot": {"SLOT": VALUE}}... soni serve's API and soni eval's
+// files use it.
+package cmdshape
 
 import (
 	"fmt"
@@ -9,21 +13,20 @@ import (
 	"github.com/soni-dev/soni/vm"
 )
 
-// parseCommands reads the API's commands, in the shapes of the test
-// files: "cancel_flow", "affirm", "deny", {"start_flow": NAME},
+// Parse reads commands in the shapes of the test files: "cancel_flow", "affirm", "deny", {"start_flow": NAME},
 // {"start_flow": {"flow": NAME, "slots": {SLOT: VALUE}}}, {"set_slot":
 // {SLOT: VALUE}}, {"correct_slot": {SLOT: VALUE}}. Flows and slots must
 // exist in the program.
-func parseCommands(prog *ir.Program, raw []any) ([]vm.Command, error) {
+func Parse(prog *ir.Program, raw []any) ([]vm.Command, error) {
 	out := []vm.Command{}
 	for i, item := range raw {
 		switch x := item.(type) {
 		case string:
 			switch k := vm.CommandKind(x); k {
-			case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny:
+			case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdChitchat, vm.CmdHandoff:
 				out = append(out, vm.Command{Kind: k})
 			default:
-				return nil, fmt.Errorf("command %d: %q is not a command without a value: use cancel_flow, affirm or deny, or an object such as {\"start_flow\": \"NAME\"}", i+1, x)
+				return nil, fmt.Errorf("command %d: %q is not a command without a value: use cancel_flow, affirm, deny, fallback, chitchat or human_handoff, or an object such as {\"start_flow\": \"NAME\"}", i+1, x)
 			}
 		case map[string]any:
 			if len(x) != 1 {
@@ -89,8 +92,22 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 			cmds = append(cmds, vm.Command{Kind: kind, Slot: k, Value: m[k]})
 		}
 		return cmds, nil
+	case vm.CmdClarify:
+		list, ok := arg.([]any)
+		if !ok {
+			return nil, fmt.Errorf("clarify takes a list of flows, such as {\"clarify\": [\"a\", \"b\"]}")
+		}
+		cmd := vm.Command{Kind: vm.CmdClarify}
+		for _, f := range list {
+			name, _ := f.(string)
+			if prog.Flow(name) == nil {
+				return nil, fmt.Errorf("clarify: unknown flow %v", f)
+			}
+			cmd.Flows = append(cmd.Flows, name)
+		}
+		return []vm.Command{cmd}, nil
 	}
-	return nil, fmt.Errorf("unknown command %q: use start_flow, set_slot, correct_slot, cancel_flow, affirm or deny", kind)
+	return nil, fmt.Errorf("unknown command %q: use start_flow, set_slot, correct_slot, cancel_flow, affirm, deny, clarify, chitchat, human_handoff or fallback", kind)
 }
 
 func slotExists(prog *ir.Program, name string) bool {

@@ -1,0 +1,244 @@
+// Package eval measures an understanding layer on a labelled set: each
+// case reaches a conversation state (earlier messages or commands), gives
+// one message, and says which commands it should become. soni eval prints
+// the accuracy overall and per command kind, and the confusions.
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/internal/cmdshape"
+	"github.com/soni-dev/soni/internal/safefile"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// File is an eval file:
+//
+//	flows: ../flows/banking     # the project, relative to this file (or absolute)
+//	eval_cases:
+//	  - name: transfer_with_amount
+//	    before: ["I want to send money"]   # optional: messages, or {commands: [...]}
+//	    message: "Transfer 100 euros to John"
+//	    expect:
+//	      - {start_flow: {flow: transfer_funds, slots: {amount: 100, recipient: John}}}
+type File struct {
+	Flows string `yaml:"flows"`
+	Cases []Case `yaml:"eval_cases"`
+}
+
+// Case is one labelled message.
+type Case struct {
+	Name    string `yaml:"name"`
+	Before  []any  `yaml:"before"`
+	Message string `yaml:"message"`
+	Expect  []any  `yaml:"expect"`
+}
+
+// Result is what a run found.
+type Result struct {
+	File       string          `json:"file"`
+	Total      int             `json:"total"`
+	Correct    int             `json:"correct"`
+	Accuracy   float64         `json:"accuracy"`
+	ByKind     map[string]Kind `json:"by_kind"`
+	Confusions []Confusion     `json:"confusions"`
+}
+
+// Kind is the accuracy on the cases that expect a command of one kind.
+type Kind struct {
+	Total    int     `json:"total"`
+	Correct  int     `json:"correct"`
+	Accuracy float64 `json:"accuracy"`
+}
+
+// Confusion is a case the layer got wrong.
+type Confusion struct {
+	Case     string `json:"case"`
+	Message  string `json:"message"`
+	Expected string `json:"expected"`
+	Got      string `json:"got"`
+}
+
+// Load reads an eval file and compiles its project.
+func Load(path string) (*File, *ir.Program, string, error) {
+	src, err := safefile.ReadFile(path, 16<<20)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("cannot read eval file %q: %v", path, err)
+	}
+	var f File
+	if err := yaml.UnmarshalWithOptions(src, &f, yaml.DisallowUnknownField()); err != nil {
+		return nil, nil, "", fmt.Errorf("eval file %q: %v", path, yaml.FormatError(err, false, false))
+	}
+	if f.Flows == "" || len(f.Cases) == 0 {
+		return nil, nil, "", fmt.Errorf("eval file %q needs flows: (the project) and eval_cases", path)
+	}
+	dir := filepath.FromSlash(f.Flows)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(path), dir)
+	}
+	r := compiler.Compile(dir, compiler.Options{})
+	if r.Program == nil {
+		return nil, nil, "", fmt.Errorf("the project %q of eval file %q has errors: %v", dir, path, r.Diags.Err())
+	}
+	return &f, r.Program, soni.ProjectDir(dir), nil
+}
+
+// Run evaluates u on every case. The earlier messages of a case are
+// understood by the built-in rules, so that every layer is measured from
+// the same state.
+// dir is the project directory, where its actions run.
+func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string, u vm.Understander) (*Result, error) {
+	eng, err := soni.New(prog, soni.Options{NoLog: true, Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{File: filepath.ToSlash(path), ByKind: map[string]Kind{}, Confusions: []Confusion{}}
+	for i, c := range f.Cases {
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("case %d", i+1)
+		}
+		session := fmt.Sprintf("eval-%d", i)
+		for j, b := range c.Before {
+			in := vm.Input{}
+			switch x := b.(type) {
+			case string:
+				in.Text = x
+			case map[string]any:
+				raw, _ := x["commands"].([]any)
+				if in.Commands, err = cmdshape.Parse(prog, raw); err != nil || raw == nil {
+					return nil, fmt.Errorf("%s: before %d: write a message or {commands: [...]}: %v", name, j+1, err)
+				}
+			default:
+				return nil, fmt.Errorf("%s: before %d is neither a message nor {commands: [...]}", name, j+1)
+			}
+			if _, err := eng.Handle(ctx, session, in); err != nil {
+				return nil, fmt.Errorf("%s: before %d: %w", name, j+1, err)
+			}
+		}
+		want, err := cmdshape.Parse(prog, c.Expect)
+		if err != nil {
+			return nil, fmt.Errorf("%s: expect: %w", name, err)
+		}
+		st, _, err := eng.State(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		v := eng.Machine().View(st)
+		got, err := u.Understand(ctx, c.Message, v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(got) == 0 {
+			got = []vm.Command{{Kind: vm.CmdFallback}}
+		}
+		wantS, gotS := describe(prog, v, want), describe(prog, v, got)
+		ok := wantS == gotS
+		res.Total++
+		if ok {
+			res.Correct++
+		} else {
+			res.Confusions = append(res.Confusions, Confusion{Case: name, Message: c.Message, Expected: wantS, Got: gotS})
+		}
+		seen := map[string]bool{}
+		for _, w := range want {
+			k := string(w.Kind)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			kk := res.ByKind[k]
+			kk.Total++
+			if ok {
+				kk.Correct++
+			}
+			res.ByKind[k] = kk
+		}
+		_ = eng.Reset(ctx, session)
+	}
+	res.Accuracy = ratio(res.Correct, res.Total)
+	for k, v := range res.ByKind {
+		v.Accuracy = ratio(v.Correct, v.Total)
+		res.ByKind[k] = v
+	}
+	return res, nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// describe writes commands in a canonical form: values converted to their
+// slot's type, a start_flow's slots sorted, the commands sorted.
+func describe(prog *ir.Program, v vm.View, cmds []vm.Command) string {
+	top := ""
+	if n := len(v.Stack); n > 0 {
+		top = v.Stack[n-1]
+	}
+	val := func(flow, slot string, x any) string {
+		if def := prog.ResolveSlot(flow, slot); def != nil {
+			if c, err := values.Convert(def, x); err == nil {
+				x = c
+			}
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	var parts []string
+	for _, c := range cmds {
+		s := string(c.Kind)
+		switch c.Kind {
+		case vm.CmdStartFlow:
+			s += " " + c.Flow
+			var slots []string
+			for _, sv := range c.Slots {
+				slots = append(slots, sv.Slot+"="+val(c.Flow, sv.Slot, sv.Value))
+			}
+			sort.Strings(slots)
+			if len(slots) > 0 {
+				s += " " + strings.Join(slots, " ")
+			}
+		case vm.CmdSetSlot, vm.CmdCorrectSlot:
+			s += " " + c.Slot + "=" + val(top, c.Slot, c.Value)
+		case vm.CmdClarify:
+			fl := slices.Clone(c.Flows)
+			sort.Strings(fl)
+			s += " " + strings.Join(fl, " ")
+		}
+		parts = append(parts, s)
+	}
+	sort.Strings(parts)
+	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+// WriteText prints a result for people.
+func WriteText(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "%s: accuracy %.1f%% (%d/%d)\n", r.File, 100*r.Accuracy, r.Correct, r.Total)
+	kinds := make([]string, 0, len(r.ByKind))
+	for k := range r.ByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		v := r.ByKind[k]
+		fmt.Fprintf(w, "  %-14s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
+	}
+	for _, c := range r.Confusions {
+		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s\n", c.Case, c.Message, c.Expected, c.Got)
+	}
+}

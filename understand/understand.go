@@ -14,8 +14,11 @@
 //     ("cancel the transfer") cancels.
 //  3. A pending confirm takes a correction ("actually 50", "no, 50"), a yes
 //     or a no.
-//  4. A pending collect takes the message as its answer.
-//  5. Anything else is a fallback.
+//  4. A pending collect takes the message as its answer, except a question
+//     at a free-text slot ("how much do I have?").
+//  5. A trigger's verb with a value for its flow ("Transfer 100 euros to
+//     John") starts it, filled (values.go).
+//  6. Anything else is a fallback.
 package understand
 
 import (
@@ -69,6 +72,8 @@ type flowRules struct {
 	// slots named by its collect steps, in step order, then its other flow
 	// slots by name.
 	slots []slotRef
+	// vals are the collected slots an amount or a name fills (values.go).
+	vals valueSlots
 }
 
 type trigger struct {
@@ -77,6 +82,8 @@ type trigger struct {
 	// allStop is true when the phrase has only stop words; words then
 	// holds all of them and the message's words are compared in full.
 	allStop bool
+	// verb is the phrase's first content word, stemmed ("" when allStop).
+	verb string
 }
 
 type slotRef struct {
@@ -103,7 +110,11 @@ func New(p *ir.Program) *Rules {
 				continue
 			}
 			words, allStop := contentWords(norm, nil)
-			fr.triggers = append(fr.triggers, trigger{norm: norm, words: words, allStop: allStop})
+			t := trigger{norm: norm, words: words, allStop: allStop}
+			if !allStop {
+				t.verb = firstContent(norm)
+			}
+			fr.triggers = append(fr.triggers, t)
 		}
 		seen := map[string]bool{}
 		for _, n := range f.Nodes {
@@ -113,6 +124,7 @@ func New(p *ir.Program) *Rules {
 			seen[n.Slot] = true
 			fr.slots = append(fr.slots, slotRef{n.Slot, p.ResolveSlot(f.Name, n.Slot)})
 		}
+		fr.vals = newValueSlots(fr.slots)
 		var rest []string
 		for _, s := range f.Slots {
 			if s != nil && !seen[s.Name] && p.Slot(s.Name) == nil {
@@ -209,11 +221,20 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		}
 	}
 
-	// 3, 4. The pending question; 5. fallback.
-	if p == nil {
-		return one(vm.Command{Kind: vm.CmdFallback}), nil
+	// 3, 4. The pending question; then a trigger's verb with a value for
+	// its flow ("Transfer 100 euros to John", values.go); 5. fallback.
+	cmd := vm.Command{Kind: vm.CmdFallback}
+	if p != nil {
+		var ok bool
+		if cmd, ok = r.answer(p, trimmed, head, norm, v); ok {
+			return one(cmd), nil
+		}
 	}
-	cmd, _ := r.answer(p, trimmed, head, norm, v)
+	if complete {
+		if fr, slots := r.byVerbAndValues(head, norm); fr != nil {
+			return one(vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: slots}), nil
+		}
+	}
 	return one(cmd), nil
 }
 
@@ -409,6 +430,10 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		return cmd, true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
+	if !typed(def) && isQuestion(text, values.Normalize(head)) {
+		// "how much do I have?" is not a recipient.
+		return vm.Command{Kind: vm.CmdFallback}, false
+	}
 	if rest, weak, ok := correction(head); ok && !notAValue(rest) {
 		if !weak || typed(def) {
 			if val, err := values.Convert(def, rest); err == nil {

@@ -704,3 +704,28 @@ func TestConfirmLabelSlot(t *testing.T) {
 		assert.Equal(t, tc.want.Kind, got[0].Kind, tc.msg)
 	}
 }
+
+// With no trigger phrase matched, a trigger's verb and a value for its
+// flow start it: an amount with a currency, a capitalised name after "to"
+// (values.go). A free-text question is not answered by a question.
+func TestValuesInTheFirstMessage(t *testing.T) {
+	amt := func(v float64) vm.SlotValue { return vm.SlotValue{Slot: "amount", Value: v} }
+	to := func(v string) vm.SlotValue { return vm.SlotValue{Slot: "recipient", Value: v} }
+	runCases(t, []ucase{
+		{"amount and name", "Send 100 euros to John", idle, start("transfer_funds", amt(100), to("John"))},
+		{"currency sign", "send €50 to Ana García", idle, start("transfer_funds", amt(50), to("Ana García"))},
+		{"decimal comma", "send 12,50 EUR", idle, start("transfer_funds", amt(12.5))},
+		{"spanish", "envía 50 euros a Pedro", idle, start("transfer_funds", amt(50), to("Pedro"))},
+		{"name only", "send it to Maria please", idle, start("transfer_funds", to("Maria"))},
+		{"no currency is no amount", "send 100 please", idle, fallback},
+		{"a lower-case word is no name", "send cash to my sister", idle, fallback},
+		{"an amount out of range is left to ask", "send 50000 euros to Bob", idle, start("transfer_funds", to("Bob"))},
+		{"another verb", "move 100 euros to John", idle, fallback},
+		{"a trigger match fills no amount (language §9)", "send money 50 euros to Ana", idle, start("transfer_funds")},
+		{"a valid answer comes first", "send 20 euros", askAmount, set("amount", 20.0)},
+		{"question at a free-text collect", "wait, how much do I have?", askRecipient, fallback},
+		{"spanish question", "¿cuánto tengo?", askRecipient, fallback},
+		{"a question mark alone is an answer", "Ana?", askRecipient, set("recipient", "Ana?")},
+		{"a statement ending in a question mark", "my brother, I think?", askRecipient, set("recipient", "my brother, I think?")},
+	})
+}

@@ -173,13 +173,30 @@ var numberWords = map[string]int64{
 	"diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
 }
 
+// largeNumberWords make numbers the small list cannot read: "a hundred and
+// twenty" must not be taken for 20, so a text with one of these words is
+// no number, and the user is asked for digits.
+var largeNumberWords = map[string]bool{
+	"thirty": true, "forty": true, "fifty": true, "sixty": true, "seventy": true,
+	"eighty": true, "ninety": true, "hundred": true, "hundreds": true,
+	"thousand": true, "thousands": true, "million": true, "millions": true,
+	"billion": true, "dozen": true, "treinta": true, "cuarenta": true,
+	"cincuenta": true, "sesenta": true, "setenta": true, "ochenta": true,
+	"noventa": true, "cien": true, "ciento": true, "cientos": true, "mil": true,
+	"millon": true, "millones": true, "docena": true,
+}
+
 // findNumberWord finds the one number word in a text with no digits:
 // "two adults" is 2, "tres noches" is 3. ok is false when there is none;
-// two different ones are ambiguous.
+// two different ones are ambiguous, and a larger number in words ("a
+// hundred and twenty") is refused rather than misread.
 func findNumberWord(s string) (number, bool, error) {
 	var found number
 	ok := false
 	for _, w := range strings.Fields(Normalize(s)) {
+		if largeNumberWords[w] || (strings.HasPrefix(w, "veinti") && w != "veinte") {
+			return number{}, false, errorf(ErrNoValue, "%q is a number in words; write it in digits", quoted(strings.TrimSpace(s)))
+		}
 		v, isNum := numberWords[w]
 		if !isNum {
 			continue

@@ -166,6 +166,10 @@ func TestConvertNumberWords(t *testing.T) {
 		{name: "once is english", slot: intSlot, raw: "once", err: `"once" is not a number`, sentinel: ErrNoValue},
 		{name: "articles are not numbers", slot: intSlot, raw: "un billete", err: `"un billete" is not a number`, sentinel: ErrNoValue},
 		{name: "max applies", slot: amtSlot, raw: "zero", err: "0 is below the minimum of 1", sentinel: ErrInvalid},
+		{name: "larger numbers are not misread", slot: numSlot, raw: "a hundred and twenty", err: `"a hundred and twenty" is a number in words; write it in digits`, sentinel: ErrNoValue},
+		{name: "tens are not misread", slot: intSlot, raw: "forty", err: `"forty" is a number in words; write it in digits`, sentinel: ErrNoValue},
+		{name: "spanish compounds are not misread", slot: intSlot, raw: "veintidós", err: `"veintidós" is a number in words; write it in digits`, sentinel: ErrNoValue},
+		{name: "mil", slot: numSlot, raw: "dos mil", err: `"dos mil" is a number in words; write it in digits`, sentinel: ErrNoValue},
 	})
 }
 

@@ -159,6 +159,16 @@ func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
 			return nil, fmt.Errorf("metadata: %w", err)
 		}
 	}
+	if len(st.Clarify) > 0 {
+		b = append(b, ",\n  \"clarify\": ["...)
+		for i, f := range st.Clarify {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendString(b, f)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, "\n}\n"...)
 	return b, nil
 }
@@ -306,9 +316,12 @@ const (
 	// fMetadata is optional: a checkpoint without session metadata has
 	// no such field.
 	fMetadata = fAll + 1
+	// fClarify is optional too: only a turn that asked a clarify question
+	// writes it.
+	fClarify = fMetadata << 1
 )
 
-var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history", "metadata"}
+var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history", "metadata", "clarify"}
 
 // Decode reads checkpoint bytes and checks them against the machine's
 // program. A checkpoint written for another version of the program
@@ -429,6 +442,26 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 					return errors.New("field \"metadata\" is not an object")
 				}
 				st.Metadata = md
+			}
+		case fClarify:
+			var v any
+			if v, err = d.value(0); err == nil {
+				list, ok := v.([]any)
+				if !ok {
+					return errors.New("field \"clarify\" is not a list of flow names")
+				}
+				for _, x := range list {
+					name, ok := x.(string)
+					if !ok {
+						return errors.New("field \"clarify\" is not a list of flow names")
+					}
+					if m.flows[name] == nil {
+						// The flows changed since: the question is moot.
+						st.Clarify = nil
+						break
+					}
+					st.Clarify = append(st.Clarify, name)
+				}
 			}
 		}
 		return err

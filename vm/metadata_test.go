@@ -3,6 +3,7 @@ package vm
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,4 +145,70 @@ func TestChitchatHandoffClarify(t *testing.T) {
 	assert.Equal(t, []string{"Call us on 555 0100."}, res.Replies)
 	res = do(t, m, m.NewState("s"), Command{Kind: CmdChitchat})
 	assert.Equal(t, []string{"How can I help?"}, res.Replies, "no chitchat_message: the fallback (idle here)")
+}
+
+// TestClarifyIsAnsweredLikeACategoricalQuestion: the turn after "Did you
+// mean A or B?" reads the message against the flows offered (name,
+// description, triggers, position); a message that names none goes to
+// the understanding layer as usual; the choices survive a checkpoint and
+// last one turn.
+func TestClarifyIsAnsweredLikeACategoricalQuestion(t *testing.T) {
+	balance := flow("check_balance", nil, say("b", "Your balance is 10."))
+	balance.Description = "Check an account's balance"
+	transfer := flow("transfer_funds", nil, say("t", "Transferring."))
+	transfer.Description = "Send money to someone."
+	transfer.Triggers = []string{"send money"}
+	p := program(nil, nil, balance, transfer)
+	p.Settings = ir.DefaultSettings()
+	var asked []string
+	u := understandFunc(func(_ context.Context, msg string, v View) ([]Command, error) {
+		asked = append(asked, msg)
+		return []Command{{Kind: CmdClarify, Flows: []string{"check_balance", "transfer_funds"}}}, nil
+	})
+	m := newMachine(t, p, Options{Understander: u})
+	tests := []struct {
+		answer, reply string
+	}{
+		{"the balance one", "Your balance is 10."},
+		{"send money", "Transferring."},
+		{"transfer funds", "Transferring."},
+		{"the second", "Transferring."},
+		{"1", "Your balance is 10."},
+		{"the last one", "Transferring."},
+		{"Send money to someone", "Transferring."},
+		{"hmm, I'm not sure", "Did you mean Check an account's balance or Send money to someone?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.answer, func(t *testing.T) {
+			res, err := m.Turn(context.Background(), m.NewState("s"), Input{Text: "money stuff"})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"Did you mean Check an account's balance or Send money to someone?"}, res.Replies)
+			b, err := m.Encode(res.State)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), `"clarify": ["check_balance", "transfer_funds"]`)
+			st, err := m.Decode(b)
+			require.NoError(t, err)
+			asked = nil
+			res, err = m.Turn(context.Background(), st, Input{Text: tt.answer})
+			require.NoError(t, err)
+			assert.Equal(t, []string{tt.reply}, res.Replies)
+			if tt.reply == "Transferring." || tt.reply == "Your balance is 10." {
+				assert.Empty(t, asked, "the answer is read without the understanding layer")
+				assert.Empty(t, res.State.Clarify, "the choices last one turn")
+				b, _ := m.Encode(res.State)
+				assert.NotContains(t, string(b), "clarify")
+			} else {
+				assert.Equal(t, []string{tt.answer}, asked)
+			}
+		})
+	}
+	// A checkpoint naming a flow the program no longer has: the question is moot.
+	res, err := m.Turn(context.Background(), m.NewState("s"), Input{Text: "x"})
+	require.NoError(t, err)
+	b, _ := m.Encode(res.State)
+	st, err := m.Decode([]byte(strings.Replace(string(b), `"transfer_funds"]`, `"gone"]`, 1)))
+	require.NoError(t, err)
+	assert.Nil(t, st.Clarify)
+	_, err = m.Decode([]byte(strings.Replace(string(b), `["check_balance", "transfer_funds"]`, `[1]`, 1)))
+	assert.ErrorContains(t, err, `field "clarify" is not a list of flow names`)
 }

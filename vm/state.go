@@ -51,6 +51,11 @@ type State struct {
 	// winning. Flows do not read it; it is kept in the checkpoint and
 	// shown in the trace. It is saved only when not empty.
 	Metadata map[string]any
+	// Clarify holds the flows the last turn's clarify question offered
+	// ("Did you mean A or B?"), in order, until the next turn: that turn
+	// reads a message as the answer to it, as to a categorical question.
+	// It is saved only when not empty.
+	Clarify []string
 	// Notes are remarks made while decoding a checkpoint (for example that
 	// it was written for an older version of the flows). The next turn
 	// puts them at the start of its trace. They are not saved.
@@ -122,6 +127,9 @@ func (st *State) Clone() *State {
 	}
 	if st.Metadata != nil {
 		c.Metadata = maps.Clone(st.Metadata)
+	}
+	if st.Clarify != nil {
+		c.Clarify = append([]string(nil), st.Clarify...)
 	}
 	c.Notes = nil
 	return &c

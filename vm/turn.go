@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -119,10 +120,12 @@ type Event struct {
 
 // turn is the working state of one Turn call.
 type turn struct {
-	m   *Machine
-	ctx context.Context
-	st  *State
-	res *Result
+	// clarify holds the flows a clarify command of this turn offered.
+	clarify []string
+	m       *Machine
+	ctx     context.Context
+	st      *State
+	res     *Result
 	// asked is true once the pending question was asked in this turn.
 	asked bool
 	steps int
@@ -188,6 +191,14 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	}
 	cmds := in.Commands
 	var understood []string // the understanding layer's notes, for the trace
+	if cmds == nil && len(st.Clarify) > 0 {
+		// The answer to "Did you mean A or B?": read as a categorical
+		// answer whose values are the flows offered.
+		if f, ok := m.clarified(st.Clarify, in.Text); ok {
+			cmds = []Command{{Kind: CmdStartFlow, Flow: f}}
+			understood = append(understood, "clarify: the answer names flow "+f)
+		}
+	}
 	if cmds == nil {
 		if m.opts.Understander != nil {
 			var err error
@@ -249,6 +260,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		t.say(t.render(m.idleMsg))
 	}
 	t.remember(in.Text)
+	t.st.Clarify = t.clarify
 	t.st.Revision++
 	t.st.Updated = m.opts.Now().UTC()
 	t.st.Fingerprint = m.fingerprint
@@ -566,6 +578,12 @@ func (t *turn) apply(c *Command) error {
 		if len(opts) < 2 {
 			t.fallback()
 			return nil
+		}
+		t.clarify = t.clarify[:0]
+		for _, name := range c.Flows {
+			if t.m.flows[name] != nil && !slices.Contains(t.clarify, name) {
+				t.clarify = append(t.clarify, name)
+			}
 		}
 		list := strings.Join(opts[:len(opts)-1], ", ") + " or " + opts[len(opts)-1]
 		t.say(t.m.clarifyMsg.Render(func(name string) (any, bool) {

@@ -225,6 +225,33 @@ func TestHostileAnswers(t *testing.T) {
 	}
 }
 
+// TestWrongAnswerToTheQuestion: a value the pending slot's type refuses is
+// given to the VM, which says the slot's invalid message and counts the
+// attempt, as for a typed answer; the slot stays unset.
+func TestWrongAnswerToTheQuestion(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{})
+	require.NoError(t, err)
+	res, err := m.Turn(context.Background(), m.NewState("s"), vm.Input{Commands: []vm.Command{
+		{Kind: vm.CmdStartFlow, Flow: "transfer_funds", Slots: []vm.SlotValue{{Slot: "recipient", Value: "Ana"}}},
+	}})
+	require.NoError(t, err)
+	require.Equal(t, "amount", res.Pending.Slot)
+	raws, _ := ParseCommands("set slot amount lots")
+	cmds, notes := Validate(raws, m.View(res.State))
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdSetSlot, Slot: "amount", Value: "lots"}}, cmds)
+	assert.Contains(t, strings.Join(notes, "\n"), `value "lots" does not fit slot "amount" (number)`)
+	res, err = m.Turn(context.Background(), res.State, vm.Input{Commands: cmds})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Please give an amount between 0.01 and 10000.", "How much?"}, res.Replies)
+	_, set := res.State.Slots["amount"]
+	assert.False(t, set)
+	// Another slot's refused value is still dropped.
+	raws, _ = ParseCommands("correct slot account_type offshore")
+	cmds, _ = Validate(raws, m.View(res.State))
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
+}
+
 // TestHybrid: a clean answer to the pending question never reaches the
 // model; a message the rules do not understand does; when the model
 // cannot be asked the rules' commands stand.

@@ -1,9 +1,12 @@
 package llm
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseCommands(t *testing.T) {
@@ -58,4 +61,40 @@ func FuzzParseCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFormatRoundTrip: what FormatCommands writes, ParseCommands reads
+// back as the same commands.
+func TestFormatRoundTrip(t *testing.T) {
+	cmds := []vm.Command{
+		{Kind: vm.CmdStartFlow, Flow: "transfer_funds", Slots: []vm.SlotValue{{Slot: "amount", Value: 100.0}, {Slot: "recipient", Value: "Ana María"}}},
+		{Kind: vm.CmdSetSlot, Slot: "description", Value: `it says "error 42".`},
+		{Kind: vm.CmdCorrectSlot, Slot: "recipient", Value: "it's Bob"},
+		{Kind: vm.CmdSetSlot, Slot: "note", Value: "a `tick`"},
+		{Kind: vm.CmdCancelFlow}, {Kind: vm.CmdAffirm}, {Kind: vm.CmdDeny}, {Kind: vm.CmdChitchat},
+		{Kind: vm.CmdHandoff}, {Kind: vm.CmdFallback},
+		{Kind: vm.CmdClarify, Flows: []string{"a", "b"}},
+	}
+	text := FormatCommands(cmds)
+	raws, skipped := ParseCommands(text)
+	require.Empty(t, skipped, text)
+	want := []string{
+		"start_flow transfer_funds", "set_slot amount 100", "set_slot recipient Ana María",
+		`set_slot description it says "error 42".`, "correct_slot recipient it's Bob", "set_slot note a `tick`",
+		"cancel_flow", "affirm", "deny", "chitchat", "human_handoff", "fallback", "clarify [a b]",
+	}
+	var got []string
+	for _, r := range raws {
+		s := r.Kind
+		switch {
+		case r.Flow != "":
+			s += " " + r.Flow
+		case r.Slot != "":
+			s += " " + r.Slot + " " + r.Value
+		case r.Flows != nil:
+			s += fmt.Sprint(" ", r.Flows)
+		}
+		got = append(got, s)
+	}
+	assert.Equal(t, want, got)
 }

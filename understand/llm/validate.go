@@ -12,7 +12,9 @@ import (
 // Validate turns the model's commands into VM commands, trusting none of
 // them: unknown flows and slots, slots the flow cannot see, affirm and
 // deny with no pending confirm, and values their slot's type refuses are
-// dropped; "start flow F" and the "set slot" lines for F's slots after it
+// dropped (except for the slot the pending question is about, whose wrong
+// value the VM refuses with the slot's invalid message, as it does a
+// typed answer); "start flow F" and the "set slot" lines for F's slots after it
 // become one start_flow with slots; duplicates go. notes says what was
 // dropped and why. Nothing valid is the fallback.
 func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
@@ -54,6 +56,15 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 				continue
 			}
 			val, err := values.Convert(def, r.Value)
+			if err != nil && started < 0 && v.Pending != nil && v.Pending.Slot == r.Slot {
+				// The slot the question is about, and a wrong value: as
+				// with a typed answer ("abc" for an amount, "actually
+				// 50000" at its confirmation), the VM refuses it with the
+				// slot's invalid message; the slot keeps its value.
+				notes = append(notes, fmt.Sprintf("line %d (%s): value %q does not fit slot %q (%s): %v; given to the VM, which refuses it", r.Line, r.Kind, r.Value, r.Slot, def.Type, err))
+				add(vm.Command{Kind: vm.CommandKind(r.Kind), Slot: r.Slot, Value: r.Value})
+				continue
+			}
 			if err != nil {
 				drop(r, "value %q does not fit slot %q (%s): %v", r.Value, r.Slot, def.Type, err)
 				continue

@@ -1,7 +1,16 @@
 package main
 
 import (
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"time"
+
 	"fmt"
+
+	"github.com/soni-dev/soni/internal/fakellm"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand/llm"
@@ -13,7 +22,7 @@ import (
 // commands (docs/understanding.md).
 func understandingFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "understanding", Usage: "rules, llm or hybrid (default: the project's, else SONI_UNDERSTANDING, else rules)"},
+		&cli.StringFlag{Name: "understanding", Usage: "rules, llm or hybrid (else SONI_UNDERSTANDING, else the project's, else rules)"},
 		&cli.StringFlag{Name: "llm-url", Usage: "the model's OpenAI-compatible base `URL` (else SONI_LLM_BASE_URL, else the project's)"},
 		&cli.StringFlag{Name: "llm-model", Usage: "the model's `NAME` (else SONI_LLM_MODEL, else the project's)"},
 	}
@@ -26,4 +35,39 @@ func understanderFor(c *cli.Context, prog *ir.Program, dir string) (vm.Understan
 		return nil, cli.Exit(fmt.Sprintf("%s: %s", c.Command.Name, err), exitUsage)
 	}
 	return u, nil
+}
+
+// fixtureModel is the model name requests to a fixture endpoint carry, so
+// that fixtures do not depend on the model that recorded them.
+const fixtureModel = "fixtures"
+
+// fixtureEndpoint starts, for --llm-fixtures DIR, a loopback
+// OpenAI-compatible endpoint that answers from the fixtures in DIR
+// (internal/fakellm). With SONI_LLM_RECORD=1 a missing fixture is asked of
+// the real endpoint in SONI_LLM_BASE_URL and SONI_LLM_MODEL (the key in
+// SONI_LLM_API_KEY) and recorded; otherwise it fails the turn, naming the
+// request written beside the fixtures.
+// stop closes it and returns the keys of the requests that had no
+// fixture.
+func fixtureEndpoint(dir string) (url string, stop func() (missing []string), err error) {
+	srv := &fakellm.Server{Dir: dir}
+	if os.Getenv("SONI_LLM_RECORD") == "1" {
+		base, model := os.Getenv("SONI_LLM_BASE_URL"), os.Getenv("SONI_LLM_MODEL")
+		if base == "" || model == "" {
+			return "", nil, errors.New("SONI_LLM_RECORD=1 records from a real endpoint: set SONI_LLM_BASE_URL and SONI_LLM_MODEL (and SONI_LLM_API_KEY)")
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", nil, fmt.Errorf("cannot create the fixtures directory %q: %v", dir, errText(err))
+		}
+		srv.Record = fakellm.Upstream(base, model, os.Getenv("SONI_LLM_API_KEY"), nil)
+	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", nil, fmt.Errorf("the fixtures directory %q does not exist: write fixtures, or record them with SONI_LLM_RECORD=1 (docs/understanding.md)", dir)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot listen on loopback for the fixtures: %v", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/v1", func() []string { _ = hs.Close(); return slices.Compact(slices.Sorted(slices.Values(srv.Missing))) }, nil
 }

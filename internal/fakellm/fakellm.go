@@ -5,13 +5,19 @@
 // the missing file, and the request is written beside where the fixture
 // would be (HASH.request.json), so that it can be recorded or written.
 //
-// Fixtures are DIR/HASH.json: {"content": "...", "finish_reason": "stop",
-// "source": "hand" | "recorded"}. No model is reachable from the machines
-// soni is built on, so the first fixtures are written by hand, as the
+// Fixtures are DIR/HASH.json: {"message": "...", "content": "...",
+// "finish_reason": "stop", "source": "..."}. No model is reachable from the
+// machines soni is built on, so the first fixtures are written as the
 // answers a model would give, and say so in "source".
+//
+// With Record set, a missing fixture is made instead of refused: Record
+// answers the request (Upstream asks a real endpoint: SONI_LLM_RECORD=1),
+// and the answer is written as the fixture and served. Recorded and
+// written fixtures take that one path.
 package fakellm
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,7 +26,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Request is the part of a chat completions request fixtures are keyed by.
@@ -34,11 +42,15 @@ type Request struct {
 	MaxTokens   int     `json:"max_tokens"`
 }
 
-// Fixture is one recorded or hand-written answer.
+// Fixture is one recorded or written answer.
 type Fixture struct {
+	// Message is the user's message the request is about, for people
+	// reading the fixture (the text between the prompt's <<< and >>>).
+	Message      string `json:"message,omitempty"`
 	Content      string `json:"content"`
 	FinishReason string `json:"finish_reason,omitempty"`
-	// Source says where the answer came from: "hand" or "recorded".
+	// Source says where the answer came from: "recorded" (a real model,
+	// and which), or a sentence saying how it was written.
 	Source string `json:"source"`
 }
 
@@ -56,10 +68,15 @@ func Key(r Request) string {
 type Server struct {
 	Dir     string
 	Respond func(r Request, attempt int) (status int, body string)
+	// Record, when set, answers a request that has no fixture; the
+	// answer is written as its fixture.
+	Record func(r Request) (Fixture, error)
 
 	mu       sync.Mutex
 	Requests []Request
 	Headers  []http.Header
+	// Missing are the keys of the requests that had no fixture.
+	Missing []string
 }
 
 // ServeHTTP implements POST /chat/completions (under any prefix).
@@ -86,20 +103,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, body)
 		return
 	}
-	key := Key(req)
-	path := filepath.Join(s.Dir, key+".json")
-	data, err := os.ReadFile(path)
+	f, err := s.fixture(req)
 	if err != nil {
-		pretty, _ := json.MarshalIndent(req, "", "  ")
-		_ = os.WriteFile(filepath.Join(s.Dir, key+".request.json"), pretty, 0o644)
-		msg, _ := json.Marshal(map[string]any{"error": map[string]string{"message": fmt.Sprintf("fakellm: no fixture %s.json; the request was written to %s.request.json", key, key)}})
+		msg, _ := json.Marshal(map[string]any{"error": map[string]string{"message": err.Error()}})
+		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write(msg)
-		return
-	}
-	var f Fixture
-	if err := json.Unmarshal(data, &f); err != nil {
-		http.Error(w, fmt.Sprintf(`{"error":{"message":"fixture %s.json is not a fixture"}}`, key), http.StatusInternalServerError)
 		return
 	}
 	if f.FinishReason == "" {
@@ -112,4 +121,106 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(out)
+}
+
+// fixture reads the request's fixture, or makes it with Record.
+func (s *Server) fixture(req Request) (Fixture, error) {
+	key := Key(req)
+	path := filepath.Join(s.Dir, key+".json")
+	data, err := os.ReadFile(path)
+	var f Fixture
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &f); err != nil {
+			return f, fmt.Errorf("fakellm: fixture %s.json is not a fixture: %v", key, err)
+		}
+		return f, nil
+	case s.Record != nil:
+		s.mu.Lock() // one recording at a time: fixtures are written whole
+		defer s.mu.Unlock()
+		if f, err = s.Record(req); err != nil {
+			return f, fmt.Errorf("fakellm: recording %s.json: %v", key, err)
+		}
+		if f.Message == "" {
+			f.Message = UserMessage(req)
+		}
+		out, _ := json.MarshalIndent(f, "", "  ")
+		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+			return f, fmt.Errorf("fakellm: writing fixture %s.json: %v", key, err)
+		}
+		return f, nil
+	default:
+		s.mu.Lock()
+		s.Missing = append(s.Missing, key)
+		s.mu.Unlock()
+		pretty, _ := json.MarshalIndent(req, "", "  ")
+		_ = os.WriteFile(filepath.Join(s.Dir, key+".request.json"), pretty, 0o644)
+		return f, fmt.Errorf("fakellm: no fixture %s.json for the message %q; the request was written to %s.request.json (record it with SONI_LLM_RECORD=1, or write it)", key, UserMessage(req), key)
+	}
+}
+
+// UserMessage is the user's message a soni prompt is about: the text
+// between its last "<<<" and ">>>" lines, or "" when there are none.
+func UserMessage(r Request) string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	c := r.Messages[len(r.Messages)-1].Content
+	i := strings.LastIndex(c, "<<<\n")
+	if i < 0 {
+		return ""
+	}
+	rest := c[i+4:]
+	j := strings.LastIndex(rest, "\n>>>")
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
+}
+
+// Upstream returns a Record function that asks a real OpenAI-compatible
+// endpoint (base URL, model, API key) the same request, the model name
+// replaced: SONI_LLM_RECORD=1. Fixtures stay keyed by the request as the
+// fake got it, so that they do not depend on which model recorded them.
+func Upstream(baseURL, model, apiKey string, client *http.Client) func(Request) (Fixture, error) {
+	if client == nil {
+		client = &http.Client{Timeout: 60 * time.Second}
+	}
+	return func(r Request) (Fixture, error) {
+		r.Model = model
+		body, _ := json.Marshal(r)
+		req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(baseURL, "/")+"/chat/completions", bytes.NewReader(body))
+		if err != nil {
+			return Fixture{}, fmt.Errorf("the endpoint %q is not a URL", baseURL)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+apiKey)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return Fixture{}, err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		if resp.StatusCode != http.StatusOK {
+			return Fixture{}, fmt.Errorf("the endpoint answered status %d", resp.StatusCode)
+		}
+		var out struct {
+			Model   string `json:"model"`
+			Choices []struct {
+				Message struct {
+					Content string `json:"content"`
+				} `json:"message"`
+				FinishReason string `json:"finish_reason"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil || len(out.Choices) == 0 {
+			return Fixture{}, fmt.Errorf("the endpoint's answer is not chat completions JSON with a choice")
+		}
+		if out.Model != "" {
+			model = out.Model
+		}
+		return Fixture{Content: out.Choices[0].Message.Content, FinishReason: out.Choices[0].FinishReason, Source: "recorded from " + model}, nil
+	}
 }

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/soni-dev/soni/actions"
@@ -78,6 +79,7 @@ type Engine struct {
 	store   checkpoints.Store
 	journal checkpoints.Journal // the store, when it keeps a log (and NoLog is off)
 	runner  *actions.Runner
+	actions vm.ActionRunner // the runner turns use: Options.Actions or runner
 	retries int
 
 	mu    sync.Mutex
@@ -184,6 +186,7 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.m = m
+	e.actions = runner
 	return e, nil
 }
 
@@ -378,10 +381,23 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 			}
 		}
 	}
+	var timed *timedActions
+	if e.journal != nil {
+		// The log says how long each action call took.
+		base := in.Actions
+		if base == nil {
+			base = e.actions
+		}
+		timed = &timedActions{run: base}
+		in.Actions = timed
+	}
 	for attempt := 0; ; attempt++ {
 		st, rev, err := e.State(ctx, session)
 		if err != nil {
 			return nil, err
+		}
+		if timed != nil {
+			timed.calls = timed.calls[:0]
 		}
 		res, err := e.m.TurnOwned(ctx, st, in) // st was just decoded: no copy
 		if err != nil {
@@ -393,6 +409,7 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 		if err == nil {
 			if e.journal != nil {
 				reply.Record = recordOf(reply, key, in)
+				reply.Record.Actions = slices.Clone(timed.calls)
 				var data []byte
 				if data, err = json.Marshal(reply.Record); err == nil {
 					err = e.journal.Commit(ctx, session, rev, b, checkpoints.Record{Revision: res.State.Revision, Key: key, Data: data})

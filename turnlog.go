@@ -1,12 +1,17 @@
 package soni
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -35,6 +40,43 @@ type TurnRecord struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Warnings are the runners' warnings of the turn.
 	Warnings []string `json:"warnings,omitempty"`
+	// Visited are the steps the turn ran, in order: the path the
+	// inspector marks on the graph.
+	Visited []vm.StepVisit `json:"visited,omitempty"`
+	// Actions are the turn's action calls, in order, with how long each
+	// took: like Time, the one part of a record that differs from run to
+	// run.
+	Actions []ActionCall `json:"actions,omitempty"`
+}
+
+// ActionCall is one action call of a logged turn.
+type ActionCall struct {
+	Action string `json:"action"`
+	// Key is the call's idempotency key (SESSION/REVISION/FLOW.STEP).
+	Key string `json:"key"`
+	// OK is false when the call failed; Error says why.
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+	// DurationMS is how long the call took, in milliseconds.
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// timedActions runs actions and notes each call with its duration.
+type timedActions struct {
+	run   vm.ActionRunner
+	calls []ActionCall
+}
+
+// RunAction implements vm.ActionRunner.
+func (t *timedActions) RunAction(ctx context.Context, req vm.ActionRequest) (map[string]any, error) {
+	start := time.Now()
+	out, err := t.run.RunAction(ctx, req)
+	c := ActionCall{Action: req.Action, Key: req.IdempotencyKey, OK: err == nil, DurationMS: float64(time.Since(start).Microseconds()) / 1000}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	t.calls = append(t.calls, c)
+	return out, err
 }
 
 // recordOf builds the record of a turn that produced res.
@@ -42,7 +84,7 @@ func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
 	rec := &TurnRecord{
 		Session: r.Session, Revision: r.Revision, MessageID: key, Text: in.Text, Given: in.Commands,
 		Commands: r.Commands, Replies: r.Replies, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
-		Stack: []string{}, Warnings: r.Warnings,
+		Stack: []string{}, Warnings: r.Warnings, Visited: r.Visited,
 	}
 	if r.State != nil {
 		rec.Time = r.State.Updated
@@ -94,4 +136,78 @@ func (e *Engine) Log(ctx context.Context, session string, after uint64, limit in
 		out = append(out, tr)
 	}
 	return out, nil
+}
+
+// WriteTestCase writes a logged conversation as a conversation test file that
+// soni test passes against the same flows: the user's messages (or
+// commands), the replies as strict bot steps, and the actions stubbed
+// with the outputs they returned. It returns warnings about what a test
+// cannot replay exactly.
+func WriteTestCase(w io.Writer, session, project string, recs []TurnRecord) []string {
+	var warnings []string
+	type stub struct {
+		outputs map[string]any
+		err     string
+	}
+	stubs := map[string]stub{}
+	for _, r := range recs {
+		for _, ev := range r.Events {
+			var s stub
+			switch ev.Type {
+			case vm.EventActionExecuted:
+				s = stub{outputs: ev.Outputs}
+			case vm.EventActionFailed:
+				s = stub{err: ev.Error}
+			default:
+				continue
+			}
+			if prev, seen := stubs[ev.Action]; seen {
+				a, _ := json.Marshal(prev.outputs)
+				b, _ := json.Marshal(s.outputs)
+				if !bytes.Equal(a, b) || prev.err != s.err {
+					warnings = append(warnings, fmt.Sprintf("action %q answered differently in this conversation; the test stubs its first answer", ev.Action))
+				}
+				continue
+			}
+			stubs[ev.Action] = s
+		}
+	}
+	q := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	fmt.Fprintf(w, "# Session %q as logged (soni log --format test, or the inspector), %d turns.\n", session, len(recs))
+	fmt.Fprintf(w, "# flows: is the project given to soni log, relative to where it ran:\n# save this file there, or adjust the path.\n")
+	fmt.Fprintf(w, "flows: %s\n", q(filepath.ToSlash(project)))
+	if len(stubs) > 0 {
+		fmt.Fprintln(w, "stub_custom_actions:")
+		names := make([]string, 0, len(stubs))
+		for n := range stubs {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			s := stubs[n]
+			if s.err != "" {
+				fmt.Fprintf(w, "  %s:\n    error: %s\n", n, q(s.err))
+				continue
+			}
+			outputs := s.outputs
+			if outputs == nil {
+				outputs = map[string]any{}
+			}
+			fmt.Fprintf(w, "  %s:\n    outputs: %s\n", n, q(outputs))
+		}
+	}
+	fmt.Fprintf(w, "test_cases:\n  - test_case: %s\n    steps:\n", q("session_"+session))
+	for _, r := range recs {
+		fmt.Fprintf(w, "      - user: %s\n", q(r.Text))
+		if r.Given != nil {
+			fmt.Fprintf(w, "        commands: %s\n", q(cmdshape.Format(r.Given)))
+		}
+		for _, t := range r.Replies {
+			fmt.Fprintf(w, "      - bot: %s\n", q(t))
+		}
+	}
+	return warnings
 }

@@ -54,6 +54,13 @@ func TestMessageIDsAreAnsweredOnce(t *testing.T) {
 			require.Len(t, log, 2)
 			assert.Equal(t, "m-1", log[0].MessageID)
 			assert.Equal(t, []string{"audited"}, []string{log[0].Commands[0].Flow})
+			// The log says which actions ran, how, and how long they took.
+			require.Len(t, log[0].Actions, 1)
+			call := log[0].Actions[0]
+			assert.Equal(t, "audit", call.Action)
+			assert.True(t, call.OK)
+			assert.Equal(t, "s/1/audited.check", call.Key)
+			assert.GreaterOrEqual(t, call.DurationMS, 0.0)
 			assert.Equal(t, uint64(2), log[1].Revision)
 			require.NoError(t, e.Reset(ctx, "s"))
 			log, err = e.Log(ctx, "s", 0, 0)

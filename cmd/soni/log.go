@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,7 +12,6 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
-	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
 )
 
@@ -63,7 +59,7 @@ func logCommand(e *env) *cli.Command {
 			case "text":
 				writeTranscript(e.stdout, recs)
 			case "test":
-				warnings := writeTestCase(e.stdout, session, path, recs)
+				warnings := soni.WriteTestCase(e.stdout, session, path, recs)
 				for _, w := range warnings {
 					fmt.Fprintln(e.stderr, "soni: log:", w)
 				}
@@ -104,104 +100,6 @@ func writeTranscript(w io.Writer, recs []soni.TurnRecord) {
 			fmt.Fprintf(w, "    bot: %s\n", t)
 		}
 	}
-}
-
-// writeTestCase writes the conversation as a conversation test file that
-// soni test passes against the same flows: the user's messages (or
-// commands), the replies as strict bot steps, and the actions stubbed
-// with the outputs they returned. It returns warnings about what a test
-// cannot replay exactly.
-func writeTestCase(w io.Writer, session, project string, recs []soni.TurnRecord) []string {
-	var warnings []string
-	type stub struct {
-		outputs map[string]any
-		err     string
-	}
-	stubs := map[string]stub{}
-	for _, r := range recs {
-		for _, ev := range r.Events {
-			var s stub
-			switch ev.Type {
-			case vm.EventActionExecuted:
-				s = stub{outputs: ev.Outputs}
-			case vm.EventActionFailed:
-				s = stub{err: ev.Error}
-			default:
-				continue
-			}
-			if prev, seen := stubs[ev.Action]; seen {
-				a, _ := json.Marshal(prev.outputs)
-				b, _ := json.Marshal(s.outputs)
-				if !bytes.Equal(a, b) || prev.err != s.err {
-					warnings = append(warnings, fmt.Sprintf("action %q answered differently in this conversation; the test stubs its first answer", ev.Action))
-				}
-				continue
-			}
-			stubs[ev.Action] = s
-		}
-	}
-	q := func(v any) string {
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	fmt.Fprintf(w, "# Session %q as logged (soni log --format test), %d turns.\n", session, len(recs))
-	fmt.Fprintf(w, "# flows: is the project given to soni log, relative to where it ran:\n# save this file there, or adjust the path.\n")
-	fmt.Fprintf(w, "flows: %s\n", q(filepath.ToSlash(project)))
-	if len(stubs) > 0 {
-		fmt.Fprintln(w, "stub_custom_actions:")
-		names := make([]string, 0, len(stubs))
-		for n := range stubs {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			s := stubs[n]
-			if s.err != "" {
-				fmt.Fprintf(w, "  %s:\n    error: %s\n", n, q(s.err))
-				continue
-			}
-			outputs := s.outputs
-			if outputs == nil {
-				outputs = map[string]any{}
-			}
-			fmt.Fprintf(w, "  %s:\n    outputs: %s\n", n, q(outputs))
-		}
-	}
-	fmt.Fprintf(w, "test_cases:\n  - test_case: %s\n    steps:\n", q("session_"+session))
-	for _, r := range recs {
-		fmt.Fprintf(w, "      - user: %s\n", q(r.Text))
-		if r.Given != nil {
-			fmt.Fprintf(w, "        commands: %s\n", q(testCommands(r.Given)))
-		}
-		for _, t := range r.Replies {
-			fmt.Fprintf(w, "      - bot: %s\n", q(t))
-		}
-	}
-	return warnings
-}
-
-// testCommands writes VM commands in the test files' shapes.
-func testCommands(cmds []vm.Command) []any {
-	out := make([]any, 0, len(cmds))
-	for _, c := range cmds {
-		switch c.Kind {
-		case vm.CmdStartFlow:
-			if len(c.Slots) == 0 {
-				out = append(out, map[string]any{"start_flow": c.Flow})
-				continue
-			}
-			slots := map[string]any{}
-			for _, s := range c.Slots {
-				slots[s.Slot] = s.Value
-			}
-			out = append(out, map[string]any{"start_flow": map[string]any{"flow": c.Flow, "slots": slots}})
-		case vm.CmdSetSlot, vm.CmdCorrectSlot:
-			out = append(out, map[string]any{string(c.Kind): map[string]any{c.Slot: c.Value}})
-		default:
-			out = append(out, string(c.Kind))
-		}
-	}
-	return out
 }
 
 func sessionsCommand(e *env) *cli.Command {

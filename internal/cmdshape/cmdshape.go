@@ -130,3 +130,28 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Format writes VM commands in the test files' shapes: the inverse of
+// Parse.
+func Format(cmds []vm.Command) []any {
+	out := make([]any, 0, len(cmds))
+	for _, c := range cmds {
+		switch c.Kind {
+		case vm.CmdStartFlow:
+			if len(c.Slots) == 0 {
+				out = append(out, map[string]any{"start_flow": c.Flow})
+				continue
+			}
+			slots := map[string]any{}
+			for _, s := range c.Slots {
+				slots[s.Slot] = s.Value
+			}
+			out = append(out, map[string]any{"start_flow": map[string]any{"flow": c.Flow, "slots": slots}})
+		case vm.CmdSetSlot, vm.CmdCorrectSlot:
+			out = append(out, map[string]any{string(c.Kind): map[string]any{c.Slot: c.Value}})
+		default:
+			out = append(out, string(c.Kind))
+		}
+	}
+	return out
+}

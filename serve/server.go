@@ -15,9 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -27,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/inspect"
 	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
@@ -52,6 +55,14 @@ type Options struct {
 	LogMessages bool
 	// Registry holds the metrics that /metrics serves; default a new one.
 	Registry *prometheus.Registry
+	// Inspect serves the web inspector at /inspect (package inspect).
+	Inspect bool
+	// InspectFiles, when set, are the inspector's files instead of the
+	// embedded ones (the browser tests break the page on purpose).
+	InspectFiles fs.FS
+	// Project is the project path as the user gave it, written as the
+	// flows: of a session saved as a test (GET .../events?format=test).
+	Project string
 }
 
 // Server serves one engine at a time; SetEngine swaps it (a reload).
@@ -87,6 +98,18 @@ func New(eng *soni.Engine, opts Options) *Server {
 	mux.HandleFunc("GET /v1/sessions/{id}", s.auth(s.getSession))
 	mux.HandleFunc("DELETE /v1/sessions/{id}", s.auth(s.deleteSession))
 	mux.HandleFunc("GET /v1/sessions/{id}/events", s.auth(s.events))
+	mux.HandleFunc("GET /v1/sessions", s.auth(s.listSessions))
+	mux.HandleFunc("GET /v1/program", s.auth(s.program))
+	if opts.Inspect {
+		// The page itself is static and holds no data: every request it
+		// makes goes through the API and its token.
+		h := inspect.Handler()
+		if opts.InspectFiles != nil {
+			h = inspect.HandlerFS(opts.InspectFiles)
+		}
+		mux.Handle("GET /inspect/", h)
+		mux.Handle("GET /inspect", http.RedirectHandler("/inspect/", http.StatusMovedPermanently))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -521,10 +544,19 @@ type sessionView struct {
 	Revision uint64         `json:"revision"`
 	Created  time.Time      `json:"created"`
 	Updated  time.Time      `json:"updated"`
-	Stack    []vm.Frame     `json:"stack"`
+	Stack    []frameView    `json:"stack"`
 	Slots    map[string]any `json:"slots"`
 	Pending  *vm.Pending    `json:"pending"`
 	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// frameView is one flow of the stack: its name, the step it is at (or
+// waits at), its flow slots, and whether it waits for a flow it called.
+type frameView struct {
+	Flow      string         `json:"flow"`
+	Step      string         `json:"step"`
+	Slots     map[string]any `json:"slots"`
+	AfterCall bool           `json:"after_call,omitempty"`
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
@@ -540,9 +572,13 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no session %q", session))
 		return
 	}
-	v := sessionView{Session: session, Revision: rev, Created: st.Created, Updated: st.Updated, Stack: st.Stack, Slots: st.Slots, Pending: st.Pending, Metadata: st.Metadata}
-	if v.Stack == nil {
-		v.Stack = []vm.Frame{}
+	v := sessionView{Session: session, Revision: rev, Created: st.Created, Updated: st.Updated, Stack: []frameView{}, Slots: st.Slots, Pending: st.Pending, Metadata: st.Metadata}
+	for _, f := range st.Stack {
+		fv := frameView{Flow: f.Flow, Step: f.Step, Slots: f.Slots, AfterCall: f.AfterCall}
+		if fv.Slots == nil {
+			fv.Slots = map[string]any{}
+		}
+		v.Stack = append(v.Stack, fv)
 	}
 	if v.Slots == nil {
 		v.Slots = map[string]any{}
@@ -590,7 +626,77 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"session": session, "events": recs})
+	switch f := q.Get("format"); f {
+	case "", "json":
+		writeJSON(w, http.StatusOK, map[string]any{"session": session, "events": recs})
+	case "test":
+		// The conversation as a test case file, as soni log --format
+		// test writes it; the inspector's "Save as test".
+		if len(recs) == 0 {
+			writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %q has no logged turns", session))
+			return
+		}
+		var b bytes.Buffer
+		for _, warn := range soni.WriteTestCase(&b, session, s.opts.Project, recs) {
+			w.Header().Add("Soni-Warning", warn)
+		}
+		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "session_"+session+".yaml"))
+		_, _ = w.Write(b.Bytes())
+	default:
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("format=%q is not known: use json or test", f))
+	}
+}
+
+// program answers the compiled program, the canonical IR JSON that soni
+// compile writes: the inspector draws its graph from it.
+func (s *Server) program(w http.ResponseWriter, _ *http.Request) {
+	b, err := ir.Encode(s.eng.Load().Program())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", "the program could not be encoded")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// sessionInfo is one session in GET /v1/sessions.
+type sessionInfo struct {
+	Session  string    `json:"session"`
+	Revision uint64    `json:"revision"`
+	Updated  time.Time `json:"updated,omitzero"`
+}
+
+// listSessions answers the store's sessions, the most recent first.
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+	out := []sessionInfo{}
+	store := s.eng.Load().Store()
+	if j, ok := store.(checkpoints.Journal); ok {
+		infos, err := j.Sessions(r.Context())
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
+			return
+		}
+		for _, in := range infos {
+			out = append(out, sessionInfo{Session: in.ID, Revision: in.Revision, Updated: in.Updated.UTC()})
+		}
+	} else {
+		ids, err := store.List(r.Context())
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
+			return
+		}
+		for _, id := range ids {
+			out = append(out, sessionInfo{Session: id})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
+		return out[i].Session < out[j].Session
+	})
+	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {

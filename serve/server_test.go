@@ -164,6 +164,54 @@ func TestAPIMessages(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, body)
 }
 
+// TestInspectorAPI: what the inspector reads, through the public API: the
+// program, the sessions, a session's stack, its log with the path and the
+// action timings, the log as a test file; and the page itself only when
+// asked for.
+func TestInspectorAPI(t *testing.T) {
+	ts, _ := newShop(t, Options{Inspect: true, Project: "shop"}, nil)
+	for _, text := range []string{"order a pizza", "small", "yes"} {
+		resp, body := post(t, ts, "/v1/sessions/ana/messages", `{"text": "`+text+`"}`)
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	}
+	resp, body := do(t, ts, http.MethodGet, "/v1/program")
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Contains(t, body, `"format": "soni.program"`)
+	assert.Contains(t, body, `"id": "ask_size"`)
+
+	resp, body = do(t, ts, http.MethodGet, "/v1/sessions")
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Regexp(t, `^\{"sessions":\[\{"session":"ana","revision":3,"updated":"20`, body)
+
+	_, body = do(t, ts, http.MethodGet, "/v1/sessions/ana")
+	assert.Contains(t, body, `"stack":[{"flow":"order","step":"sure","slots":{"gift":true,"in_stock":true}}]`)
+
+	_, body = do(t, ts, http.MethodGet, "/v1/sessions/ana/events")
+	assert.Contains(t, body, `"visited":[{"flow":"order","step":"wait"},{"flow":"order","step":"stock"},{"flow":"order","step":"sure"}]`)
+	assert.Regexp(t, `"actions":\[\{"action":"check_stock","key":"ana/3/order.stock","ok":true,"duration_ms":[0-9.]+\}\]`, body)
+
+	resp, body = do(t, ts, http.MethodGet, "/v1/sessions/ana/events?format=test")
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Equal(t, "application/yaml; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Contains(t, body, "flows: \"shop\"\n")
+	assert.Contains(t, body, "check_stock:\n    outputs: {\"in_stock\":true}")
+	assert.Contains(t, body, `- user: "yes"`)
+	resp, body = do(t, ts, http.MethodGet, "/v1/sessions/bob/events?format=test")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, body)
+	resp, body = do(t, ts, http.MethodGet, "/v1/sessions/ana/events?format=xml")
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, body, `format=\"xml\" is not known: use json or test`)
+
+	resp, body = do(t, ts, http.MethodGet, "/inspect/")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, body, "<title>soni inspector</title>")
+	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'self'")
+
+	plain, _ := newShop(t, Options{}, nil)
+	resp, _ = do(t, plain, http.MethodGet, "/inspect/")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no inspector unless asked for")
+}
+
 // TestOperations: health, readiness, metrics and shutting down.
 func TestOperations(t *testing.T) {
 	srvOpts := Options{Token: "t0k"}

@@ -116,6 +116,7 @@ func newApp(e *env) *cli.App {
 		chatCommand(e),
 		testCommand(e),
 		serveCommand(e),
+		inspectCommand(e),
 		logCommand(e),
 		sessionsCommand(e),
 		benchCommand(e),

@@ -27,6 +27,7 @@ func serveCommand(e *env) *cli.Command {
 		ArgsUsage: "PATH",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:5005", Usage: "listen `ADDRESS` (host:port; port 0 picks a free one)"},
+			&cli.BoolFlag{Name: "inspect", Usage: "also serve the web inspector at /inspect/ (docs/inspect.md)"},
 			&cli.StringFlag{Name: "store", Usage: storeUsage},
 			&cli.StringFlag{Name: "token", EnvVars: []string{"SONI_TOKEN"}, Usage: "require Authorization: Bearer `TOKEN` (also SONI_TOKEN)"},
 			&cli.BoolFlag{Name: "insecure", Usage: "allow a non-loopback address without a token"},
@@ -36,94 +37,122 @@ func serveCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long SIGTERM waits for turns in flight"},
 			&cli.BoolFlag{Name: "log-messages", Usage: "put the user's text and the replies in the log"},
 		}, append(understandingFlags(), limitFlags()...)...),
-		Action: func(c *cli.Context) error {
-			path, err := oneProject(c)
-			if err != nil {
-				return err
-			}
-			addr := c.String("addr")
-			token := c.String("token")
-			if !loopback(addr) && token == "" && !c.Bool("insecure") {
-				return usageError("serve: %q is reachable from other machines and no token is set: give --token (or SONI_TOKEN), listen on 127.0.0.1, or pass --insecure if a proxy in front of soni checks who may talk", addr)
-			}
-			prog, err := loadProgram(e, c, path)
-			if err != nil {
-				return err
-			}
-			store, err := openStore(c.String("store"), filepath.Join(".soni", "checkpoints", projectKey(path)))
-			if err != nil {
-				return storeError("serve", err)
-			}
-			logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
-			srv := serve.New(nil, serve.Options{
-				Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
-				TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
-			})
-			measured := srv.Metrics().Store(store)
-			build := func(p *ir.Program) (*soni.Engine, error) {
-				dir := soni.ProjectDir(path)
-				u, err := understanderFor(c, p, dir)
-				if err != nil {
-					return nil, err
-				}
-				return soni.New(p, soni.Options{Store: measured, Dir: dir, Understander: u, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
-			}
-			eng, err := build(prog)
-			if _, usage := err.(cli.ExitCoder); usage {
-				return err
-			}
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
-			}
-			srv.SetEngine(eng)
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
-			}
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-			fmt.Fprintf(e.stderr, "soni serve: %s on http://%s (store %s)\n", path, ln.Addr(), storeName(c.String("store")))
-
-			hup := make(chan os.Signal, 1)
-			signal.Notify(hup, syscall.SIGHUP)
-			defer signal.Stop(hup)
-			go func() {
-				for range hup {
-					p, err := soni.LoadProgram(path, compilerOptions(c))
-					if err != nil {
-						logger.Error("reload failed: the old program stays", "error", err.Error())
-						continue
-					}
-					ne, err := build(p)
-					if err != nil {
-						logger.Error("reload failed: the old program stays", "error", err.Error())
-						continue
-					}
-					srv.SetEngine(ne)
-					logger.Info("reloaded", "project", path)
-				}
-			}()
-
-			errc := make(chan error, 1)
-			go func() { errc <- hs.Serve(ln) }()
-			select {
-			case err := <-errc:
-				return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
-			case <-c.Context.Done():
-			}
-			// SIGTERM or SIGINT: stop accepting, let turns in flight end.
-			srv.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), c.Duration("shutdown-timeout"))
-			defer cancel()
-			err = hs.Shutdown(ctx)
-			if errors.Is(err, context.DeadlineExceeded) {
-				logger.Warn("shutdown timeout passed with turns still running", "timeout", c.Duration("shutdown-timeout").String())
-				_ = hs.Close()
-				return cli.Exit("", exitFailed)
-			}
-			logger.Info("stopped")
-			return nil
-		},
+		Action: func(c *cli.Context) error { return runServe(e, c, c.Bool("inspect")) },
 	}
+}
+
+// inspectCommand is soni serve --inspect on a free loopback port, with the
+// page's address printed.
+func inspectCommand(e *env) *cli.Command {
+	cmd := serveCommand(e)
+	cmd.Name = "inspect"
+	cmd.Usage = "talk to the flows in a browser and watch the graph, the stack and the slots (serve --inspect on a free loopback port)"
+	flags := cmd.Flags[:0:0]
+	for _, f := range cmd.Flags {
+		switch f.Names()[0] {
+		case "addr":
+			f = &cli.StringFlag{Name: "addr", Value: "127.0.0.1:0", Usage: "listen `ADDRESS` (host:port; port 0 picks a free one)"}
+		case "inspect":
+			continue
+		}
+		flags = append(flags, f)
+	}
+	cmd.Flags = flags
+	cmd.Action = func(c *cli.Context) error { return runServe(e, c, true) }
+	return cmd
+}
+
+// runServe is soni serve, and soni inspect.
+func runServe(e *env, c *cli.Context, inspect bool) error {
+	path, err := oneProject(c)
+	if err != nil {
+		return err
+	}
+	addr := c.String("addr")
+	token := c.String("token")
+	if !loopback(addr) && token == "" && !c.Bool("insecure") {
+		return usageError("serve: %q is reachable from other machines and no token is set: give --token (or SONI_TOKEN), listen on 127.0.0.1, or pass --insecure if a proxy in front of soni checks who may talk", addr)
+	}
+	prog, err := loadProgram(e, c, path)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(c.String("store"), filepath.Join(".soni", "checkpoints", projectKey(path)))
+	if err != nil {
+		return storeError("serve", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
+	srv := serve.New(nil, serve.Options{
+		Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
+		TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
+		Inspect: inspect, Project: path,
+	})
+	measured := srv.Metrics().Store(store)
+	build := func(p *ir.Program) (*soni.Engine, error) {
+		dir := soni.ProjectDir(path)
+		u, err := understanderFor(c, p, dir)
+		if err != nil {
+			return nil, err
+		}
+		return soni.New(p, soni.Options{Store: measured, Dir: dir, Understander: u, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
+	}
+	eng, err := build(prog)
+	if _, usage := err.(cli.ExitCoder); usage {
+		return err
+	}
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
+	}
+	srv.SetEngine(eng)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	fmt.Fprintf(e.stderr, "soni %s: %s on http://%s (store %s)\n", c.Command.Name, path, ln.Addr(), storeName(c.String("store")))
+	if inspect {
+		fmt.Fprintf(e.stdout, "inspector: http://%s/inspect/\n", ln.Addr())
+	}
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			p, err := soni.LoadProgram(path, compilerOptions(c))
+			if err != nil {
+				logger.Error("reload failed: the old program stays", "error", err.Error())
+				continue
+			}
+			ne, err := build(p)
+			if err != nil {
+				logger.Error("reload failed: the old program stays", "error", err.Error())
+				continue
+			}
+			srv.SetEngine(ne)
+			logger.Info("reloaded", "project", path)
+		}
+	}()
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
+	case <-c.Context.Done():
+	}
+	// SIGTERM or SIGINT: stop accepting, let turns in flight end.
+	srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), c.Duration("shutdown-timeout"))
+	defer cancel()
+	err = hs.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		logger.Warn("shutdown timeout passed with turns still running", "timeout", c.Duration("shutdown-timeout").String())
+		_ = hs.Close()
+		return cli.Exit("", exitFailed)
+	}
+	logger.Info("stopped")
+	return nil
 }
 
 // loopback reports whether an address listens on the loopback interface

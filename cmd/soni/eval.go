@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/soni-dev/soni/eval"
+	"github.com/soni-dev/soni/understand/llm"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,8 +17,9 @@ func evalCommand(e *env) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "fail when a file's accuracy is below `PERCENT`", DefaultText: "off"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+			llmFixturesFlag(),
 		}, understandingFlags()...),
-		Action: func(c *cli.Context) error {
+		Action: func(c *cli.Context) (err error) {
 			if c.NArg() == 0 {
 				return usageError("eval: missing FILE (an eval file, see docs/understanding.md)")
 			}
@@ -25,6 +27,11 @@ func evalCommand(e *env) *cli.Command {
 			if format != "text" && format != "json" {
 				return usageError("eval: unknown format %q: use text or json", format)
 			}
+			over, finish, err := llmOverrides(e, c)
+			if err != nil {
+				return err
+			}
+			defer func() { err = finish(err) }()
 			minAcc := c.Float64("min-accuracy")
 			failed := false
 			for _, path := range c.Args().Slice() {
@@ -32,9 +39,9 @@ func evalCommand(e *env) *cli.Command {
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("eval: %s", err), exitUsage)
 				}
-				u, err := understanderFor(c, prog, dir)
+				u, _, err := llm.Select(prog, dir, over, nil)
 				if err != nil {
-					return err
+					return cli.Exit(fmt.Sprintf("eval: %s", err), exitUsage)
 				}
 				r, err := eval.Run(c.Context, path, f, prog, dir, u)
 				if err != nil {

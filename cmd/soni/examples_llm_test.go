@@ -160,3 +160,15 @@ func TestTestWithLLMFixtures(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut.String(), "SONI_LLM_RECORD=1 records from a real endpoint: set SONI_LLM_BASE_URL and SONI_LLM_MODEL")
 }
+
+// TestEvalWithLLMFixtures: soni eval takes --llm-fixtures too; a message
+// with no fixture is counted as the model's fallback and fails the run,
+// loudly.
+func TestEvalWithLLMFixtures(t *testing.T) {
+	var out, errOut bytes.Buffer
+	empty := t.TempDir()
+	code := run(context.Background(), []string{"soni", "eval", "--understanding", "llm", "--llm-fixtures", empty, filepath.Join("..", "..", "eval", "testdata", "small.eval.yaml")}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, exitFailed, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "small.eval.yaml: accuracy 14.3% (1/7)")
+	assert.Contains(t, errOut.String(), "soni: eval: --llm-fixtures: 7 distinct model requests had no fixture in "+empty)
+}

@@ -33,7 +33,7 @@ func testCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "coverage-min", Usage: "fail when a project's step coverage is below `PERCENT` (implies --coverage)", DefaultText: "off"},
 			&cli.StringFlag{Name: "run", Usage: "run only the test cases whose names match `REGEXP`"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run `N` test cases at once", DefaultText: "the number of CPUs"},
-			&cli.StringFlag{Name: "llm-fixtures", Usage: "answer the model's requests from the recorded fixtures in `DIR` (with --understanding llm or hybrid; SONI_LLM_RECORD=1 records missing ones)"},
+			llmFixturesFlag(),
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) (err error) {
 			format := c.String("format")
@@ -50,27 +50,11 @@ func testCommand(e *env) *cli.Command {
 			if minCov < 0 || minCov > 100 {
 				return usageError("test: --coverage-min must be between 0 and 100, not %v", minCov)
 			}
-			over := llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model")}
-			if dir := c.String("llm-fixtures"); dir != "" {
-				if c.IsSet("llm-url") {
-					return usageError("test: give --llm-fixtures or --llm-url, not both")
-				}
-				url, stop, err := fixtureEndpoint(dir)
-				if err != nil {
-					return cli.Exit("test: --llm-fixtures: "+err.Error(), exitUsage)
-				}
-				defer func() {
-					// Loud: a turn that had no fixture fails the run even
-					// when its test case did not notice.
-					if missing := stop(); len(missing) > 0 {
-						fmt.Fprintf(e.stderr, "soni: test: --llm-fixtures: %d distinct model requests had no fixture in %s; each was written there as HASH.request.json: record them with SONI_LLM_RECORD=1 and a real endpoint, or write them (docs/understanding.md)\n", len(missing), dir)
-						if err == nil {
-							err = cli.Exit("", exitFailed)
-						}
-					}
-				}()
-				over.BaseURL, over.Model = url, fixtureModel
+			over, finish, err := llmOverrides(e, c)
+			if err != nil {
+				return err
 			}
+			defer func() { err = finish(err) }()
 			opts := convtest.Options{
 				Flows:    c.String("flows"),
 				Jobs:     c.Int("jobs"),

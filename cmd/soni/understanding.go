@@ -37,6 +37,41 @@ func understanderFor(c *cli.Context, prog *ir.Program, dir string) (vm.Understan
 	return u, nil
 }
 
+// llmFixturesFlag is --llm-fixtures, on test and eval.
+func llmFixturesFlag() cli.Flag {
+	return &cli.StringFlag{Name: "llm-fixtures", Usage: "answer the model's requests from the recorded fixtures in `DIR` (with --understanding llm or hybrid; SONI_LLM_RECORD=1 records missing ones)"}
+}
+
+// llmOverrides reads the understanding flags of test and eval. With
+// --llm-fixtures it starts the fixtures' endpoint and points the model at
+// it; finish stops it and turns a missing fixture into a failure, loudly,
+// even when the run did not notice.
+func llmOverrides(e *env, c *cli.Context) (llm.Overrides, func(error) error, error) {
+	over := llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model")}
+	name := c.Command.Name
+	dir := c.String("llm-fixtures")
+	if dir == "" {
+		return over, func(err error) error { return err }, nil
+	}
+	if c.IsSet("llm-url") {
+		return over, nil, usageError("%s: give --llm-fixtures or --llm-url, not both", name)
+	}
+	url, stop, err := fixtureEndpoint(dir)
+	if err != nil {
+		return over, nil, cli.Exit(name+": --llm-fixtures: "+err.Error(), exitUsage)
+	}
+	over.BaseURL, over.Model = url, fixtureModel
+	return over, func(err error) error {
+		if missing := stop(); len(missing) > 0 {
+			fmt.Fprintf(e.stderr, "soni: %s: --llm-fixtures: %d distinct model requests had no fixture in %s; each was written there as HASH.request.json: record them with SONI_LLM_RECORD=1 and a real endpoint, or write them (docs/understanding.md)\n", name, len(missing), dir)
+			if err == nil {
+				err = cli.Exit("", exitFailed)
+			}
+		}
+		return err
+	}, nil
+}
+
 // fixtureModel is the model name requests to a fixture endpoint carry, so
 // that fixtures do not depend on the model that recorded them.
 const fixtureModel = "fixtures"

@@ -273,14 +273,21 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 	if err := checkpoints.ValidateID(session); err != nil {
 		return nil, 0, err
 	}
-	b, rev, err := e.store.Load(ctx, session)
+	var b []byte
+	var rev uint64
+	var err error
+	if sl, ok := e.store.(checkpoints.SharedLoader); ok {
+		b, rev, err = sl.LoadShared(ctx, session) // read-only: DecodeOwned never writes
+	} else {
+		b, rev, err = e.store.Load(ctx, session)
+	}
 	if errors.Is(err, checkpoints.ErrNotFound) {
 		return e.m.NewState(session), 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := e.m.DecodeOwned(b) // Load returned bytes of our own
+	st, err := e.m.DecodeOwned(b) // bytes of our own, or lent read-only
 	if err == nil && st.Session != session {
 		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
 	}

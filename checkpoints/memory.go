@@ -54,6 +54,24 @@ func (s *MemoryStore) Load(ctx context.Context, id string) ([]byte, uint64, erro
 	return slices.Clone(e.data), e.revision, nil
 }
 
+// LoadShared is Load without the copy: the bytes are the store's own,
+// which it never changes (a save stores new ones), and the caller must
+// not change them either. See [SharedLoader].
+func (s *MemoryStore) LoadShared(ctx context.Context, id string) ([]byte, uint64, error) {
+	if err := begin(ctx, id); err != nil {
+		return nil, 0, err
+	}
+	s.mu.Lock()
+	e, ok := s.sessions[id]
+	s.mu.Unlock()
+	if !ok {
+		return nil, 0, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	return e.data, e.revision, nil
+}
+
+var _ SharedLoader = (*MemoryStore)(nil)
+
 // Save stores a copy of data if the session is at revision expected; see
 // [Store].
 func (s *MemoryStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {

@@ -330,3 +330,12 @@ func CheckData(id string, expected uint64, data []byte) error {
 	}
 	return nil
 }
+
+// SharedLoader is a Store that can lend its own bytes instead of a copy:
+// LoadShared returns bytes the store never changes afterwards, which the
+// caller must treat as read-only. The soni Engine decodes them in place
+// (the state's strings share them), which saves a copy of every
+// checkpoint on every turn of a memory store.
+type SharedLoader interface {
+	LoadShared(ctx context.Context, id string) ([]byte, uint64, error)
+}

@@ -415,3 +415,25 @@ func TestErrorMessages(t *testing.T) {
 	assert.NotErrorIs(t, ce, ErrConflict)
 	assert.NotErrorIs(t, &ConflictError{}, ErrCorrupt)
 }
+
+// TestMemoryLoadShared: LoadShared lends the stored bytes without a copy,
+// and a later save stores new bytes, so what was lent never changes.
+func TestMemoryLoadShared(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	_, _, err := s.LoadShared(ctx, "a")
+	require.ErrorIs(t, err, ErrNotFound)
+	first := []byte(`{"revision": 1}`)
+	require.NoError(t, s.Save(ctx, "a", 0, first))
+	first[2] = 'X' // the caller's buffer is the caller's: the store copied it
+	lent, rev, err := s.LoadShared(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1), rev)
+	assert.Equal(t, `{"revision": 1}`, string(lent))
+	again, _, _ := s.LoadShared(ctx, "a")
+	assert.Same(t, &lent[0], &again[0], "no copy")
+	require.NoError(t, s.Save(ctx, "a", 1, []byte(`{"revision": 2}`)))
+	assert.Equal(t, `{"revision": 1}`, string(lent), "what was lent is never changed")
+	_, _, err = s.LoadShared(ctx, "../x")
+	assert.Error(t, err)
+}

@@ -433,7 +433,7 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 		case fPending:
 			st.Pending, err = m.decodePending(&d)
 		case fHistory:
-			st.History, err = d.history()
+			st.History, err = d.history(m.settings.HistorySize)
 		case fMetadata:
 			var v any
 			if v, err = d.value(0); err == nil {
@@ -1130,8 +1130,13 @@ func (d *decoder) number() (any, error) {
 }
 
 // history reads the history messages.
-func (d *decoder) history() ([]Message, error) {
+// history reads the history; size is the program's history_size, so that
+// the slice, made once, also holds the messages the next turn adds.
+func (d *decoder) history(size int) ([]Message, error) {
 	var out []Message
+	if size > 0 {
+		out = make([]Message, 0, size+4)
+	}
 	err := d.array(func() error {
 		var msg Message
 		var seen [2]bool

@@ -65,6 +65,7 @@ func lowerUnderstanding(v any) *ir.Understanding {
 		u.Model, _ = l["model"].(string)
 		u.APIKeyEnv, _ = l["api_key_env"].(string)
 		u.Prompt, _ = l["prompt"].(string)
+		u.ResponseFormat, _ = l["response_format"].(string)
 		switch t := l["timeout"].(type) {
 		case string:
 			u.Timeout = t

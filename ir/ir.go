@@ -114,6 +114,9 @@ type Understanding struct {
 	MaxHistory int    `json:"max_history,omitempty"`
 	// Prompt is a prompt template file, relative to the project.
 	Prompt string `json:"prompt,omitempty"`
+	// ResponseFormat is how the model answers: text (the default, the
+	// line grammar) or json_schema (structured outputs).
+	ResponseFormat string `json:"response_format,omitempty"`
 }
 
 // DefaultSettings returns the settings used when a project sets none.

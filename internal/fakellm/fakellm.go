@@ -40,6 +40,9 @@ type Request struct {
 	} `json:"messages"`
 	Temperature float64 `json:"temperature"`
 	MaxTokens   int     `json:"max_tokens"`
+	// ResponseFormat is the request's response_format, when it has one
+	// (structured outputs); a request without one keys as before.
+	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
 }
 
 // Fixture is one recorded or written answer.

@@ -40,6 +40,9 @@ type Config struct {
 	Prompt *template.Template
 	// Client sends the requests; default http.DefaultClient's transport.
 	Client *http.Client
+	// Answer is how the model is asked to answer: AnswerText (the
+	// default, the line grammar) or AnswerJSONSchema (structured outputs).
+	Answer AnswerFormat
 }
 
 // Model asks the model and validates its answer. It is a vm.Understander
@@ -74,6 +77,12 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{}
 	}
+	if cfg.Answer == "" {
+		cfg.Answer = AnswerText
+	}
+	if _, err := ParseAnswerFormat(string(cfg.Answer)); err != nil {
+		return nil, err
+	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	return &Model{cfg: cfg}, nil
 }
@@ -96,26 +105,30 @@ func note(v vm.View, s string) {
 // ask renders the prompt, calls the model (one retry) and validates the
 // answer; ok is false when no answer could be had.
 func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, bool) {
-	prompt, err := RenderPrompt(m.cfg.Prompt, v, msg, m.cfg.MaxHistory)
+	prompt, err := RenderPrompt(m.cfg.Prompt, v, msg, m.cfg.MaxHistory, m.cfg.Answer)
 	if err != nil {
 		note(v, "llm: "+err.Error())
 		return nil, false
 	}
-	var answer string
+	var raws []Raw
+	var skipped []string
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
+		var answer string
 		answer, err = m.complete(ctx, prompt)
 		d := time.Since(start).Round(time.Millisecond)
 		if err == nil {
 			note(v, fmt.Sprintf("llm: answered in %s: %q", d, answer))
-			break
+			raws, skipped, err = m.parse(answer)
+			if err == nil {
+				break
+			}
 		}
 		note(v, fmt.Sprintf("llm: attempt %d failed after %s: %v", attempt, d, err))
 		if attempt == 2 || ctx.Err() != nil {
 			return nil, false
 		}
 	}
-	raws, skipped := ParseCommands(answer)
 	for _, s := range skipped {
 		note(v, fmt.Sprintf("llm: ignored %q: not a command", cut(s, 120)))
 	}
@@ -132,10 +145,21 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, b
 }
 
 type chatRequest struct {
-	Model       string        `json:"model"`
-	Messages    []chatMessage `json:"messages"`
-	Temperature float64       `json:"temperature"`
-	MaxTokens   int           `json:"max_tokens"`
+	Model          string          `json:"model"`
+	Messages       []chatMessage   `json:"messages"`
+	Temperature    float64         `json:"temperature"`
+	MaxTokens      int             `json:"max_tokens"`
+	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
+}
+
+// parse reads an answer in the configured format. The line grammar
+// cannot fail: lines that are no command are skipped.
+func (m *Model) parse(answer string) ([]Raw, []string, error) {
+	if m.cfg.Answer == AnswerJSONSchema {
+		return ParseJSONCommands(answer)
+	}
+	raws, skipped := ParseCommands(answer)
+	return raws, skipped, nil
 }
 
 type chatMessage struct {
@@ -154,7 +178,11 @@ type chatResponse struct {
 func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
-	body, _ := json.Marshal(chatRequest{Model: m.cfg.Model, Messages: []chatMessage{{Role: "user", Content: prompt}}, Temperature: 0, MaxTokens: m.cfg.MaxTokens})
+	cr := chatRequest{Model: m.cfg.Model, Messages: []chatMessage{{Role: "user", Content: prompt}}, Temperature: 0, MaxTokens: m.cfg.MaxTokens}
+	if m.cfg.Answer == AnswerJSONSchema {
+		cr.ResponseFormat = responseFormat()
+	}
+	body, _ := json.Marshal(cr)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
 		return "", fmt.Errorf("the endpoint %q is not a URL", m.cfg.BaseURL)
@@ -186,6 +214,9 @@ func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 		return "", errors.New("the answer has no choices")
 	}
 	c := r.Choices[0]
+	if c.FinishReason == "length" && m.cfg.Answer == AnswerJSONSchema {
+		return "", errors.New("the answer was cut at max_tokens: its JSON is incomplete (raise max_tokens)")
+	}
 	if c.FinishReason == "length" {
 		// A cut answer may end inside a command: keep its whole lines.
 		if i := strings.LastIndexByte(c.Message.Content, '\n'); i >= 0 {

@@ -55,16 +55,16 @@ func TestDefaultPromptGolden(t *testing.T) {
 	p, err := ParsePrompt("")
 	require.NoError(t, err)
 	st := m.NewState("s")
-	idle, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6)
+	idle, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
 	require.NoError(t, err)
 	res, err := m.Turn(context.Background(), st, vm.Input{Text: "I want to send money"})
 	require.NoError(t, err)
 	res, err = m.Turn(context.Background(), res.State, vm.Input{Text: "Ana"})
 	require.NoError(t, err)
-	asking, err := RenderPrompt(p, m.View(res.State), "no wait, make it Maria", 6)
+	asking, err := RenderPrompt(p, m.View(res.State), "no wait, make it Maria", 6, AnswerText)
 	require.NoError(t, err)
 	golden(t, filepath.Join("testdata", "prompt_banking.golden"), idle+"\n=====\n"+asking)
-	again, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6)
+	again, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
 	require.NoError(t, err)
 	assert.Equal(t, idle, again, "deterministic")
 }
@@ -76,7 +76,7 @@ func TestCustomPrompt(t *testing.T) {
 	require.NoError(t, err)
 	p, err := ParsePrompt(`{{len .Flows}} flows; message {{printf "%q" .Message}}`)
 	require.NoError(t, err)
-	got, err := RenderPrompt(p, m.View(m.NewState("s")), strings.Repeat("x", MaxMessage+50), 6)
+	got, err := RenderPrompt(p, m.View(m.NewState("s")), strings.Repeat("x", MaxMessage+50), 6, AnswerText)
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprintf("5 flows; message %q", strings.Repeat("x", MaxMessage)), got, "the message is cut to MaxMessage")
 	_, err = ParsePrompt("{{.Nope")
@@ -84,7 +84,7 @@ func TestCustomPrompt(t *testing.T) {
 	var bad *template.Template
 	bad, err = ParsePrompt("{{.Nope}}")
 	require.NoError(t, err)
-	_, err = RenderPrompt(bad, m.View(m.NewState("s")), "hi", 6)
+	_, err = RenderPrompt(bad, m.View(m.NewState("s")), "hi", 6, AnswerText)
 	assert.ErrorContains(t, err, "render the prompt")
 }
 

@@ -26,6 +26,9 @@ type PromptData struct {
 	Slots   []PromptSlotValue
 	History []vm.Message
 	Message string
+	// JSON is true when the answer is asked for as JSON
+	// (response_format json_schema) instead of the line grammar.
+	JSON bool
 }
 
 // PromptFlow is a flow that can start, with its slots.
@@ -125,10 +128,13 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 	return d
 }
 
-// RenderPrompt renders a prompt for a message in a conversation.
-func RenderPrompt(t *template.Template, v vm.View, msg string, maxHistory int) (string, error) {
+// RenderPrompt renders a prompt for a message in a conversation, asking
+// for the answer in the given format.
+func RenderPrompt(t *template.Template, v vm.View, msg string, maxHistory int, answer AnswerFormat) (string, error) {
 	var b strings.Builder
-	if err := t.Execute(&b, promptData(v, msg, maxHistory)); err != nil {
+	d := promptData(v, msg, maxHistory)
+	d.JSON = answer == AnswerJSONSchema
+	if err := t.Execute(&b, d); err != nil {
 		return "", fmt.Errorf("render the prompt: %w", err)
 	}
 	return b.String(), nil

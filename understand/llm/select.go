@@ -64,6 +64,11 @@ func Select(prog *ir.Program, dir string, o Overrides, getenv func(string) strin
 		keyEnv = "SONI_LLM_API_KEY"
 	}
 	cfg.APIKey = getenv(keyEnv)
+	answer, err := ParseAnswerFormat(u.ResponseFormat)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg.Answer = answer
 	if u.Timeout != "" {
 		d, err := time.ParseDuration(u.Timeout)
 		if err != nil || d <= 0 {

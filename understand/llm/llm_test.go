@@ -93,6 +93,22 @@ func answer(content, finish string) string {
 	return fmt.Sprintf(`{"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":%q}]}`, content, finish)
 }
 
+// askFake asks a model configured as cfg, behind a fake server that
+// answers with respond, about "send 100 to John" in a new conversation.
+func askFake(t *testing.T, m *vm.Machine, cfg Config, respond func(attempt int) (int, string)) ([]vm.Command, []string, *fakellm.Server) {
+	t.Helper()
+	fake := &fakellm.Server{Respond: func(_ fakellm.Request, a int) (int, string) { return respond(a) }}
+	ts := httptest.NewServer(fake)
+	t.Cleanup(ts.Close)
+	cfg.BaseURL = ts.URL + "/v1"
+	model, err := New(cfg)
+	require.NoError(t, err)
+	var notes []string
+	cmds, err := model.Understand(context.Background(), "send 100 to John", view(m, m.NewState("s"), &notes))
+	require.NoError(t, err)
+	return cmds, notes, fake
+}
+
 // TestContract: the request's shape and headers, and what each failure
 // of the endpoint becomes: one retry, then the fallback with the reason in
 // the trace.
@@ -124,14 +140,7 @@ func TestContract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake := &fakellm.Server{Respond: func(_ fakellm.Request, a int) (int, string) { return tt.respond(a) }}
-			ts := httptest.NewServer(fake)
-			defer ts.Close()
-			model, err := New(Config{BaseURL: ts.URL + "/v1", Model: "m1", APIKey: "k3y"})
-			require.NoError(t, err)
-			var notes []string
-			cmds, err := model.Understand(context.Background(), "send 100 to John", view(m, m.NewState("s"), &notes))
-			require.NoError(t, err)
+			cmds, notes, fake := askFake(t, m, Config{Model: "m1", APIKey: "k3y"}, tt.respond)
 			var kinds []vm.CommandKind
 			for _, c := range cmds {
 				kinds = append(kinds, c.Kind)

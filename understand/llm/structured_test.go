@@ -1,16 +1,13 @@
 package llm
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/soni-dev/soni/compiler"
-	"github.com/soni-dev/soni/internal/fakellm"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
@@ -96,14 +93,7 @@ func TestJSONSchemaAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake := &fakellm.Server{Respond: func(_ fakellm.Request, a int) (int, string) { return tt.respond(a) }}
-			ts := httptest.NewServer(fake)
-			defer ts.Close()
-			model, err := New(Config{BaseURL: ts.URL + "/v1", Model: "m1", Answer: AnswerJSONSchema})
-			require.NoError(t, err)
-			var notes []string
-			cmds, err := model.Understand(context.Background(), "send 100 to John", view(m, m.NewState("s"), &notes))
-			require.NoError(t, err)
+			cmds, notes, fake := askFake(t, m, Config{Model: "m1", Answer: AnswerJSONSchema}, tt.respond)
 			assert.Equal(t, tt.want, cmds)
 			assert.Contains(t, strings.Join(notes, "\n"), tt.note)
 			require.NotEmpty(t, fake.Requests)
@@ -132,16 +122,10 @@ func TestTextRequestsHaveNoResponseFormat(t *testing.T) {
 	prog := banking(t)
 	m, err := vm.New(prog, vm.Options{})
 	require.NoError(t, err)
-	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) { return 200, answer("chitchat", "stop") }}
-	ts := httptest.NewServer(fake)
-	defer ts.Close()
-	model, err := New(Config{BaseURL: ts.URL, Model: "m"})
-	require.NoError(t, err)
-	_, err = model.Understand(context.Background(), "hi", m.View(m.NewState("s")))
-	require.NoError(t, err)
+	_, _, fake := askFake(t, m, Config{Model: "m"}, func(int) (int, string) { return 200, answer("chitchat", "stop") })
 	require.Len(t, fake.Requests, 1)
 	assert.Nil(t, fake.Requests[0].ResponseFormat)
-	_, err = New(Config{BaseURL: ts.URL, Model: "m", Answer: "xml"})
+	_, err = New(Config{BaseURL: "http://127.0.0.1:1", Model: "m", Answer: "xml"})
 	assert.ErrorContains(t, err, `response_format "xml" is not text or json_schema`)
 }
 

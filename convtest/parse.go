@@ -18,6 +18,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/vm"
 )
@@ -173,11 +174,61 @@ type Step struct {
 
 	refs []ref
 	// entry is the position of the step's '-' in a block list (zero for
-	// a flow list); value is the node of the step's main value.
+	// a flow list); value is how the step's main value is written.
 	entry diag.Pos
-	value ast.Node
+	value valueRef
 	// inFlow is true when the step is a flow mapping ({bot: ...}).
 	inFlow bool
+}
+
+// valueRef is what --update needs to know of a step's main value: how it
+// is quoted and where it starts. Steps keep this instead of the YAML node,
+// whose tokens link to every other token of the file: holding one node
+// would keep the whole parse alive while the cases run.
+type valueRef struct {
+	// style is the value's quoting style (stylePlain, styleSingle or
+	// styleDouble), looking through a tag or an anchor, for new steps.
+	style string
+	// form is how the value itself is written: a quoting style,
+	// formLiteral for a block scalar, or "" when --update cannot rewrite
+	// it. line and col are where it starts.
+	form      string
+	line, col int
+	// text is a plain scalar's value, to spot one folded over lines.
+	text string
+}
+
+// formLiteral is the form of a block scalar (| or >).
+const formLiteral = "literal"
+
+// refOf describes a step's main value node.
+func refOf(n ast.Node) valueRef {
+	r := valueRef{style: stylePlain}
+	if s, ok := yamlpos.Unwrap(n).(*ast.StringNode); ok && s.Token != nil {
+		switch s.Token.Type {
+		case token.DoubleQuoteType:
+			r.style = styleDouble
+		case token.SingleQuoteType:
+			r.style = styleSingle
+		}
+	}
+	switch x := n.(type) {
+	case *ast.StringNode:
+		if tk := x.Token; tk != nil && tk.Position != nil {
+			r.form, r.line, r.col, r.text = stylePlain, tk.Position.Line, tk.Position.Column, x.Value
+			switch tk.Type {
+			case token.DoubleQuoteType:
+				r.form = styleDouble
+			case token.SingleQuoteType:
+				r.form = styleSingle
+			}
+		}
+	case *ast.LiteralNode:
+		if x.Start != nil && x.Start.Position != nil {
+			r.form, r.line, r.col = formLiteral, x.Start.Position.Line, x.Start.Position.Column
+		}
+	}
+	return r
 }
 
 // ref is a flow, slot or action name that must exist in the project.
@@ -724,7 +775,7 @@ func (d *decoder) step(n ast.Node) *Step {
 		}
 		return nil
 	}
-	st := &Step{Kind: StepKind(keyOf(main)), Pos: d.pos(main.Key), value: main.Value}
+	st := &Step{Kind: StepKind(keyOf(main)), Pos: d.pos(main.Key), value: refOf(main.Value)}
 	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.MappingNode:
 		st.inFlow = x.IsFlowStyle

@@ -87,7 +87,7 @@ func (d *decoder) assertion(n ast.Node) *Step {
 		d.unsupported(d.pos(mv.Key), "assertion %q has no equivalent in soni: %s", key, why)
 		return nil
 	}
-	st := &Step{Kind: StepKind(key), Pos: d.pos(mv.Key), value: mv.Value}
+	st := &Step{Kind: StepKind(key), Pos: d.pos(mv.Key), value: refOf(mv.Value)}
 	switch st.Kind {
 	case StepFlowStarted, StepFlowCompleted, StepFlowCancelled:
 		if _, isMap := yamlpos.Unwrap(mv.Value).(*ast.MappingNode); isMap || isMappingValue(mv.Value) {

@@ -13,7 +13,6 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
-	"github.com/soni-dev/soni/internal/yamlpos"
 )
 
 // Update rewrites, in place, the bot steps of every turn whose replies
@@ -232,39 +231,27 @@ const (
 // steps; plain when it has none.
 func caseStyle(c *Case) string {
 	for _, st := range c.Steps {
-		if st.Kind != StepBot {
-			continue
+		if st.Kind == StepBot {
+			return st.value.style
 		}
-		if s, ok := yamlpos.Unwrap(st.value).(*ast.StringNode); ok && s.Token != nil {
-			switch s.Token.Type {
-			case token.DoubleQuoteType:
-				return styleDouble
-			case token.SingleQuoteType:
-				return styleSingle
-			}
-		}
-		return stylePlain
 	}
 	return stylePlain
 }
 
 // replace returns the edit that replaces a bot step's value with text.
 func (u *updater) replace(st *Step, text string) (srcEdit, error) {
-	switch x := st.value.(type) {
-	case *ast.StringNode:
-		tk := x.Token
-		if tk == nil || tk.Position == nil {
-			break
-		}
-		start := u.offset(tk.Position.Line, tk.Position.Column)
-		switch tk.Type {
-		case token.DoubleQuoteType:
+	v := st.value
+	switch v.form {
+	case styleDouble, styleSingle, stylePlain:
+		start := u.offset(v.line, v.col)
+		switch v.form {
+		case styleDouble:
 			return srcEdit{start, scanDouble(u.text, start), quoteYAML(text, styleDouble, st.inFlow)}, nil
-		case token.SingleQuoteType:
+		case styleSingle:
 			return srcEdit{start, scanSingle(u.text, start), quoteYAML(text, styleSingle, st.inFlow)}, nil
 		}
 		end := scanPlain(u.text, start, st.inFlow)
-		if string(u.text[start:end]) != x.Value {
+		if string(u.text[start:end]) != v.text {
 			// A plain scalar folded over several lines: replace it up to
 			// the end of the entry.
 			if st.inFlow {
@@ -274,11 +261,11 @@ func (u *updater) replace(st *Step, text string) (srcEdit, error) {
 			return srcEdit{start, u.offset(last, utf8.RuneCountInString(u.lineText(last))+1), quoteYAML(text, styleDouble, false)}, nil
 		}
 		return srcEdit{start, end, quoteYAML(text, stylePlain, st.inFlow)}, nil
-	case *ast.LiteralNode:
-		if x.Start == nil || x.Start.Position == nil || st.inFlow || !st.entry.IsValid() {
+	case formLiteral:
+		if st.inFlow || !st.entry.IsValid() {
 			break
 		}
-		start := u.offset(x.Start.Position.Line, x.Start.Position.Column)
+		start := u.offset(v.line, v.col)
 		last := u.entryEnd(st.entry.Line, st.entry.Col)
 		return srcEdit{start, u.offset(last, utf8.RuneCountInString(u.lineText(last))+1), quoteYAML(text, styleDouble, false)}, nil
 	}

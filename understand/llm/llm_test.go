@@ -47,7 +47,8 @@ func golden(t *testing.T, path, got string) {
 }
 
 // TestDefaultPromptGolden: the default prompt for the banking example,
-// once with no flow active and once at a pending question.
+// once with no flow active and once at a pending question, and the first
+// asking for a JSON answer.
 func TestDefaultPromptGolden(t *testing.T) {
 	prog := banking(t)
 	m, err := vm.New(prog, vm.Options{Understander: understand.New(prog)})
@@ -67,6 +68,14 @@ func TestDefaultPromptGolden(t *testing.T) {
 	again, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
 	require.NoError(t, err)
 	assert.Equal(t, idle, again, "deterministic")
+
+	// Asked for JSON (response_format json_schema), only the answer
+	// instructions differ.
+	asJSON, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerJSONSchema)
+	require.NoError(t, err)
+	golden(t, filepath.Join("testdata", "prompt_banking_json.golden"), asJSON)
+	tail := func(s string) string { return s[strings.Index(s, "\n\nFlows:"):] }
+	assert.Equal(t, tail(idle), tail(asJSON))
 }
 
 // TestCustomPrompt: a project's own template is used as written.

@@ -3,12 +3,10 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/soni-dev/soni/compiler"
-	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -127,24 +125,6 @@ func TestTextRequestsHaveNoResponseFormat(t *testing.T) {
 	assert.Nil(t, fake.Requests[0].ResponseFormat)
 	_, err = New(Config{BaseURL: "http://127.0.0.1:1", Model: "m", Answer: "xml"})
 	assert.ErrorContains(t, err, `response_format "xml" is not text or json_schema`)
-}
-
-// TestJSONPromptGolden: the default prompt when the answer is asked for
-// as JSON; everything after the answer instructions is the text prompt's.
-func TestJSONPromptGolden(t *testing.T) {
-	prog := banking(t)
-	m, err := vm.New(prog, vm.Options{Understander: understand.New(prog)})
-	require.NoError(t, err)
-	p, err := ParsePrompt("")
-	require.NoError(t, err)
-	st := m.NewState("s")
-	got, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerJSONSchema)
-	require.NoError(t, err)
-	golden(t, filepath.Join("testdata", "prompt_banking_json.golden"), got)
-	text, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
-	require.NoError(t, err)
-	tail := func(s string) string { return s[strings.Index(s, "\n\nFlows:"):] }
-	assert.Equal(t, tail(text), tail(got))
 }
 
 // TestSelectResponseFormat: the project's response_format reaches the

@@ -350,6 +350,27 @@ func (s *FileStore) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+// Ping checks that the directory can be read, as List would, without
+// listing it: it reads at most one entry. A directory that does not exist
+// yet is fine (the first save creates it).
+func (s *FileStore) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.Open(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open checkpoint directory: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Readdirnames(1); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read checkpoint directory: %w", err)
+	}
+	return nil
+}
+
 // List returns the ids of the checkpoint files in the directory, sorted.
 // Lock files, temporary files, directories and other names are ignored. A
 // directory that does not exist yet holds no sessions.

@@ -470,3 +470,20 @@ func TestFileStoreLogCrashRule(t *testing.T) {
 	require.Len(t, log, 2)
 	assert.JSONEq(t, `{"n": 2}`, string(log[1].Data), "the landed turn's line wins")
 }
+
+// TestFileStorePing: a directory that does not exist yet answers (the
+// first save creates it); one that cannot be read does not, and the
+// message names the directory's problem.
+func TestFileStorePing(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "later")
+	s, err := NewFileStore(dir)
+	require.NoError(t, err)
+	require.NoError(t, s.Ping(ctx), "not created yet")
+	require.NoError(t, os.WriteFile(dir, []byte("not a directory"), 0o600))
+	err = s.Ping(ctx)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "read checkpoint directory")
+	_, listErr := s.List(ctx)
+	assert.Error(t, listErr, "List agrees")
+}

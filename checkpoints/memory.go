@@ -222,6 +222,9 @@ func (s *MemoryStore) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+// Ping always answers: the sessions are in this process.
+func (s *MemoryStore) Ping(ctx context.Context) error { return ctx.Err() }
+
 // List returns the stored session ids, sorted.
 func (s *MemoryStore) List(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {

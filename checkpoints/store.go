@@ -331,6 +331,24 @@ func CheckData(id string, expected uint64, data []byte) error {
 	return nil
 }
 
+// Pinger is a Store that can tell whether it answers without listing its
+// sessions. serve's /readyz asks on every probe, so Ping must cost the
+// same whatever the number of sessions. Every store in this module is
+// one.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Ping reports whether s answers: s.Ping when s is a Pinger, else a List
+// (which grows with the number of sessions).
+func Ping(ctx context.Context, s Store) error {
+	if p, ok := s.(Pinger); ok {
+		return p.Ping(ctx)
+	}
+	_, err := s.List(ctx)
+	return err
+}
+
 // SharedLoader is a Store that can lend its own bytes instead of a copy:
 // LoadShared returns bytes the store never changes afterwards, which the
 // caller must treat as read-only. The soni Engine decodes them in place

@@ -707,7 +707,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if _, err := eng.Store().List(ctx); err != nil {
+	if err := checkpoints.Ping(ctx, eng.Store()); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not be reached")
 		return
 	}

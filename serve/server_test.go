@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/soni-dev/soni"
@@ -233,6 +235,47 @@ func TestOperations(t *testing.T) {
 	for _, name := range []string{`soni_turns_total{outcome="ok"} 1`, "soni_turn_duration_seconds_bucket", `soni_flows_total{event="flow_started",flow="order"} 1`, `soni_store_duration_seconds_count{op="commit"} 1`, "soni_store_conflicts_total 0"} {
 		assert.Contains(t, string(b), name)
 	}
+}
+
+// downStore is a memory store whose Ping fails when down, and which
+// counts its List calls.
+type downStore struct {
+	*checkpoints.MemoryStore
+	down  atomic.Bool
+	lists atomic.Int64
+}
+
+func (s *downStore) Ping(ctx context.Context) error {
+	if s.down.Load() {
+		return errors.New("disk on fire at /secret/path")
+	}
+	return s.MemoryStore.Ping(ctx)
+}
+
+func (s *downStore) List(ctx context.Context) ([]string, error) {
+	s.lists.Add(1)
+	return s.MemoryStore.List(ctx)
+}
+
+// TestReadyPingsTheStore: /readyz asks the store's Ping, which does not
+// grow with the number of sessions, instead of listing them, and says
+// 503 without the store's own message when it fails.
+func TestReadyPingsTheStore(t *testing.T) {
+	r := compiler.CompileSource("shop.yaml", []byte(shopYAML), compiler.Options{})
+	store := &downStore{MemoryStore: checkpoints.NewMemoryStore()}
+	eng, err := soni.New(r.Program, soni.Options{Store: store})
+	require.NoError(t, err)
+	srv := New(eng, Options{})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	resp, _ := do(t, ts, http.MethodGet, "/readyz")
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	store.down.Store(true)
+	resp, body := do(t, ts, http.MethodGet, "/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Contains(t, body, `"store_unavailable"`)
+	assert.NotContains(t, body, "/secret/path")
+	assert.Zero(t, store.lists.Load(), "readiness never lists the sessions")
 }
 
 // TestShuttingDown: once closed, new requests get 503 and readiness fails.

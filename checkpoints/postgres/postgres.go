@@ -254,6 +254,20 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return tx.Commit(ctx)
 }
 
+// Ping checks that the server answers on both pools (the data and the
+// turn locks) and has the table, reading at most one row.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	err := s.pool.QueryRow(ctx, `SELECT 1 FROM soni_checkpoints LIMIT 1`).Scan(&one)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("postgres store: %s", redact(err))
+	}
+	if err := s.locks.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres store, lock pool: %s", redact(err))
+	}
+	return nil
+}
+
 // List returns the session ids, sorted.
 func (s *Store) List(ctx context.Context) ([]string, error) {
 	infos, err := s.Sessions(ctx)

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/checkpoints/storetest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -74,4 +75,17 @@ func TestMigrationIsIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	err = s.migrate(ctx)
 	require.ErrorContains(t, err, "written by a newer soni (schema 99")
+}
+
+// TestPingNeedsTheTable: a database without soni's table (the wrong
+// database, say) does not answer /readyz as ready.
+func TestPingNeedsTheTable(t *testing.T) {
+	s := openSchema(t)
+	ctx := context.Background()
+	require.NoError(t, s.Ping(ctx))
+	_, err := s.pool.Exec(ctx, `DROP TABLE soni_checkpoints CASCADE`)
+	require.NoError(t, err)
+	err = s.Ping(ctx)
+	require.ErrorContains(t, err, "soni_checkpoints")
+	assert.NotContains(t, err.Error(), "host=", "no connection string in the message")
 }

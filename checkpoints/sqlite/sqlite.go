@@ -246,6 +246,17 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return tx.Commit()
 }
 
+// Ping checks that the database answers and has its table, reading at
+// most one row.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM soni_checkpoints LIMIT 1`).Scan(&one)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("ping: %w", err)
+	}
+	return nil
+}
+
 // List returns the session ids, sorted.
 func (s *Store) List(ctx context.Context) ([]string, error) {
 	infos, err := s.Sessions(ctx)

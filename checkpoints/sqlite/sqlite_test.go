@@ -43,3 +43,13 @@ func TestTwoHandlesShareOneFile(t *testing.T) {
 	require.NoError(t, err)
 	unlockB()
 }
+
+// TestPingFailsWhenClosed: /readyz reports a store that cannot answer.
+func TestPingFailsWhenClosed(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "soni.db"))
+	require.NoError(t, err)
+	require.NoError(t, s.Ping(ctx))
+	require.NoError(t, s.Close())
+	require.Error(t, s.Ping(ctx))
+}

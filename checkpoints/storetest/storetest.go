@@ -33,6 +33,17 @@ func Entry(rev uint64, text string) []byte {
 // the store must be usable concurrently.
 func Run(t *testing.T, open func(t *testing.T) checkpoints.Journal) {
 	ctx := context.Background()
+	t.Run("Ping", func(t *testing.T) {
+		s := open(t)
+		_, ok := s.(checkpoints.Pinger)
+		require.True(t, ok, "the store has a Ping that does not list its sessions")
+		require.NoError(t, checkpoints.Ping(ctx, s), "an empty store answers")
+		require.NoError(t, s.Save(ctx, "a", 0, Doc(1, "one")))
+		require.NoError(t, checkpoints.Ping(ctx, s))
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		assert.Error(t, checkpoints.Ping(cancelled, s), "a cancelled context")
+	})
 	t.Run("LoadMissing", func(t *testing.T) {
 		s := open(t)
 		_, rev, err := s.Load(ctx, "nobody")

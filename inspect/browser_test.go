@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
@@ -76,8 +77,24 @@ func browser(t *testing.T) context.Context {
 	)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
+	// An exception the page does not catch (a script that does not parse,
+	// a bug in a handler) ends the scenario at once, with the exception
+	// as the cause, instead of leaving a wait to run out.
+	var threw context.CancelCauseFunc
+	bctx, cancel2 := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			threw(fmt.Errorf("the page threw an exception at %s:%d: %s", d.URL, d.LineNumber+1, msg))
+		}
+	}))
 	t.Cleanup(cancel2)
+	ctx, cancelCause := context.WithCancelCause(bctx)
+	threw = cancelCause
+	t.Cleanup(func() { cancelCause(nil) })
 	// A bound on the whole scenario, so that a broken page fails rather
 	// than hangs; no step waits on the clock.
 	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
@@ -236,6 +253,9 @@ func scenario(p *page, url string) (string, error) {
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
+			if cause := context.Cause(p.ctx); cause != nil && cause != err {
+				err = fmt.Errorf("%w (%v)", err, cause)
+			}
 			return "", fmt.Errorf("step %d: %w", i+1, err)
 		}
 	}
@@ -273,6 +293,11 @@ func TestInspectorBreaksAreCaught(t *testing.T) {
 		"no current step": strings.Replace(string(orig), `if (n.id === current) cls.push("current");`, ``, 1),
 		"script error":    "this is not javascript(",
 	}
+	// What each break's failure says: the check that caught it.
+	want := map[string]string{
+		"no current step": `current step "", want "ask_recipient"`,
+		"script error":    "the page threw an exception",
+	}
 	for name, js := range breaks {
 		t.Run(name, func(t *testing.T) {
 			require.NotEqual(t, string(orig), js, "the break must change the page")
@@ -286,7 +311,8 @@ func TestInspectorBreaksAreCaught(t *testing.T) {
 			ctx, cancel := context.WithTimeout(browser(t), 20*time.Second)
 			defer cancel()
 			_, err := scenario(&page{ctx: ctx, dir: t.TempDir()}, url)
-			assert.Error(t, err)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), want[name])
 		})
 	}
 }

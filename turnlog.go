@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -181,12 +182,7 @@ func WriteTestCase(w io.Writer, session, project string, recs []TurnRecord) []st
 	fmt.Fprintf(w, "flows: %s\n", q(filepath.ToSlash(project)))
 	if len(stubs) > 0 {
 		fmt.Fprintln(w, "stub_custom_actions:")
-		names := make([]string, 0, len(stubs))
-		for n := range stubs {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(stubs)) {
 			s := stubs[n]
 			if s.err != "" {
 				fmt.Fprintf(w, "  %s:\n    error: %s\n", n, q(s.err))

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -229,12 +230,7 @@ func describe(prog *ir.Program, v vm.View, cmds []vm.Command) string {
 // WriteText prints a result for people.
 func WriteText(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "%s: accuracy %.1f%% (%d/%d)\n", r.File, 100*r.Accuracy, r.Correct, r.Total)
-	kinds := make([]string, 0, len(r.ByKind))
-	for k := range r.ByKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(r.ByKind)) {
 		v := r.ByKind[k]
 		fmt.Fprintf(w, "  %-14s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
 	}

@@ -6,7 +6,8 @@ package cmdshape
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
@@ -72,7 +73,7 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 			return nil, fmt.Errorf("start_flow: unknown flow %q", name)
 		}
 		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: name}
-		for _, k := range sortedKeys(slots) {
+		for _, k := range slices.Sorted(maps.Keys(slots)) {
 			if prog.ResolveSlot(name, k) == nil {
 				return nil, fmt.Errorf("start_flow: flow %q has no slot %q", name, k)
 			}
@@ -85,7 +86,7 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 			return nil, fmt.Errorf("%s takes an object of slot values, such as {\"%s\": {\"amount\": 50}}", kind, kind)
 		}
 		var cmds []vm.Command
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if !slotExists(prog, k) {
 				return nil, fmt.Errorf("%s: unknown slot %q", kind, k)
 			}
@@ -120,15 +121,6 @@ func slotExists(prog *ir.Program, name string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Format writes VM commands in the test files' shapes: the inverse of

@@ -214,10 +214,10 @@ func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 		return "", errors.New("the answer has no choices")
 	}
 	c := r.Choices[0]
-	if c.FinishReason == "length" && m.cfg.Answer == AnswerJSONSchema {
-		return "", errors.New("the answer was cut at max_tokens: its JSON is incomplete (raise max_tokens)")
-	}
 	if c.FinishReason == "length" {
+		if m.cfg.Answer == AnswerJSONSchema {
+			return "", errors.New("the answer was cut at max_tokens: its JSON is incomplete (raise max_tokens)")
+		}
 		// A cut answer may end inside a command: keep its whole lines.
 		if i := strings.LastIndexByte(c.Message.Content, '\n'); i >= 0 {
 			return c.Message.Content[:i], nil

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/vm"
 )
 
 // AnswerFormat is how the model is asked to answer.
@@ -34,7 +37,7 @@ func ParseAnswerFormat(s string) (AnswerFormat, error) {
 
 // commandKinds are the kinds a command may have, in the order the prompt
 // lists them.
-var commandKinds = []string{"start_flow", "set_slot", "correct_slot", "cancel_flow", "affirm", "deny", "clarify", "chitchat", "human_handoff", "fallback"}
+var commandKinds = []vm.CommandKind{vm.CmdStartFlow, vm.CmdSetSlot, vm.CmdCorrectSlot, vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdClarify, vm.CmdChitchat, vm.CmdHandoff, vm.CmdFallback}
 
 // responseFormat is the request's response_format for AnswerJSONSchema:
 // a strict schema (every field required, no other field), as OpenAI's
@@ -132,11 +135,7 @@ func jsonCommand(item json.RawMessage) (Raw, bool) {
 		return Raw{}, false
 	}
 	kind := strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(f.Kind, "-", " ")), "_"))
-	known := false
-	for _, k := range commandKinds {
-		known = known || k == kind
-	}
-	if !known {
+	if !slices.Contains(commandKinds, vm.CommandKind(kind)) {
 		return Raw{}, false
 	}
 	c := Raw{Kind: kind}

@@ -205,23 +205,12 @@ const formLiteral = "literal"
 func refOf(n ast.Node) valueRef {
 	r := valueRef{style: stylePlain}
 	if s, ok := yamlpos.Unwrap(n).(*ast.StringNode); ok && s.Token != nil {
-		switch s.Token.Type {
-		case token.DoubleQuoteType:
-			r.style = styleDouble
-		case token.SingleQuoteType:
-			r.style = styleSingle
-		}
+		r.style = quoteStyle(s.Token)
 	}
 	switch x := n.(type) {
 	case *ast.StringNode:
 		if tk := x.Token; tk != nil && tk.Position != nil {
-			r.form, r.line, r.col, r.text = stylePlain, tk.Position.Line, tk.Position.Column, x.Value
-			switch tk.Type {
-			case token.DoubleQuoteType:
-				r.form = styleDouble
-			case token.SingleQuoteType:
-				r.form = styleSingle
-			}
+			r.form, r.line, r.col, r.text = quoteStyle(tk), tk.Position.Line, tk.Position.Column, x.Value
 		}
 	case *ast.LiteralNode:
 		if x.Start != nil && x.Start.Position != nil {
@@ -229,6 +218,17 @@ func refOf(n ast.Node) valueRef {
 		}
 	}
 	return r
+}
+
+// quoteStyle is the quoting style of a scalar's token.
+func quoteStyle(tk *token.Token) string {
+	switch tk.Type {
+	case token.DoubleQuoteType:
+		return styleDouble
+	case token.SingleQuoteType:
+		return styleSingle
+	}
+	return stylePlain
 }
 
 // ref is a flow, slot or action name that must exist in the project.

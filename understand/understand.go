@@ -725,13 +725,36 @@ func stripWords(s string, prefix []string) (string, bool) {
 			_, size := utf8.DecodeRuneInString(s[j:])
 			j += size
 		}
-		if j == i || values.Normalize(s[i:j]) != want {
+		if j == i || !wordIs(s[i:j], want) {
 			return "", false
 		}
 		i = j
 	}
 	rest := strings.TrimLeft(s[i:], " \t\r\n,.;:!-")
 	return strings.TrimSpace(rest), true
+}
+
+// wordIs reports whether the word normalizes to want. An ASCII word is
+// compared in place (letters folded, apostrophes dropped); others are
+// normalized first.
+func wordIs(word, want string) bool {
+	k := 0
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return values.Normalize(word) == want
+		case c == '\'':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if k == len(want) || want[k] != c {
+			return false
+		}
+		k++
+	}
+	return k == len(want)
 }
 
 // isWordByte reports whether the rune at s[i] belongs to a word: a letter,

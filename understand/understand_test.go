@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -728,4 +729,22 @@ func TestValuesInTheFirstMessage(t *testing.T) {
 		{"a question mark alone is an answer", "Ana?", askRecipient, set("recipient", "Ana?")},
 		{"a statement ending in a question mark", "my brother, I think?", askRecipient, set("recipient", "my brother, I think?")},
 	})
+}
+
+// TestWordIs checks the in-place comparison of a word with a normalized
+// one against normalizing the word.
+func TestWordIs(t *testing.T) {
+	cases := []struct {
+		word, want string
+	}{
+		{"Actually", "actually"}, {"actually", "actual"}, {"actual", "actually"},
+		{"don't", "dont"}, {"DON'T", "dont"}, {"I", "i"}, {"no", "nope"},
+		{"Señor", "senor"}, {"noñ", "no"}, {"no\u0301", "no"}, {"Ñ", "n"},
+		{"50", "50"}, {"x", ""}, {"'", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.word+"/"+tc.want, func(t *testing.T) {
+			assert.Equal(t, values.Normalize(tc.word) == tc.want, wordIs(tc.word, tc.want))
+		})
+	}
 }

@@ -52,6 +52,15 @@ func init() {
 // space and collapses runs of spaces into one, with none at either end.
 // Letters of other scripts and digits are kept as they are.
 func Normalize(s string) string {
+	if normalized(s) {
+		return s // most words a turn compares already are: no copy
+	}
+	return normalize(s)
+}
+
+// normalize is Normalize without the check for text that is already
+// normalized.
+func normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -109,6 +118,21 @@ func Normalize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// normalized reports whether Normalize would return s unchanged: lower
+// case ASCII letters and digits in words separated by single spaces.
+func normalized(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if c != ' ' || i == 0 || i == len(s)-1 || s[i-1] == ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // The yes and no words. Each entry is a normalized word or phrase.

@@ -322,12 +322,45 @@ func TestNormalize(t *testing.T) {
 		{"Привет мир", "привет мир"},
 		{"a\tb\nc", "a b c"},
 		{"$$$", ""},
+		{"already normal 42", "already normal 42"},
+		{" leading", "leading"},
+		{"trailing ", "trailing"},
+		{"two  spaces", "two spaces"},
+		{"x", "x"},
+		{" ", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
 			assert.Equal(t, tc.want, Normalize(tc.in))
 		})
 	}
+}
+
+// FuzzNormalize checks the shortcut for text that is already normalized
+// against the full normalization, and that normalizing is idempotent.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", "a b", " a", "a ", "a  b", "Ab", "a\tb", "señor", "don't"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := normalize(s)
+		if normalized(s) {
+			require.Equal(t, s, n, "the shortcut differs from the full normalization")
+		}
+		if isASCII(n) {
+			require.True(t, normalized(n), "ASCII output the shortcut does not recognise: %q → %q", s, n)
+		}
+		require.Equal(t, n, Normalize(n), "not idempotent: %q → %q", s, n)
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func TestYesNo(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/soni-dev/soni/diag"
@@ -148,14 +149,21 @@ func (s *Suite) Run(ctx context.Context) *Report {
 	}
 	n = min(n, max(len(jobs), 1))
 	visits := make([]map[*Project]map[string]bool, n)
-	ch := make(chan job)
+	// Each worker takes the next job itself: a dispatching goroutine would
+	// compete with the workers for the processors and leave them waiting.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < n; w++ {
 		visits[w] = map[*Project]map[string]bool{}
 		wg.Add(1)
 		go func(seen map[*Project]map[string]bool) {
 			defer wg.Done()
-			for j := range ch {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					return
+				}
+				j := jobs[i]
 				t := s.Files[j.file]
 				cr := rep.Files[j.file].Cases[j.index]
 				if seen[t.Project] == nil {
@@ -167,10 +175,6 @@ func (s *Suite) Run(ctx context.Context) *Report {
 			}
 		}(visits[w])
 	}
-	for _, j := range jobs {
-		ch <- j
-	}
-	close(ch)
 	wg.Wait()
 	for _, fr := range rep.Files {
 		for _, cr := range fr.Cases {

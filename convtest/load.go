@@ -8,16 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/soni-dev/soni/internal/suggest"
 	"github.com/soni-dev/soni/internal/yamlpos"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
@@ -67,6 +69,10 @@ type Suite struct {
 	// Sources holds the bytes of every file a diagnostic may point at.
 	Sources diag.SourceMap
 	opts    Options
+	// flowFiles remembers, by absolute path, whether a YAML file is a
+	// flow file (not a test file), so that the project search reads and
+	// parses each file once however many test files look at it.
+	flowFiles map[string]bool
 }
 
 // Target is a test file and the project it tests.
@@ -107,11 +113,14 @@ type Project struct {
 // compiles their projects and checks every name they use. Problems are in
 // Suite.Diags; a suite with errors must not run.
 func Load(paths []string, opts Options) *Suite {
-	s := &Suite{Sources: diag.SourceMap{}, opts: opts}
+	s := &Suite{Sources: diag.SourceMap{}, opts: opts, flowFiles: map[string]bool{}}
 	found := s.discover(paths)
 	projects := map[string]*Project{}
 	for _, fd := range found {
-		f, ds := ParseFile(fd.path, fd.src)
+		f, ds := fd.file, fd.diags
+		if !fd.parsed {
+			f, ds = ParseFile(fd.path, fd.src)
+		}
 		s.Sources[fd.path] = fd.src
 		s.Diags = append(s.Diags, ds...)
 		if f == nil {
@@ -159,22 +168,28 @@ type found struct {
 	// files that are not test files: then limit itself is the project of
 	// a file for which walking up found no closer one.
 	limitHasFlows bool
+	// parsed is true when discovery parsed the file already (to tell a
+	// test file from a flow file): file and diags are ParseFile's result.
+	parsed bool
+	file   *File
+	diags  diag.List
 }
 
 // discover lists the test files below paths, in path order, each once.
 func (s *Suite) discover(paths []string) []found {
 	var out []found
 	seen := map[string]bool{}
-	add := func(path, limit string, limitHasFlows bool, src []byte) {
-		key, err := filepath.Abs(path)
+	add := func(fd found) {
+		key, err := filepath.Abs(fd.path)
 		if err != nil {
-			key = path
+			key = fd.path
 		}
 		if seen[key] {
 			return
 		}
 		seen[key] = true
-		out = append(out, found{path: filepath.ToSlash(path), src: src, limit: limit, limitHasFlows: limitHasFlows})
+		fd.path = filepath.ToSlash(fd.path)
+		out = append(out, fd)
 	}
 	for _, arg := range paths {
 		info, err := os.Stat(arg)
@@ -188,7 +203,12 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
 			}
-			add(arg, "", false, src)
+			af, isTest := classify(src)
+			if abs, err := filepath.Abs(arg); err == nil {
+				s.flowFiles[abs] = !isTest
+			}
+			f, ds := decodeFile(filepath.ToSlash(arg), src, af)
+			add(found{path: arg, src: src, parsed: true, file: f, diags: ds})
 			continue
 		}
 		var files []string
@@ -212,24 +232,27 @@ func (s *Suite) discover(paths []string) []found {
 			s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 		}
 		sort.Strings(files)
-		var tests []string
-		var srcs [][]byte
+		read := s.readAll(files)
+		var tests []found
 		hasFlows := false
-		for _, p := range files {
-			src, err := readFile(p)
-			if err != nil {
-				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(err))
+		for i, p := range files {
+			r := read[i]
+			if r.err != nil {
+				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(r.err))
 				continue
 			}
-			if IsTestFile(src) {
-				tests = append(tests, p)
-				srcs = append(srcs, src)
+			if abs, err := filepath.Abs(p); err == nil {
+				s.flowFiles[abs] = !r.isTest
+			}
+			if r.isTest {
+				tests = append(tests, found{path: p, src: r.src, limit: arg, parsed: true, file: r.file, diags: r.diags})
 			} else {
 				hasFlows = true
 			}
 		}
-		for i, p := range tests {
-			add(p, arg, hasFlows, srcs[i])
+		for _, fd := range tests {
+			fd.limitHasFlows = hasFlows
+			add(fd)
 		}
 		n := len(tests)
 		if n == 0 {
@@ -251,12 +274,19 @@ var testCasesKey = regexp.MustCompile(`(?m)^["']?test_cases["']?[ \t]*:`)
 // as a test file when a line starts with that key, so that a broken test
 // file is reported rather than silently skipped.
 func IsTestFile(src []byte) bool {
+	_, ok := classify(src)
+	return ok
+}
+
+// classify is IsTestFile, and returns the parsed YAML of a test file that
+// parses, so that it is decoded without parsing it again.
+func classify(src []byte) (*ast.File, bool) {
 	if !bytes.Contains(src, []byte("test_cases")) {
-		return false
+		return nil, false
 	}
-	f, err := parser.ParseBytes(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), 0)
+	f, err := parseYAML(src)
 	if err != nil {
-		return testCasesKey.Match(src)
+		return nil, testCasesKey.Match(src)
 	}
 	for _, doc := range f.Docs {
 		var pairs []*ast.MappingValueNode
@@ -268,11 +298,52 @@ func IsTestFile(src []byte) bool {
 		}
 		for _, mv := range pairs {
 			if keyOf(mv) == "test_cases" {
-				return true
+				return f, true
 			}
 		}
 	}
-	return false
+	return nil, false
+}
+
+// readResult is one YAML file found in a directory, read and, when it is
+// a test file, parsed.
+type readResult struct {
+	src    []byte
+	err    error
+	isTest bool
+	file   *File
+	diags  diag.List
+}
+
+// readAll reads and classifies files, parsing and decoding the test files
+// among them once each, on as many goroutines as there are processors.
+// The results are in the order of files.
+func (s *Suite) readAll(files []string) []readResult {
+	out := make([]readResult, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				r := &out[i]
+				if r.src, r.err = readFile(files[i]); r.err != nil {
+					continue
+				}
+				var af *ast.File
+				if af, r.isTest = classify(r.src); r.isTest {
+					r.file, r.diags = decodeFile(filepath.ToSlash(files[i]), r.src, af)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // projectPath resolves the project of a test file: --flows, else the
@@ -324,7 +395,7 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 		wd = abs
 	}
 	for {
-		if hasFlowFiles(cur) {
+		if s.hasFlowFiles(cur) {
 			return s.display(cur), true
 		}
 		last = cur
@@ -332,7 +403,7 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 		if cur == absLimit || parent == cur || (absLimit != "" && !within(parent, absLimit)) {
 			break
 		}
-		if absLimit == "" && cur == wd && !neverProject(wd) && hasFlowFilesBelow(wd) {
+		if absLimit == "" && cur == wd && !neverProject(wd) && s.hasFlowFilesBelow(wd) {
 			// The search never climbs above the working directory when it
 			// holds flow files further down: it is the project (below).
 			break
@@ -353,7 +424,7 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	// tests/t.yaml" and "soni test tests/" both mean "soni test ." for
 	// those files: the working directory is the project when the file or
 	// directory given is inside it and it holds flow files further down.
-	if wd != "" && within(start, wd) && !neverProject(wd) && hasFlowFilesBelow(wd) {
+	if wd != "" && within(start, wd) && !neverProject(wd) && s.hasFlowFilesBelow(wd) {
 		switch {
 		case limit == "" && within(wd, last):
 			return s.display(wd), true
@@ -431,9 +502,25 @@ func (s *Suite) display(abs string) string {
 	return abs
 }
 
+// isFlowFile reports whether the YAML file at path reads and is not a
+// test file, reading it once for the whole suite.
+func (s *Suite) isFlowFile(path string) bool {
+	key, err := filepath.Abs(path)
+	if err != nil {
+		key = path
+	}
+	if flow, ok := s.flowFiles[key]; ok {
+		return flow
+	}
+	src, err := readFile(path)
+	flow := err == nil && !IsTestFile(src)
+	s.flowFiles[key] = flow
+	return flow
+}
+
 // hasFlowFiles reports whether dir directly holds a YAML file that is not
 // a test file.
-func hasFlowFiles(dir string) bool {
+func (s *Suite) hasFlowFiles(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
@@ -442,8 +529,7 @@ func hasFlowFiles(dir string) bool {
 		if e.IsDir() || !isYAMLName(e.Name()) {
 			continue
 		}
-		src, err := readFile(filepath.Join(dir, e.Name()))
-		if err == nil && !IsTestFile(src) {
+		if s.isFlowFile(filepath.Join(dir, e.Name())) {
 			return true
 		}
 	}
@@ -452,7 +538,7 @@ func hasFlowFiles(dir string) bool {
 
 // hasFlowFilesBelow reports whether dir or a directory below it that is
 // not hidden holds a YAML file that is not a test file.
-func hasFlowFilesBelow(dir string) bool {
+func (s *Suite) hasFlowFilesBelow(dir string) bool {
 	found := false
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -463,7 +549,7 @@ func hasFlowFilesBelow(dir string) bool {
 				return fs.SkipDir
 			}
 		case isYAMLName(d.Name()) && d.Type().IsRegular():
-			if src, err := readFile(p); err == nil && !IsTestFile(src) {
+			if s.isFlowFile(p) {
 				found = true
 				return fs.SkipAll
 			}

@@ -280,3 +280,34 @@ func TestCodes(t *testing.T) {
 	assert.Len(t, seen, 17)
 	assert.Nil(t, RuleOf("E001"))
 }
+
+// TestEachTestFileParsedOnce: telling test files from flow files, finding
+// each file's project and decoding it share one parse of each test file.
+// Before, a directory's test files were parsed to classify them, again to
+// decode them, and the project search parsed every sibling test file
+// again for each test file without a flows: key (n² parses).
+func TestEachTestFileParsedOnce(t *testing.T) {
+	dir := t.TempDir()
+	shop, err := os.ReadFile(filepath.Join(projectDir(t), "shop.yaml"))
+	require.NoError(t, err)
+	writeFile(t, dir, "shop.yaml", string(shop))
+	var files []string
+	for i := range 5 {
+		files = append(files, writeFile(t, dir, fmt.Sprintf("tests/t%d.yaml", i), fmt.Sprintf("test_cases:\n  - test_case: c%d\n    steps:\n      - user: hello\n", i)))
+	}
+	for _, tc := range []struct {
+		name  string
+		paths []string
+	}{
+		{"the project directory", []string{dir}},
+		{"the files", files},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := yamlParses.Load()
+			s := Load(tc.paths, Options{Now: fixedNow})
+			require.False(t, s.Diags.HasErrors(), "%v", s.Diags)
+			require.Len(t, s.Files, 5)
+			assert.Equal(t, int64(5), yamlParses.Load()-before, "YAML parses of 5 test files")
+		})
+	}
+}

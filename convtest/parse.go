@@ -9,6 +9,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/internal/yamlpos"
@@ -250,10 +251,16 @@ type decoder struct {
 // be parsed at all; otherwise every problem found is in the list, and a
 // file with errors must not run.
 func ParseFile(path string, src []byte) (*File, diag.List) {
+	return decodeFile(path, src, nil)
+}
+
+// decodeFile is ParseFile given the file's YAML already parsed by
+// parseYAML (af), or nil to parse it here.
+func decodeFile(path string, src []byte, af *ast.File) (*File, diag.List) {
 	var ds diag.List
 	f := &File{Path: path, Src: src}
 	d := &decoder{f: f, ds: &ds}
-	body := d.parse(src)
+	body := d.parse(src, af)
 	if body == nil {
 		return nil, ds
 	}
@@ -266,34 +273,54 @@ func (d *decoder) errorf(pos diag.Pos, code, format string, args ...any) *diag.D
 	return d.ds.Add(pos, code, "", format, args...)
 }
 
-// parse parses the YAML and returns the body of its only document.
-func (d *decoder) parse(src []byte) ast.Node {
-	name := d.f.Path
-	start := diag.Pos{File: name, Line: 1, Col: 1}
+// errNotText is parseYAML's error for bytes that are not UTF-8 text.
+var errNotText = errors.New("not UTF-8 text")
+
+// yamlParses counts the calls of parseYAML, for the test that each test
+// file is parsed once.
+var yamlParses atomic.Int64
+
+// parseYAML parses a test file's YAML: without a byte order mark, and
+// with LF line ends, since goccy/go-yaml v1.19.2 counts a comment line
+// ending in CRLF as two lines (a CR only ever ends a line, so every line
+// and column stays true for the original file).
+func parseYAML(src []byte) (*ast.File, error) {
+	yamlParses.Add(1)
 	text := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
-		d.errorf(start, CodeYAMLSyntax, "test file %q is not UTF-8 text", name)
-		return nil
+		return nil, errNotText
 	}
-	// goccy/go-yaml v1.19.2 counts a comment line ending in CRLF as two
-	// lines; parsing with LF endings keeps every line and column true for
-	// the original file, since a CR only ever ends a line.
-	af, err := parser.ParseBytes(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), 0)
-	if err != nil {
-		pos := start
-		msg := err.Error()
-		var yerr yaml.Error
-		if errors.As(err, &yerr) {
-			msg = yerr.GetMessage()
-			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
-				pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
+	return parser.ParseBytes(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), 0)
+}
+
+// parse returns the body of the file's only document, parsing the YAML
+// unless af holds it already.
+func (d *decoder) parse(src []byte, af *ast.File) ast.Node {
+	name := d.f.Path
+	start := diag.Pos{File: name, Line: 1, Col: 1}
+	if af == nil {
+		var err error
+		af, err = parseYAML(src)
+		if errors.Is(err, errNotText) {
+			d.errorf(start, CodeYAMLSyntax, "test file %q is not UTF-8 text", name)
+			return nil
+		}
+		if err != nil {
+			pos := start
+			msg := err.Error()
+			var yerr yaml.Error
+			if errors.As(err, &yerr) {
+				msg = yerr.GetMessage()
+				if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
+					pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
+				}
 			}
+			if i := strings.IndexByte(msg, '\n'); i >= 0 {
+				msg = msg[:i]
+			}
+			d.errorf(pos, CodeYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
+			return nil
 		}
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		d.errorf(pos, CodeYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
-		return nil
 	}
 	var body ast.Node
 	for _, doc := range af.Docs {
@@ -313,10 +340,6 @@ func (d *decoder) parse(src []byte) ast.Node {
 	}
 	return body
 }
-
-// pos returns the position of a node; a mapping points at its first key.
-
-// unwrap looks through anchors, tags and aliases.
 
 // pos returns the position of a node in the test file.
 func (d *decoder) pos(n ast.Node) diag.Pos { return yamlpos.NodePos(d.f.Path, n) }

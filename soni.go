@@ -245,12 +245,16 @@ func (r *Reply) Slots() map[string]any {
 	return out
 }
 
+// sessionLocks recycles the per-session locks: a session's lock lives only
+// while a turn of it runs or waits.
+var sessionLocks = sync.Pool{New: func() any { return new(sessionLock) }}
+
 // lock serialises the turns of one session within this process.
 func (e *Engine) lock(session string) func() {
 	e.mu.Lock()
 	l := e.locks[session]
 	if l == nil {
-		l = &sessionLock{}
+		l = sessionLocks.Get().(*sessionLock)
 		e.locks[session] = l
 	}
 	l.refs++
@@ -262,6 +266,7 @@ func (e *Engine) lock(session string) func() {
 		l.refs--
 		if l.refs == 0 {
 			delete(e.locks, session)
+			sessionLocks.Put(l) // unlocked, and no turn holds it any more
 		}
 		e.mu.Unlock()
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -318,10 +319,10 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 // checkTurn compares one turn's result with the turn's check steps. It
 // returns nil when every check passed.
 func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *Failure {
-	f := &Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events, conv: func(slot string) bool { return prog.Slot(slot) != nil }}
-	if res.State != nil && len(res.State.Metadata) > 0 {
-		f.Metadata = res.State.Metadata
-	}
+	// f stays on the stack until a check fails: most turns pass.
+	var expectedArr [4]string
+	expected := expectedArr[:0]
+	f := Failure{Turn: turn.Index, User: turn.User.Text, Actual: res.Replies, Events: res.Events}
 	// The failure is reported at the first failing step in file order,
 	// whichever check found it.
 	var firstBad diag.Pos
@@ -348,15 +349,15 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		}
 		switch {
 		case st.Kind == StepBot:
-			f.Expected = append(f.Expected, st.Text)
+			expected = append(expected, st.Text)
 			if !have || got != st.Text {
 				replyBad = true
 				fail(st.Pos)
 			}
 		case have && st.Regexp.MatchString(got):
-			f.Expected = append(f.Expected, got)
+			expected = append(expected, got)
 		default:
-			f.Expected = append(f.Expected, "/"+st.Text+"/")
+			expected = append(expected, "/"+st.Text+"/")
 			replyBad = true
 			fail(st.Pos)
 		}
@@ -367,7 +368,7 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		fail(turn.User.Pos)
 	}
 	if replyBad {
-		f.Diff = UnifiedDiff("expected", "actual", f.Expected, f.Actual)
+		f.Diff = UnifiedDiff("expected", "actual", expected, f.Actual)
 	}
 	for _, st := range turn.Checks {
 		if p := checkEvents(prog, st, res); len(p) > 0 {
@@ -398,8 +399,16 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 	if !firstBad.IsValid() {
 		return nil
 	}
-	f.Pos = firstBad
-	return f
+	out := f
+	out.Pos = firstBad
+	if len(expected) > 0 {
+		out.Expected = slices.Clone(expected)
+	}
+	out.conv = func(slot string) bool { return prog.Slot(slot) != nil }
+	if res.State != nil && len(res.State.Metadata) > 0 {
+		out.Metadata = res.State.Metadata
+	}
+	return &out
 }
 
 // hasReplySteps tells whether the turn lists any bot or bot_matches step,

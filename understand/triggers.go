@@ -97,9 +97,12 @@ func undouble(w string) string {
 	return w
 }
 
-// allWords returns the distinct words of a normalized text, sorted.
-func allWords(norm string) []string {
-	words := strings.Fields(norm)
+// allWords appends to dst the distinct words of a normalized text, sorted.
+func allWords(dst []string, norm string) []string {
+	words := dst
+	for w := range strings.FieldsSeq(norm) {
+		words = append(words, w)
+	}
 	sort.Strings(words)
 	out := words[:0]
 	for i, w := range words {
@@ -151,12 +154,13 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 	var buf [32]string
 	content, _ := contentWords(norm, buf[:0])
 	var every []string // all the message's words, computed when needed
+	var everyBuf [32]string
 	for _, fr := range r.flows {
 		for _, t := range fr.triggers {
 			msgWords := content
 			if t.allStop {
 				if every == nil {
-					every = allWords(norm)
+					every = allWords(everyBuf[:0], norm)
 				}
 				msgWords = every
 			}

@@ -24,6 +24,7 @@ package understand
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -291,7 +292,8 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	if cancelWords[norm] {
 		return true, nil
 	}
-	words := strings.Fields(norm)
+	var buf [13]string
+	words := appendWords(buf[:0], norm, len(buf))
 	if len(words) > 12 {
 		return false, nil
 	}
@@ -318,9 +320,21 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	}
 	// A verb, a determiner or pronoun, and at most two more words.
 	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
-		return false, words[1:]
+		return false, slices.Clone(words[1:])
 	}
 	return false, nil
+}
+
+// appendWords appends to dst the words of a normalized text, at most max
+// of them.
+func appendWords(dst []string, norm string, max int) []string {
+	for w := range strings.FieldsSeq(norm) {
+		if len(dst) == max {
+			break
+		}
+		dst = append(dst, w)
+	}
+	return dst
 }
 
 // namesActiveFlow reports whether the object of "cancel the X" means a flow

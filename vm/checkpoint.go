@@ -1129,14 +1129,24 @@ func (d *decoder) number() (any, error) {
 	return f, nil
 }
 
-// history reads the history messages.
-// history reads the history; size is the program's history_size, so that
-// the slice, made once, also holds the messages the next turn adds.
+// historyScratch holds the slices history decodes into before it knows
+// how many messages there are.
+var historyScratch = sync.Pool{New: func() any { s := make([]Message, 0, 32); return &s }}
+
+// history reads the history. The slice it returns has room for the
+// messages a turn adds (a user message and a few replies), so that the
+// next turn does not grow it; size is the program's history_size (0: no
+// history is kept).
 func (d *decoder) history(size int) ([]Message, error) {
-	var out []Message
-	if size > 0 {
-		out = make([]Message, 0, size+4)
-	}
+	sp := historyScratch.Get().(*[]Message)
+	msgs := (*sp)[:0]
+	defer func() {
+		clear(msgs) // the strings share the checkpoint's bytes
+		if cap(msgs) <= 1024 {
+			*sp = msgs[:0]
+			historyScratch.Put(sp)
+		}
+	}()
 	err := d.array(func() error {
 		var msg Message
 		var seen [2]bool
@@ -1173,11 +1183,16 @@ func (d *decoder) history(size int) ([]Message, error) {
 		if !seen[0] || !seen[1] {
 			return errors.New(`history message needs "role" and "text"`)
 		}
-		out = append(out, msg)
+		msgs = append(msgs, msg)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if size == 0 && len(msgs) == 0 {
+		return nil, nil
+	}
+	out := make([]Message, len(msgs), len(msgs)+4)
+	copy(out, msgs)
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/vm"
 )
 
 // ProjectCoverage says which steps of a project's flows the cases reached.
@@ -48,11 +49,11 @@ func percent(covered, total int) float64 {
 }
 
 // coverage merges the steps each worker saw into per-project coverage.
-func coverage(projects []*Project, visits []map[*Project]map[string]bool) []*ProjectCoverage {
+func coverage(projects []*Project, visits []map[*Project]map[vm.StepVisit]bool) []*ProjectCoverage {
 	var out []*ProjectCoverage
 	for _, p := range projects {
 		pc := &ProjectCoverage{Project: p.Path}
-		seen := func(key string) bool {
+		seen := func(key vm.StepVisit) bool {
 			for _, v := range visits {
 				if v[p][key] {
 					return true
@@ -65,7 +66,7 @@ func coverage(projects []*Project, visits []map[*Project]map[string]bool) []*Pro
 		for _, f := range flows {
 			fc := &FlowCoverage{Flow: f.Name, Total: len(f.Nodes)}
 			for _, n := range f.Nodes {
-				if seen(f.Name + "." + n.ID) {
+				if seen(vm.StepVisit{Flow: f.Name, Step: n.ID}) {
 					fc.Covered++
 				} else {
 					fc.Missed = append(fc.Missed, StepRef{Step: n.ID, Pos: n.Pos})

@@ -149,15 +149,15 @@ func (s *Suite) Run(ctx context.Context) *Report {
 		n = runtime.NumCPU()
 	}
 	n = min(n, max(len(jobs), 1))
-	visits := make([]map[*Project]map[string]bool, n)
+	visits := make([]map[*Project]map[vm.StepVisit]bool, n)
 	// Each worker takes the next job itself: a dispatching goroutine would
 	// compete with the workers for the processors and leave them waiting.
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < n; w++ {
-		visits[w] = map[*Project]map[string]bool{}
+		visits[w] = map[*Project]map[vm.StepVisit]bool{}
 		wg.Add(1)
-		go func(seen map[*Project]map[string]bool) {
+		go func(seen map[*Project]map[vm.StepVisit]bool) {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
@@ -168,7 +168,7 @@ func (s *Suite) Run(ctx context.Context) *Report {
 				t := s.Files[j.file]
 				cr := rep.Files[j.file].Cases[j.index]
 				if seen[t.Project] == nil {
-					seen[t.Project] = map[string]bool{}
+					seen[t.Project] = map[vm.StepVisit]bool{}
 				}
 				start := now()
 				runCase(ctx, t, cr, fmt.Sprintf("case-%d-%d", j.file, j.index), seen[t.Project])
@@ -268,7 +268,7 @@ func noCaseRunner(_ context.Context, req vm.ActionRequest) (map[string]any, erro
 
 // runCase runs one case, as the conversation session, and fills in its
 // result.
-func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, seen map[string]bool) {
+func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, seen map[vm.StepVisit]bool) {
 	c := cr.c
 	p := t.Project
 	eng := p.engine
@@ -307,7 +307,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 		}
 		cr.replies = append(cr.replies, res.Replies)
 		for _, v := range res.Visited {
-			seen[v.Flow+"."+v.Step] = true
+			seen[v] = true
 		}
 		if f := checkTurn(p.Program, turn, res.Result, runner.missing); f != nil {
 			cr.Failures = append(cr.Failures, f)

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/soni-dev/soni/internal/jsonstr"
 	"github.com/soni-dev/soni/ir"
 )
 
@@ -263,12 +265,11 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i = jsonstr.PlainASCII(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -855,23 +856,21 @@ func (d *decoder) rawString() ([]byte, error) {
 	}
 	d.i++
 	start := d.i
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
-		case c == '"':
-			s := d.b[start:d.i]
-			d.i++
-			d.plain = true
-			return s, nil
-		case c == '\\':
-			d.plain = false
-			return d.escapedString(start)
-		case c < 0x20:
-			return nil, d.errf("control character in string")
-		}
-		d.i++
+	d.i = jsonstr.Plain(d.b, d.i)
+	if d.i == len(d.b) {
+		return nil, d.errf("checkpoint is truncated inside a string")
 	}
-	return nil, d.errf("checkpoint is truncated inside a string")
+	switch d.b[d.i] {
+	case '"':
+		s := d.b[start:d.i]
+		d.i++
+		d.plain = true
+		return s, nil
+	case '\\':
+		d.plain = false
+		return d.escapedString(start)
+	}
+	return nil, d.errf("control character in string")
 }
 
 func (d *decoder) escapedString(start int) ([]byte, error) {
@@ -1129,6 +1128,43 @@ func (d *decoder) number() (any, error) {
 	return f, nil
 }
 
+// The history messages as the encoder writes them, up to the text.
+var (
+	userMessage = []byte(`{"role": "user", "text": `)
+	botMessage  = []byte(`{"role": "bot", "text": `)
+)
+
+// encodedMessage reads a history message laid out exactly as the encoder
+// writes it, without the general object reader (the history is most of a
+// checkpoint). For any other layout, or an error, it reads nothing and
+// reports false: the general reader then reads the message, or names the
+// error.
+func (d *decoder) encodedMessage() (Message, bool) {
+	d.ws()
+	rest := d.b[d.i:]
+	var msg Message
+	switch {
+	case bytes.HasPrefix(rest, userMessage):
+		msg.Role = RoleUser
+		rest = rest[len(userMessage):]
+	case bytes.HasPrefix(rest, botMessage):
+		msg.Role = RoleBot
+		rest = rest[len(botMessage):]
+	default:
+		return Message{}, false
+	}
+	start := d.i
+	d.i = len(d.b) - len(rest)
+	text, err := d.str()
+	if err != nil || d.peek() != '}' {
+		d.i = start
+		return Message{}, false
+	}
+	d.i++
+	msg.Text = text
+	return msg, true
+}
+
 // historyScratch holds the slices history decodes into before it knows
 // how many messages there are.
 var historyScratch = sync.Pool{New: func() any { s := make([]Message, 0, 32); return &s }}
@@ -1148,6 +1184,10 @@ func (d *decoder) history(size int) ([]Message, error) {
 		}
 	}()
 	err := d.array(func() error {
+		if msg, ok := d.encodedMessage(); ok {
+			msgs = append(msgs, msg)
+			return nil
+		}
 		var msg Message
 		var seen [2]bool
 		err := d.object(func(key []byte) error {

@@ -161,6 +161,47 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	assert.True(t, bytes.HasPrefix(b, []byte("{\n  \"format\": \"soni.checkpoint/v1\",\n")))
 }
 
+// TestDecodeHistoryLayouts: a history written by hand, in any JSON
+// layout, decodes like the encoder's own; the encoder's layout is read by
+// a shortcut, and every other one by the general reader.
+func TestDecodeHistoryLayouts(t *testing.T) {
+	m := newMachine(t, fixtureProgram(), Options{})
+	st := m.NewState("h")
+	st.History = []Message{{RoleUser, "hi \"there\""}, {RoleBot, "hello\nthere"}, {RoleUser, ""}}
+	b, err := m.Encode(st)
+	require.NoError(t, err)
+	want, err := m.Decode(b)
+	require.NoError(t, err)
+	canonical := `{"role": "user", "text": "hi \"there\""}`
+	require.Contains(t, string(b), canonical)
+	for _, layout := range []string{
+		`{"text": "hi \"there\"", "role": "user"}`,
+		`{"role":"user","text":"hi \"there\""}`,
+		`{ "role": "user", "text": "hi \"there\"" }`,
+		`{"role": "user", "text": "hi \u0022there\""}`,
+		`{"role": "user", "text"  : "hi \"there\""}`,
+	} {
+		t.Run(layout, func(t *testing.T) {
+			got, err := m.Decode([]byte(strings.Replace(string(b), canonical, layout, 1)))
+			require.NoError(t, err)
+			assert.Equal(t, want.History, got.History)
+		})
+	}
+	for _, bad := range []struct{ layout, msg string }{
+		{`{"role": "user", "text": "hi", "x": 1}`, `unknown field "x"`},
+		{`{"role": "user", "text": 5}`, "string"},
+		{`{"role": "user", "text": "a` + "\x01" + `"}`, "control character"},
+		{`{"role": "admin", "text": "hi"}`, `unknown role "admin"`},
+		{`{"role": "user"}`, `needs "role" and "text"`},
+	} {
+		t.Run(bad.layout, func(t *testing.T) {
+			_, err := m.Decode([]byte(strings.Replace(string(b), canonical, bad.layout, 1)))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), bad.msg)
+		})
+	}
+}
+
 func TestEncodeRejectsUnwritableValues(t *testing.T) {
 	m := newMachine(t, fixtureProgram(), Options{})
 	st := m.NewState("s")

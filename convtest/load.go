@@ -280,15 +280,15 @@ func IsTestFile(src []byte) bool {
 
 // classify is IsTestFile, and returns the parsed YAML of a test file that
 // parses, so that it is decoded without parsing it again.
-func classify(src []byte) (*ast.File, bool) {
+func classify(src []byte) (yamlDoc, bool) {
 	if !bytes.Contains(src, []byte("test_cases")) {
-		return nil, false
+		return yamlDoc{}, false
 	}
-	f, err := parseYAML(src)
+	parsed, err := parseYAML(src, false)
 	if err != nil {
-		return nil, testCasesKey.Match(src)
+		return yamlDoc{}, testCasesKey.Match(src)
 	}
-	for _, doc := range f.Docs {
+	for _, doc := range parsed.file.Docs {
 		var pairs []*ast.MappingValueNode
 		switch m := yamlpos.Unwrap(doc.Body).(type) {
 		case *ast.MappingNode:
@@ -298,11 +298,11 @@ func classify(src []byte) (*ast.File, bool) {
 		}
 		for _, mv := range pairs {
 			if keyOf(mv) == "test_cases" {
-				return f, true
+				return parsed, true
 			}
 		}
 	}
-	return nil, false
+	return yamlDoc{}, false
 }
 
 // readResult is one YAML file found in a directory, read and, when it is
@@ -335,7 +335,7 @@ func (s *Suite) readAll(files []string) []readResult {
 				if r.src, r.err = readFile(files[i]); r.err != nil {
 					continue
 				}
-				var af *ast.File
+				var af yamlDoc
 				if af, r.isTest = classify(r.src); r.isTest {
 					r.file, r.diags = decodeFile(filepath.ToSlash(files[i]), r.src, af)
 				}

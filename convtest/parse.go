@@ -251,22 +251,48 @@ type decoder struct {
 // be parsed at all; otherwise every problem found is in the list, and a
 // file with errors must not run.
 func ParseFile(path string, src []byte) (*File, diag.List) {
-	return decodeFile(path, src, nil)
+	return decodeFile(path, src, yamlDoc{})
+}
+
+// yamlDoc is a test file's parsed YAML. pieced is true when it was parsed
+// in pieces (parseChunked): a file that has problems is then decoded again
+// from one parse of it, so that every message and position is the one a
+// single parse gives, whatever goccy/go-yaml makes of a piece's last node.
+type yamlDoc struct {
+	file   *ast.File
+	pieced bool
 }
 
 // decodeFile is ParseFile given the file's YAML already parsed by
-// parseYAML (af), or nil to parse it here.
-func decodeFile(path string, src []byte, af *ast.File) (*File, diag.List) {
+// parseYAML, or a zero doc to parse it here.
+func decodeFile(path string, src []byte, doc yamlDoc) (*File, diag.List) {
+	f, ds, pieced := decodeDoc(path, src, doc, false)
+	if pieced && len(ds) > 0 {
+		f, ds, _ = decodeDoc(path, src, yamlDoc{}, true)
+	}
+	return f, ds
+}
+
+// decodeDoc decodes doc, or the YAML of src when doc is zero (in one
+// parse when whole is true). pieced tells whether the YAML decoded was
+// parsed in pieces.
+func decodeDoc(path string, src []byte, doc yamlDoc, whole bool) (_ *File, _ diag.List, pieced bool) {
 	var ds diag.List
 	f := &File{Path: path, Src: src}
 	d := &decoder{f: f, ds: &ds}
-	body := d.parse(src, af)
+	if doc.file == nil {
+		var ok bool
+		if doc, ok = d.parseYAML(src, whole); !ok {
+			return nil, ds, false
+		}
+	}
+	body := d.body(doc.file)
 	if body == nil {
-		return nil, ds
+		return nil, ds, doc.pieced
 	}
 	d.file(body)
 	ds.Sort()
-	return f, ds
+	return f, ds, doc.pieced
 }
 
 func (d *decoder) errorf(pos diag.Pos, code, format string, args ...any) *diag.Diagnostic {
@@ -283,45 +309,57 @@ var yamlParses atomic.Int64
 // parseYAML parses a test file's YAML: without a byte order mark, and
 // with LF line ends, since goccy/go-yaml v1.19.2 counts a comment line
 // ending in CRLF as two lines (a CR only ever ends a line, so every line
-// and column stays true for the original file).
-func parseYAML(src []byte) (*ast.File, error) {
+// and column stays true for the original file). A large file is parsed in
+// pieces on several goroutines unless whole is true.
+func parseYAML(src []byte, whole bool) (yamlDoc, error) {
 	yamlParses.Add(1)
 	text := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
-		return nil, errNotText
+		return yamlDoc{}, errNotText
 	}
-	return parser.ParseBytes(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), 0)
+	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	if n := pieces(); !whole && n > 1 && len(text) >= chunkedMin {
+		if f, ok := parseChunked(text, n); ok {
+			return yamlDoc{file: f, pieced: true}, nil
+		}
+	}
+	f, err := parser.ParseBytes(text, 0)
+	return yamlDoc{file: f}, err
 }
 
-// parse returns the body of the file's only document, parsing the YAML
-// unless af holds it already.
-func (d *decoder) parse(src []byte, af *ast.File) ast.Node {
+// parseYAML parses src (in one parse when whole is true) and reports a
+// syntax error.
+func (d *decoder) parseYAML(src []byte, whole bool) (yamlDoc, bool) {
 	name := d.f.Path
 	start := diag.Pos{File: name, Line: 1, Col: 1}
-	if af == nil {
-		var err error
-		af, err = parseYAML(src)
-		if errors.Is(err, errNotText) {
-			d.errorf(start, CodeYAMLSyntax, "test file %q is not UTF-8 text", name)
-			return nil
-		}
-		if err != nil {
-			pos := start
-			msg := err.Error()
-			var yerr yaml.Error
-			if errors.As(err, &yerr) {
-				msg = yerr.GetMessage()
-				if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
-					pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
-				}
-			}
-			if i := strings.IndexByte(msg, '\n'); i >= 0 {
-				msg = msg[:i]
-			}
-			d.errorf(pos, CodeYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
-			return nil
-		}
+	doc, err := parseYAML(src, whole)
+	if errors.Is(err, errNotText) {
+		d.errorf(start, CodeYAMLSyntax, "test file %q is not UTF-8 text", name)
+		return doc, false
 	}
+	if err != nil {
+		pos := start
+		msg := err.Error()
+		var yerr yaml.Error
+		if errors.As(err, &yerr) {
+			msg = yerr.GetMessage()
+			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
+				pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
+			}
+		}
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		d.errorf(pos, CodeYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
+		return doc, false
+	}
+	return doc, true
+}
+
+// body returns the body of the file's only document.
+func (d *decoder) body(af *ast.File) ast.Node {
+	name := d.f.Path
+	start := diag.Pos{File: name, Line: 1, Col: 1}
 	var body ast.Node
 	for _, doc := range af.Docs {
 		b := doc.Body

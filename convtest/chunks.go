@@ -18,8 +18,8 @@ const chunkedMin = 256 << 10
 // joins their test_cases lists into the file one parse would give. Each
 // piece is the file's lines before its first case, then blank lines in
 // place of the cases of earlier pieces (so that every line and column
-// stays where it is in the file), then a run of whole cases; the last
-// piece runs to the end of the file.
+// stays where it is in the file), then a run of whole cases and the first
+// line of the case after them; the last piece runs to the end of the file.
 //
 // It only splits where the file's layout makes a line that starts a case
 // start one in any parse: an unquoted test_cases: key at the start of a

@@ -212,22 +212,12 @@ func casesSequence(f *ast.File) (*ast.SequenceNode, bool) {
 	if len(f.Docs) != 1 {
 		return nil, false
 	}
-	var pairs []*ast.MappingValueNode
-	switch m := f.Docs[0].Body.(type) {
-	case *ast.MappingNode:
-		pairs = m.Values
-	case *ast.MappingValueNode:
-		pairs = []*ast.MappingValueNode{m}
-	default:
+	mv := casesPair(f.Docs[0].Body)
+	if mv == nil {
 		return nil, false
 	}
-	for _, mv := range pairs {
-		if keyOf(mv) == "test_cases" {
-			seq, ok := mv.Value.(*ast.SequenceNode)
-			return seq, ok && !seq.IsFlowStyle
-		}
-	}
-	return nil, false
+	seq, ok := mv.Value.(*ast.SequenceNode)
+	return seq, ok && !seq.IsFlowStyle
 }
 
 // hasAnchors reports whether a parsed piece holds an anchor or an alias.

@@ -133,10 +133,7 @@ func Load(paths []string, opts Options) *Suite {
 		if !ok {
 			continue
 		}
-		key, err := filepath.Abs(path)
-		if err != nil {
-			key = path
-		}
+		key := absPath(path)
 		p, seen := projects[key]
 		if !seen {
 			p = s.compile(path)
@@ -180,10 +177,7 @@ func (s *Suite) discover(paths []string) []found {
 	var out []found
 	seen := map[string]bool{}
 	add := func(fd found) {
-		key, err := filepath.Abs(fd.path)
-		if err != nil {
-			key = fd.path
-		}
+		key := absPath(fd.path)
 		if seen[key] {
 			return
 		}
@@ -204,9 +198,7 @@ func (s *Suite) discover(paths []string) []found {
 				continue
 			}
 			af, isTest := classify(src)
-			if abs, err := filepath.Abs(arg); err == nil {
-				s.flowFiles[abs] = !isTest
-			}
+			s.flowFiles[absPath(arg)] = !isTest
 			f, ds := decodeFile(filepath.ToSlash(arg), src, af)
 			add(found{path: arg, src: src, parsed: true, file: f, diags: ds})
 			continue
@@ -241,9 +233,7 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(r.err))
 				continue
 			}
-			if abs, err := filepath.Abs(p); err == nil {
-				s.flowFiles[abs] = !r.isTest
-			}
+			s.flowFiles[absPath(p)] = !r.isTest
 			if r.isTest {
 				tests = append(tests, found{path: p, src: r.src, limit: arg, parsed: true, file: r.file, diags: r.diags})
 			} else {
@@ -289,20 +279,23 @@ func classify(src []byte) (yamlDoc, bool) {
 		return yamlDoc{}, testCasesKey.Match(src)
 	}
 	for _, doc := range parsed.file.Docs {
-		var pairs []*ast.MappingValueNode
-		switch m := yamlpos.Unwrap(doc.Body).(type) {
-		case *ast.MappingNode:
-			pairs = m.Values
-		case *ast.MappingValueNode:
-			pairs = []*ast.MappingValueNode{m}
-		}
-		for _, mv := range pairs {
-			if keyOf(mv) == "test_cases" {
-				return parsed, true
-			}
+		if casesPair(doc.Body) != nil {
+			return parsed, true
 		}
 	}
 	return yamlDoc{}, false
+}
+
+// casesPair returns the test_cases pair of a document's top-level
+// mapping, or nil.
+func casesPair(body ast.Node) *ast.MappingValueNode {
+	pairs, _ := yamlpos.Pairs(yamlpos.Unwrap(body))
+	for _, mv := range pairs {
+		if keyOf(mv) == "test_cases" {
+			return mv
+		}
+	}
+	return nil
 }
 
 // readResult is one YAML file found in a directory, read and, when it is
@@ -320,30 +313,40 @@ type readResult struct {
 // The results are in the order of files.
 func (s *Suite) readAll(files []string) []readResult {
 	out := make([]readResult, len(files))
+	inParallel(runtime.GOMAXPROCS(0), len(files), func(_, i int) {
+		r := &out[i]
+		if r.src, r.err = readFile(files[i]); r.err != nil {
+			return
+		}
+		var af yamlDoc
+		if af, r.isTest = classify(r.src); r.isTest {
+			r.file, r.diags = decodeFile(filepath.ToSlash(files[i]), r.src, af)
+		}
+	})
+	return out
+}
+
+// inParallel calls do(worker, job) for every job in [0, jobs) on at most
+// workers goroutines, numbered from 0, and returns when all are done.
+// Each worker claims the next job itself: a goroutine handing jobs out
+// would compete with the workers for the processors.
+func inParallel(workers, jobs int, do func(worker, job int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	for w := range min(workers, jobs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(files) {
+				if i >= jobs {
 					return
 				}
-				r := &out[i]
-				if r.src, r.err = readFile(files[i]); r.err != nil {
-					continue
-				}
-				var af yamlDoc
-				if af, r.isTest = classify(r.src); r.isTest {
-					r.file, r.diags = decodeFile(filepath.ToSlash(files[i]), r.src, af)
-				}
+				do(w, i)
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // projectPath resolves the project of a test file: --flows, else the
@@ -379,16 +382,9 @@ func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, 
 	}
 	absLimit := ""
 	if limit != "" {
-		if l, err := filepath.Abs(limit); err == nil {
-			absLimit = l
-		} else {
-			absLimit = limit
-		}
+		absLimit = absPath(limit)
 	}
-	cur, err := filepath.Abs(dir)
-	if err != nil {
-		cur = dir
-	}
+	cur := absPath(dir)
 	start, last := cur, cur
 	wd, _ := os.Getwd()
 	if abs, err := filepath.Abs(wd); err == nil {
@@ -502,13 +498,18 @@ func (s *Suite) display(abs string) string {
 	return abs
 }
 
+// absPath is path made absolute, or path itself when it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
 // isFlowFile reports whether the YAML file at path reads and is not a
 // test file, reading it once for the whole suite.
 func (s *Suite) isFlowFile(path string) bool {
-	key, err := filepath.Abs(path)
-	if err != nil {
-		key = path
-	}
+	key := absPath(path)
 	if flow, ok := s.flowFiles[key]; ok {
 		return flow
 	}

@@ -413,12 +413,11 @@ func keyOf(mv *ast.MappingValueNode) string {
 
 // mapping returns a node's key-value pairs, or reports the wrong type.
 func (d *decoder) mapping(n ast.Node, what string) ([]*ast.MappingValueNode, bool) {
-	switch x := yamlpos.Unwrap(n).(type) {
-	case *ast.MappingNode:
-		return x.Values, true
-	case *ast.MappingValueNode:
-		return []*ast.MappingValueNode{x}, true
-	case *ast.AliasNode:
+	m := yamlpos.Unwrap(n)
+	if pairs, ok := yamlpos.Pairs(m); ok {
+		return pairs, true
+	}
+	if _, ok := m.(*ast.AliasNode); ok {
 		d.errorf(d.pos(n), CodeWrongType, "%s is an alias: test files do not follow YAML aliases", what)
 		return nil, false
 	}

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/soni-dev/soni/diag"
@@ -150,33 +148,21 @@ func (s *Suite) Run(ctx context.Context) *Report {
 	}
 	n = min(n, max(len(jobs), 1))
 	visits := make([]map[*Project]map[vm.StepVisit]bool, n)
-	// Each worker takes the next job itself: a dispatching goroutine would
-	// compete with the workers for the processors and leave them waiting.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < n; w++ {
+	for w := range visits {
 		visits[w] = map[*Project]map[vm.StepVisit]bool{}
-		wg.Add(1)
-		go func(seen map[*Project]map[vm.StepVisit]bool) {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					return
-				}
-				j := jobs[i]
-				t := s.Files[j.file]
-				cr := rep.Files[j.file].Cases[j.index]
-				if seen[t.Project] == nil {
-					seen[t.Project] = map[vm.StepVisit]bool{}
-				}
-				start := now()
-				runCase(ctx, t, cr, fmt.Sprintf("case-%d-%d", j.file, j.index), seen[t.Project])
-				cr.Duration = now().Sub(start)
-			}
-		}(visits[w])
 	}
-	wg.Wait()
+	inParallel(n, len(jobs), func(w, i int) {
+		j := jobs[i]
+		t := s.Files[j.file]
+		cr := rep.Files[j.file].Cases[j.index]
+		seen := visits[w]
+		if seen[t.Project] == nil {
+			seen[t.Project] = map[vm.StepVisit]bool{}
+		}
+		start := now()
+		runCase(ctx, t, cr, fmt.Sprintf("case-%d-%d", j.file, j.index), seen[t.Project])
+		cr.Duration = now().Sub(start)
+	})
 	for _, fr := range rep.Files {
 		for _, cr := range fr.Cases {
 			fr.Duration += cr.Duration

@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/soni-dev/soni/internal/yamlpos"
 )
 
 // Update rewrites, in place, the bot steps of every turn whose replies
@@ -360,13 +361,7 @@ func plainSafe(s string, flow bool) bool {
 	if err != nil || len(f.Docs) != 1 {
 		return false
 	}
-	var pairs []*ast.MappingValueNode
-	switch m := f.Docs[0].Body.(type) {
-	case *ast.MappingNode:
-		pairs = m.Values
-	case *ast.MappingValueNode:
-		pairs = []*ast.MappingValueNode{m}
-	}
+	pairs, _ := yamlpos.Pairs(f.Docs[0].Body)
 	if len(pairs) != 1 {
 		return false
 	}

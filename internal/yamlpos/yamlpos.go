@@ -259,24 +259,31 @@ func unwrap(n ast.Node) ast.Node {
 	return nil
 }
 
+// Pairs returns the key-value pairs of a mapping node: a block or flow
+// mapping, or the single pair goccy/go-yaml gives for a one-key mapping.
+// ok is false for any other node, nil included (anchors and tags are not
+// looked through: see Unwrap).
+func Pairs(n ast.Node) (pairs []*ast.MappingValueNode, ok bool) {
+	switch x := n.(type) {
+	case *ast.MappingNode:
+		if x != nil {
+			return x.Values, true
+		}
+	case *ast.MappingValueNode:
+		if x != nil {
+			return []*ast.MappingValueNode{x}, true
+		}
+	}
+	return nil, false
+}
+
 // findPair returns the last pair whose key is key in a mapping (goccy keeps
 // the last of duplicated keys). A key that only a merge key (<<) provides
 // is looked up in an inline merged mapping; when the merge value is an
 // alias, findPair returns no pair and the alias as the place to stop.
 func findPair(m ast.Node, key string) (pair *ast.MappingValueNode, stop ast.Node) {
-	var pairs []*ast.MappingValueNode
-	switch x := m.(type) {
-	case *ast.MappingNode:
-		if x == nil {
-			return nil, nil
-		}
-		pairs = x.Values
-	case *ast.MappingValueNode:
-		if x == nil {
-			return nil, nil
-		}
-		pairs = []*ast.MappingValueNode{x}
-	default:
+	pairs, ok := Pairs(m)
+	if !ok {
 		return nil, nil
 	}
 	var merges []ast.Node

@@ -243,9 +243,6 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// inner marks the bytes that matter to skipValue inside brackets.
-var inner = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
-
 // skipValue returns the index just after the JSON value at i, and false
 // when the value is empty or runs off the end (an unclosed string or
 // bracket) or its brackets do not pair.
@@ -254,16 +251,6 @@ func skipValue(data []byte, i int) (int, bool) {
 	depth := 0
 	start := i
 	for ; i < len(data); i++ {
-		if depth > 0 {
-			// Inside brackets only strings and brackets matter: skip
-			// the rest a byte at a time without the switch.
-			for i < len(data) && !inner[data[i]] {
-				i++
-			}
-			if i == len(data) {
-				break
-			}
-		}
 		switch c := data[i]; c {
 		case '"':
 			for i++; ; i++ {

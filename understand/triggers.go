@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -99,10 +100,7 @@ func undouble(w string) string {
 
 // allWords appends to dst the distinct words of a normalized text, sorted.
 func allWords(dst []string, norm string) []string {
-	words := dst
-	for w := range strings.FieldsSeq(norm) {
-		words = append(words, w)
-	}
+	words := appendWords(dst, norm, math.MaxInt)
 	sort.Strings(words)
 	out := words[:0]
 	for i, w := range words {

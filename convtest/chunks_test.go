@@ -16,6 +16,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// moreCases are plain cases after a layout under test, so that the file
+// has enough cases to be split.
+const moreCases = `  - test_case: b
+    steps:
+      - user: hi
+  - test_case: c
+    steps:
+      - user: x
+  - test_case: d
+    steps:
+      - user: y
+`
+
 // chunkCases are layouts the piecewise parse must either read exactly as
 // one parse does or refuse.
 var chunkCases = map[string]string{
@@ -76,30 +89,12 @@ fixtures:
     steps:
       - user: "hello
   - there"
-  - test_case: b
-    steps:
-      - user: hi
-  - test_case: c
-    steps:
-      - user: x
-  - test_case: d
-    steps:
-      - user: y
-`,
+` + moreCases,
 	"a flow list over an entry-like line": `test_cases:
   - test_case: a
     steps: [{user: hi},
   - {bot: x}]
-  - test_case: b
-    steps:
-      - user: hi
-  - test_case: c
-    steps:
-      - user: x
-  - test_case: d
-    steps:
-      - user: y
-`,
+` + moreCases,
 	"anchors across pieces": `test_cases:
   - test_case: a
     steps: &s

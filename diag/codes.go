@@ -43,6 +43,7 @@ const (
 	CodeDuplicateTrigger    = "E037"
 	CodeBadPattern          = "E038"
 	CodeLoopBody            = "E039"
+	CodeMisspeltSlotType    = "E040"
 	CodeUnreachable         = "W001"
 	CodeInputlessLoop       = "W002"
 	CodeMaybeUnset          = "W003"
@@ -92,6 +93,7 @@ var Rules = []Rule{
 	{CodeDuplicateTrigger, "duplicate-trigger", Error, "Two flows share a trigger phrase.", "Keep each trigger phrase in one flow only, so a message starts one flow."},
 	{CodeBadPattern, "bad-pattern", Error, "A regular expression does not compile.", "Fix the regular expression (Go RE2 syntax)."},
 	{CodeLoopBody, "loop-body", Error, "A step belongs to the body of more than one while loop, or a while lists itself.", "List each step in at most one 'do' and never the while step itself."},
+	{CodeMisspeltSlotType, "misspelt-slot-type", Error, "A slot type is a misspelling of a known type, or an unknown type on a slot with min or max.", "Write the type suggested in the message: text, integer, number, boolean, categorical, date or any."},
 	{CodeUnreachable, "unreachable-step", Warning, "A step can never run.", "Jump to the step from somewhere, or remove it."},
 	{CodeInputlessLoop, "loop-without-input", Warning, "A cycle of steps never waits for the user and may loop forever.", "Put a collect or confirm in the cycle, or give it a condition that becomes false."},
 	{CodeMaybeUnset, "slot-maybe-unset", Warning, "A slot may be read before it is set on some path.", "Collect or set the slot on every path before it is read, or give it an initial value."},

@@ -101,10 +101,21 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	}
 	close(next)
 	wg.Wait()
+	// broken are the files whose definitions are missing: unreadable
+	// (errors before parsing) or unparsable.
+	var broken []string
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Pos.File != "" && !contains(broken, d.Pos.File) {
+			broken = append(broken, d.Pos.File)
+		}
+	}
 	for _, part := range parts {
 		r.Files = append(r.Files, part.file)
 		ds = append(ds, part.ds...)
 		if part.proj == nil {
+			if part.ds.HasErrors() {
+				broken = append(broken, part.file.Path)
+			}
 			continue
 		}
 		proj.Files = append(proj.Files, part.file)
@@ -128,6 +139,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	proj.resolve()
 	c := newChecker(proj, &ds)
 	c.run()
+	blameBroken(ds, broken)
 	ds = suppress(ds, r.Files)
 	ds.Sort()
 	r.Diags = ds

@@ -144,8 +144,20 @@ func (l List) Count() (errors, warnings int) {
 	return errors, warnings
 }
 
-// Less orders diagnostics by position, then severity, code and message.
+// unreadable are the codes of a file that could not be read or parsed at
+// all. They come first: the project's other diagnostics may be their
+// consequences (a flow defined in the broken file looks undefined).
+var unreadable = map[string]bool{
+	CodeFileRead: true, CodeFileLimit: true, CodeYAMLSyntax: true, CodeMultiDoc: true,
+	CodeAliasLimit: true, CodeNestingLimit: true, CodeNotUTF8: true,
+}
+
+// Less orders the problems of files that could not be read or parsed
+// first, then diagnostics by position, severity, code and message.
 func Less(a, b Diagnostic) bool {
+	if ua, ub := unreadable[a.Code], unreadable[b.Code]; ua != ub {
+		return ua
+	}
 	if a.Pos != b.Pos {
 		return a.Pos.Before(b.Pos)
 	}

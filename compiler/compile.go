@@ -10,6 +10,7 @@ package compiler
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -37,6 +38,9 @@ func (r *Result) Source(name string) []byte {
 }
 
 // Compile compiles the project at path: one YAML file, or a directory.
+// Diagnostics name the files as path does; the program's positions are
+// relative to the project directory (the file's directory for one file), so
+// the program does not depend on how the path was typed.
 func Compile(path string, opts Options) *Result {
 	opts = opts.withDefaults()
 	files, ds := ProjectFiles(path)
@@ -49,7 +53,19 @@ func Compile(path string, opts Options) *Result {
 		}
 		inputs = append(inputs, input{name: filepath.ToSlash(name), src: src})
 	}
-	return compileInputs(inputs, opts, ds, len(files) > 0)
+	r := compileInputs(inputs, opts, ds, len(files) > 0)
+	if r.Program != nil {
+		root := path
+		if info, err := os.Stat(path); err == nil && !info.IsDir() {
+			root = filepath.Dir(path)
+		}
+		names := make([]string, len(inputs))
+		for i, in := range inputs {
+			names[i] = in.name
+		}
+		relativize(r.Program, root, names)
+	}
+	return r
 }
 
 // CompileSource compiles one file given as bytes; name is used in positions.

@@ -3,6 +3,7 @@ package convtest
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -69,7 +70,7 @@ func coverage(projects []*Project, visits []map[*Project]map[vm.StepVisit]bool) 
 				if seen(vm.StepVisit{Flow: f.Name, Step: n.ID}) {
 					fc.Covered++
 				} else {
-					fc.Missed = append(fc.Missed, StepRef{Step: n.ID, Pos: n.Pos})
+					fc.Missed = append(fc.Missed, StepRef{Step: n.ID, Pos: p.filePos(n.Pos)})
 				}
 			}
 			pc.Flows = append(pc.Flows, fc)
@@ -101,4 +102,14 @@ func WriteCoverage(w io.Writer, cov []*ProjectCoverage) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// filePos turns a program position, relative to the project directory,
+// into one that names the file as the project's path was given, so that
+// a report's positions can be clicked.
+func (p *Project) filePos(pos diag.Pos) diag.Pos {
+	if pos.File != "" && !filepath.IsAbs(filepath.FromSlash(pos.File)) {
+		pos.File = filepath.ToSlash(filepath.Join(p.Dir, filepath.FromSlash(pos.File)))
+	}
+	return pos
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/codec"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand"
@@ -76,6 +77,7 @@ type Options struct {
 // Engine runs conversations over one compiled program.
 type Engine struct {
 	m       *vm.Machine
+	codec   *codec.Codec
 	store   checkpoints.Store
 	journal checkpoints.Journal // the store, when it keeps a log (and NoLog is off)
 	runner  *actions.Runner
@@ -186,6 +188,7 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.m = m
+	e.codec = codec.New(m)
 	e.actions = runner
 	return e, nil
 }
@@ -205,6 +208,9 @@ func (e *Engine) RegisterValidator(name string, fn vm.ValidatorFunc) {
 
 // Machine returns the engine's VM.
 func (e *Engine) Machine() *vm.Machine { return e.m }
+
+// Codec returns the codec of the engine's checkpoints.
+func (e *Engine) Codec() *codec.Codec { return e.codec }
 
 // Program returns the engine's compiled program.
 func (e *Engine) Program() *ir.Program { return e.m.Program() }
@@ -292,7 +298,7 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := e.m.DecodeOwned(b) // bytes of our own, or lent read-only
+	st, err := e.codec.DecodeOwned(b) // bytes of our own, or lent read-only
 	if err == nil && st.Session != session {
 		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
 	}
@@ -417,7 +423,7 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 		}
 		reply := &Reply{Result: res, Session: session, Revision: res.State.Revision}
 		bp := encodeBuffers.Get().(*[]byte)
-		b, err := e.m.AppendEncode((*bp)[:0], res.State)
+		b, err := e.codec.AppendEncode((*bp)[:0], res.State)
 		if err == nil {
 			if e.journal != nil {
 				reply.Record = recordOf(reply, key, in)

@@ -321,7 +321,7 @@ func TestConversationFaults(t *testing.T) {
 			b, rev, err := eng.Store().Load(ctx, "s1")
 			require.NoError(t, err)
 			assert.Equal(t, uint64(1), rev)
-			st, err := eng.Machine().Decode(b)
+			st, err := eng.Codec().Decode(b)
 			require.NoError(t, err)
 			assert.Equal(t, uint64(1), st.Revision)
 			assert.Empty(t, st.Stack)

@@ -63,6 +63,13 @@ var ErrCorrupt = errors.New("checkpoint corrupt")
 // with the right "revision" field. It is a caller bug; nothing is stored.
 var ErrInvalidData = errors.New("invalid checkpoint data")
 
+// ErrBusy means that a session already has as many turns waiting for its
+// lock in this process as the store queues: the turn was refused before it
+// ran or touched anything. It is not the sender's mistake; the same
+// message can be sent again a little later (a server answers 429 with
+// Retry-After).
+var ErrBusy = errors.New("session busy")
+
 // ErrTooLarge means that a checkpoint exceeds the store's size limit.
 var ErrTooLarge = errors.New("checkpoint too large")
 

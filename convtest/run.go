@@ -274,7 +274,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 			}
 		}
 		st.Revision = 1
-		b, err := eng.Machine().Encode(st)
+		b, err := eng.Codec().Encode(st)
 		if err == nil {
 			err = eng.Store().Save(ctx, session, 0, b)
 		}

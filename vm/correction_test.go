@@ -23,7 +23,7 @@ func correctionFlow(t *testing.T, checks *int) *Machine {
 			branch("decide", "ok", "false", "short"),
 			set("fee", "fee", "=amount / 10"),
 			confirm("confirm", "amount", "Send {amount} to {to}, fee {fee}?"),
-			say("done", "Sent.").to(ir.EndStep),
+			say("done", "Sent.").To(ir.EndStep),
 			say("short", "Not enough money for {amount}."),
 		))
 	return newMachine(t, p, Options{Actions: ActionFunc(func(_ context.Context, req ActionRequest) (map[string]any, error) {
@@ -105,8 +105,8 @@ func TestCorrectionBeforeTheCollect(t *testing.T) {
 // (flow_completed, no cancel message), as every other __end__ does.
 func TestOnInvalidEndCompletes(t *testing.T) {
 	ask := collect("ask", "n", "Number?")
-	ask.n.MaxAttempts = 1
-	ask.onInvalid = ir.EndStep
+	ask.N.MaxAttempts = 1
+	ask.OnInvalid = ir.EndStep
 	p := program(nil, nil, flow("f", []*ir.Slot{{Name: "n", Type: ir.TypeInteger}}, ask, say("ok", "ok")))
 	m := newMachine(t, p, Options{})
 	st := do(t, m, m.NewState("s"), start("f")).State

@@ -9,8 +9,10 @@
 // directly), applies the commands, runs the top flow until it needs input or
 // the stack is empty, and returns the replies with a new state; the state it
 // was given is never modified, so a failed turn leaves the previous state
-// intact. [Machine.Encode] and [Machine.Decode] turn a state into checkpoint
-// bytes (JSON, format "soni.checkpoint/v1") and back.
+// intact. The VM works on State values only: package codec turns a state
+// into checkpoint bytes (JSON, format "soni.checkpoint/v1") and back, and
+// [Machine.Resume] checks a state read from a checkpoint against the
+// program.
 //
 // docs/runtime.md describes the turn semantics, scoping, guards and the
 // checkpoint format in detail.

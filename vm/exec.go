@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
@@ -160,7 +161,7 @@ func (t *turn) assign(nr *nodeRT, a *assignRT) {
 // (with Go numbers widened) for a slot of type any.
 func convertTyped(sr *slotRT, raw any) (any, error) {
 	if sr.def.Type == ir.TypeAny || sr.def.Type == "" {
-		return normalizeAny(raw), nil
+		return jsonval.Normalize(raw), nil
 	}
 	return values.Convert(sr.def, raw)
 }

@@ -1,12 +1,10 @@
 package vm
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/values"
@@ -126,54 +125,5 @@ func normalize(s *ir.Slot, v any) (any, error) {
 		}
 		return str, nil
 	}
-	return normalizeAny(v), nil
-}
-
-// normalizeAny converts Go numbers of other sizes, and JSON numbers, to
-// int64 and float64 so that values compare and encode the same wherever
-// they came from (an embedding program's action may return a float32 or a
-// json.Number).
-func normalizeAny(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) {
-			return f
-		}
-		return string(x)
-	case int:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int8:
-		return int64(x)
-	case uint32:
-		return int64(x)
-	case uint16:
-		return int64(x)
-	case uint8:
-		return int64(x)
-	case uint:
-		if uint64(x) <= math.MaxInt64 {
-			return int64(x)
-		}
-		return float64(x)
-	case uint64:
-		if x <= math.MaxInt64 {
-			return int64(x)
-		}
-		return float64(x)
-	case float32:
-		// The float64 nearest to the float32's shortest decimal form:
-		// float32(0.1) is 0.1, not 0.10000000149011612.
-		if f, err := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64); err == nil {
-			return f
-		}
-		return float64(x)
-	}
-	return v
+	return jsonval.Normalize(v), nil
 }

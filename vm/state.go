@@ -5,10 +5,6 @@ import (
 	"time"
 )
 
-// CheckpointFormat is the value of a checkpoint's "format" field. It
-// changes whenever the checkpoint layout changes; see docs/runtime.md.
-const CheckpointFormat = "soni.checkpoint/v1"
-
 // The roles of history messages.
 const (
 	RoleUser = "user"
@@ -19,11 +15,11 @@ const (
 const maxHistoryText = 4096
 
 // State is all the mutable state of one conversation. A State is a plain
-// value: [Machine.Turn] never modifies the state it is given, and
-// [Machine.Encode] and [Machine.Decode] turn it into checkpoint bytes and
-// back. Slot values are stored typed: int64 for integer slots, float64 for
-// number slots, bool, strings for text, categorical and date slots, and any
-// JSON value (nil, bool, int64, float64, string, []any, map[string]any) for
+// value: [Machine.Turn] never modifies the state it is given, and package
+// codec turns it into checkpoint bytes and back ([Machine.Resume] checks a
+// decoded one against the program). Slot values are stored typed: int64
+// for integer slots, float64 for number slots, bool, strings for text,
+// categorical and date slots, and any JSON value (nil, bool, int64, float64, string, []any, map[string]any) for
 // slots of type any.
 type State struct {
 	// Session is the conversation's id.

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
@@ -239,13 +239,9 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		}
 	}
 	if len(in.Metadata) > 0 {
-		if _, err := appendMap(nil, in.Metadata, 0); err != nil {
-			return nil, fmt.Errorf("metadata: %w", err)
+		if err := mergeMetadata(t.st, in.Metadata); err != nil {
+			return nil, err
 		}
-		if t.st.Metadata == nil {
-			t.st.Metadata = make(map[string]any, len(in.Metadata))
-		}
-		maps.Copy(t.st.Metadata, in.Metadata)
 		t.trace("metadata: " + tmpl.Format(in.Metadata))
 	}
 	for i := range cmds {
@@ -747,7 +743,7 @@ func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
 		// is asked again.
 		return nil, fmt.Errorf("no value for slot %q", sr.def.Name)
 	}
-	v = normalizeAny(v)
+	v = jsonval.Normalize(v)
 	for _, c := range collects {
 		if v, err = t.validate(sr, c, v, true); err != nil {
 			return nil, err

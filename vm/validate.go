@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/values"
@@ -122,7 +123,7 @@ func (t *turn) runValidator(sr *slotRT, collect *nodeRT, v any) (any, error) {
 		if err != nil || isBlank(nv) {
 			return nil, t.validatorFailed(name, fmt.Errorf("validator %q returned value %q, which is not a valid %s", name, tmpl.Format(verdict.Value), sr.def.Type))
 		}
-		v = normalizeAny(nv)
+		v = jsonval.Normalize(nv)
 	}
 	if !verdict.Valid {
 		return nil, &invalidError{msg: verdict.Message, err: fmt.Errorf("value %q fails validator %q", tmpl.Format(v), name)}

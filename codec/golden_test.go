@@ -1,4 +1,4 @@
-package vm
+package codec
 
 import (
 	"context"
@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soni-dev/soni/internal/irtest"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
 )
 
 // update reports whether golden files should be rewritten
@@ -38,14 +40,14 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // replies, events, trace and the checkpoint written after the turn.
 func TestTranscriptGolden(t *testing.T) {
 	transfer := program([]*ir.Slot{{Name: "balance", Type: ir.TypeAny, Initial: int64(100)}}, nil,
-		flow("transfer", []*ir.Slot{anySlot("amount"), anySlot("to")},
+		flow("transfer", []*ir.Slot{irtest.AnySlot("amount"), irtest.AnySlot("to")},
 			collect("ask_to", "to", "Who should receive the money?"),
-			collect("ask_amount", "amount", "How much?").with(func(n *ir.Node) {
-				n.Validator = &ir.Validator{Expr: ex("value > 0 AND value <= balance")}
+			collect("ask_amount", "amount", "How much?").With(func(n *ir.Node) {
+				n.Validator = &ir.Validator{Expr: irtest.Ex("value > 0 AND value <= balance")}
 				n.ErrorMessage = tpl("You can send at most {balance}.")
 			}),
 			confirm("confirm", "amount", "Send {amount} to {to}?"),
-			set("pay", "balance", "=balance - amount"),
+			irtest.Set("pay", "balance", "=balance - amount"),
 			say("done", "Sent {amount} to {to}. Balance: {balance}."),
 		),
 		flow("check_balance", nil, say("tell", "Your balance is {balance}.")),
@@ -54,18 +56,18 @@ func TestTranscriptGolden(t *testing.T) {
 	tests := []struct {
 		name  string
 		p     *ir.Program
-		opts  Options
-		turns [][]Command
+		opts  vm.Options
+		turns [][]vm.Command
 	}{
-		{"book_flight", bookFlight(), Options{Actions: ActionFunc(searchFlights)}, benchTurns},
-		{"transfer", transfer, Options{}, [][]Command{
+		{"book_flight", irtest.BookFlight(), vm.Options{Actions: vm.ActionFunc(searchFlights)}, benchTurns},
+		{"transfer", transfer, vm.Options{}, [][]vm.Command{
 			{start("transfer")},
 			{setSlot("to", "Ana")},
 			{setSlot("amount", int64(500))},
 			{start("check_balance")},
 			{setSlot("amount", int64(50))},
 			{correct("amount", int64(60))},
-			{affirm},
+			{{Kind: vm.CmdAffirm}},
 		}},
 	}
 	for _, tc := range tests {
@@ -74,7 +76,7 @@ func TestTranscriptGolden(t *testing.T) {
 			st := m.NewState(tc.name)
 			var out strings.Builder
 			for i, cmds := range tc.turns {
-				res, err := m.Turn(context.Background(), st, Input{Text: fmt.Sprintf("message %d", i+1), Commands: cmds})
+				res, err := m.Turn(context.Background(), st, vm.Input{Text: fmt.Sprintf("message %d", i+1), Commands: cmds})
 				require.NoError(t, err)
 				fmt.Fprintf(&out, "=== turn %d\n", i+1)
 				for _, part := range []struct {

@@ -1,13 +1,10 @@
-package vm
+package codec
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -16,290 +13,8 @@ import (
 	"unsafe"
 
 	"github.com/soni-dev/soni/internal/jsonstr"
-	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
 )
-
-// resumeAfterCall is the "resume" value of a frame waiting for a flow it
-// called.
-const resumeAfterCall = "after_call"
-
-// maxValueDepth bounds the nesting of slot values in a checkpoint.
-const maxValueDepth = 64
-
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// Encode returns the checkpoint bytes of a state: indented JSON with the
-// fields in a fixed order and map keys sorted, so the same state always
-// gives the same bytes. docs/runtime.md documents the format.
-func (m *Machine) Encode(st *State) ([]byte, error) {
-	if st == nil {
-		return nil, errors.New("encode checkpoint: no state")
-	}
-	bp := bufPool.Get().(*[]byte)
-	b, err := m.appendState((*bp)[:0], st)
-	var out []byte
-	if err == nil {
-		out = make([]byte, len(b))
-		copy(out, b)
-	}
-	if cap(b) <= 64<<10 {
-		*bp = b[:0]
-		bufPool.Put(bp)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("encode checkpoint: %w", err)
-	}
-	return out, nil
-}
-
-// AppendEncode appends the checkpoint of st to dst, as [Machine.Encode]
-// writes it, and returns the extended slice: a caller that saves many turns
-// can reuse one buffer.
-func (m *Machine) AppendEncode(dst []byte, st *State) ([]byte, error) {
-	if st == nil {
-		return nil, errors.New("encode checkpoint: no state")
-	}
-	b, err := m.appendState(dst, st)
-	if err != nil {
-		return nil, fmt.Errorf("encode checkpoint: %w", err)
-	}
-	return b, nil
-}
-
-func (m *Machine) appendState(b []byte, st *State) ([]byte, error) {
-	var err error
-	b = append(b, "{\n  \"format\": "...)
-	b = appendString(b, CheckpointFormat)
-	b = append(b, ",\n  \"session\": "...)
-	b = appendString(b, st.Session)
-	b = append(b, ",\n  \"revision\": "...)
-	b = strconv.AppendUint(b, st.Revision, 10)
-	b = append(b, ",\n  \"fingerprint\": "...)
-	b = appendString(b, m.fingerprint)
-	b = append(b, ",\n  \"created\": \""...)
-	b = st.Created.UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, "\",\n  \"updated\": \""...)
-	b = st.Updated.UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, "\",\n  \"stack\": ["...)
-	for i, f := range st.Stack {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    {\"flow\": "...)
-		b = appendString(b, f.Flow)
-		b = append(b, ", \"step\": "...)
-		b = appendString(b, f.Step)
-		if f.AfterCall {
-			b = append(b, ", \"resume\": \""+resumeAfterCall+"\""...)
-		}
-		b = append(b, ", \"slots\": "...)
-		if b, err = appendMap(b, f.Slots, 0); err != nil {
-			return nil, fmt.Errorf("flow %q: %w", f.Flow, err)
-		}
-		b = append(b, '}')
-	}
-	if len(st.Stack) > 0 {
-		b = append(b, "\n  "...)
-	}
-	b = append(b, "],\n  \"slots\": {"...)
-	var keyBuf [8]string // most conversations have a few slots: no allocation
-	keys := keyBuf[:0]
-	for k := range st.Slots {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    "...)
-		b = appendString(b, k)
-		b = append(b, ": "...)
-		if b, err = appendValue(b, st.Slots[k], 0); err != nil {
-			return nil, fmt.Errorf("slot %q: %w", k, err)
-		}
-	}
-	if len(keys) > 0 {
-		b = append(b, "\n  "...)
-	}
-	b = append(b, "},\n  \"pending\": "...)
-	if p := st.Pending; p == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, "{\"kind\": "...)
-		b = appendString(b, string(p.Kind))
-		b = append(b, ", \"flow\": "...)
-		b = appendString(b, p.Flow)
-		b = append(b, ", \"step\": "...)
-		b = appendString(b, p.Step)
-		b = append(b, ", \"slot\": "...)
-		b = appendString(b, p.Slot)
-		b = append(b, ", \"prompt\": "...)
-		b = appendString(b, p.Prompt)
-		b = append(b, ", \"attempts\": "...)
-		b = strconv.AppendInt(b, int64(p.Attempts), 10)
-		b = append(b, '}')
-	}
-	b = append(b, ",\n  \"history\": ["...)
-	for i, h := range st.History {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    {\"role\": "...)
-		b = appendString(b, h.Role)
-		b = append(b, ", \"text\": "...)
-		b = appendString(b, h.Text)
-		b = append(b, '}')
-	}
-	if len(st.History) > 0 {
-		b = append(b, "\n  "...)
-	}
-	b = append(b, ']')
-	if len(st.Metadata) > 0 {
-		b = append(b, ",\n  \"metadata\": "...)
-		if b, err = appendMap(b, st.Metadata, 0); err != nil {
-			return nil, fmt.Errorf("metadata: %w", err)
-		}
-	}
-	if len(st.Clarify) > 0 {
-		b = append(b, ",\n  \"clarify\": ["...)
-		for i, f := range st.Clarify {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = appendString(b, f)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, "\n}\n"...)
-	return b, nil
-}
-
-// appendMap appends a map as a one-line JSON object with sorted keys.
-func appendMap(b []byte, m map[string]any, depth int) ([]byte, error) {
-	if len(m) == 0 {
-		return append(b, "{}"...), nil
-	}
-	var arr [8]string
-	keys := arr[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = append(b, '{')
-	var err error
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = appendString(b, k)
-		b = append(b, ": "...)
-		if b, err = appendValue(b, m[k], depth+1); err != nil {
-			return nil, fmt.Errorf("key %q: %w", k, err)
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// appendValue appends a slot value as JSON. Floats always carry a '.' or an
-// exponent so that they decode as floats again.
-func appendValue(b []byte, v any, depth int) ([]byte, error) {
-	if depth > maxValueDepth {
-		return nil, errors.New("value nests too deep")
-	}
-	switch x := normalizeAny(v).(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
-	case string:
-		return appendString(b, x), nil
-	case int64:
-		return strconv.AppendInt(b, x, 10), nil
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%v cannot be written as JSON", x)
-		}
-		start := len(b)
-		b = strconv.AppendFloat(b, x, 'g', -1, 64)
-		for _, c := range b[start:] {
-			if c == '.' || c == 'e' {
-				return b, nil
-			}
-		}
-		return append(b, ".0"...), nil
-	case []any:
-		b = append(b, '[')
-		var err error
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			if b, err = appendValue(b, e, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case map[string]any:
-		return appendMap(b, x, depth)
-	}
-	// Other Go values (structs, typed slices) are written as encoding/json
-	// writes them and come back as generic JSON values.
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
-	}
-	d := decoder{b: raw, src: string(raw)}
-	generic, err := d.value(depth + 1)
-	if err != nil {
-		return nil, fmt.Errorf("value of type %T cannot be written as JSON: %v", v, err)
-	}
-	return appendValue(b, generic, depth+1)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Each invalid UTF-8 byte
-// becomes U+FFFD, as encoding/json does.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i = jsonstr.PlainASCII(s, i); i == len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = utf8.AppendRune(b, utf8.RuneError)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // The fields of a checkpoint, as bits of a set.
 const (
@@ -328,8 +43,8 @@ var fieldNames = []string{"format", "session", "revision", "fingerprint", "creat
 // program. A checkpoint written for another version of the program
 // resumes as long as every flow and step it points at still exists; slots
 // the program no longer has are dropped. Both are noted in State.Notes.
-func (m *Machine) Decode(b []byte) (*State, error) {
-	st, err := m.decode(b)
+func (c *Codec) Decode(b []byte) (*vm.State, error) {
+	st, err := c.decodeFrom(b, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
 	}
@@ -340,23 +55,19 @@ func (m *Machine) Decode(b []byte) (*State, error) {
 // modified afterwards, because the strings of the state may share its
 // memory instead of copying it. A store's Load returns such bytes (a
 // copy of its own), so the engine decodes them with one copy fewer.
-func (m *Machine) DecodeOwned(b []byte) (*State, error) {
+func (c *Codec) DecodeOwned(b []byte) (*vm.State, error) {
 	if len(b) == 0 {
-		return m.Decode(b)
+		return c.Decode(b)
 	}
-	st, err := m.decodeFrom(b, unsafe.String(&b[0], len(b)))
+	st, err := c.decodeFrom(b, unsafe.String(&b[0], len(b)))
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
 	}
 	return st, nil
 }
 
-func (m *Machine) decode(b []byte) (*State, error) {
-	return m.decodeFrom(b, string(b))
-}
-
 // decodeFrom decodes b, src being b as a string (a copy, or b itself).
-func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
+func (c *Codec) decodeFrom(b []byte, src string) (*vm.State, error) {
 	d := decoder{b: b, src: src}
 	d.ws()
 	if d.i == len(b) {
@@ -365,7 +76,7 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 	if b[d.i] != '{' {
 		return nil, errors.New("checkpoint is not a JSON object")
 	}
-	st := &State{}
+	st := &vm.State{}
 	var fingerprint string
 	seen := 0
 	err := d.object(func(key []byte) error {
@@ -390,8 +101,8 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 			if err != nil {
 				return err
 			}
-			if string(s) != CheckpointFormat {
-				return fmt.Errorf("checkpoint format is %q, but this soni reads %q", string(s), CheckpointFormat)
+			if string(s) != Format {
+				return fmt.Errorf("checkpoint format is %q, but this soni reads %q", string(s), Format)
 			}
 		case fSession:
 			st.Session, err = d.str()
@@ -423,18 +134,13 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 				st.Updated = tm.UTC()
 			}
 		case fStack:
-			st.Stack, err = m.decodeStack(&d)
+			st.Stack, err = c.decodeStack(&d)
 		case fSlots:
-			st.Slots, err = d.slotMap(func(k []byte) string {
-				if s := m.conv[string(k)]; s != nil {
-					return s.def.Name
-				}
-				return string(k)
-			})
+			st.Slots, err = d.slotMap(c.intern)
 		case fPending:
-			st.Pending, err = m.decodePending(&d)
+			st.Pending, err = c.decodePending(&d)
 		case fHistory:
-			st.History, err = d.history(m.settings.HistorySize)
+			st.History, err = d.history(c.historySize)
 		case fMetadata:
 			var v any
 			if v, err = d.value(0); err == nil {
@@ -456,12 +162,7 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 					if !ok {
 						return errors.New("field \"clarify\" is not a list of flow names")
 					}
-					if m.flows[name] == nil {
-						// The flows changed since: the question is moot.
-						st.Clarify = nil
-						break
-					}
-					st.Clarify = append(st.Clarify, name)
+					st.Clarify = append(st.Clarify, c.internString(name))
 				}
 			}
 		}
@@ -481,20 +182,20 @@ func (m *Machine) decodeFrom(b []byte, src string) (*State, error) {
 			}
 		}
 	}
-	if err := m.check(st, fingerprint); err != nil {
+	st.Fingerprint = fingerprint
+	if err := c.m.Resume(st); err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
-func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
-	var stack []Frame
+func (c *Codec) decodeStack(d *decoder) ([]vm.Frame, error) {
+	var stack []vm.Frame
 	err := d.array(func() error {
 		if len(stack) >= 4096 {
 			return d.errf("stack has too many frames")
 		}
-		var f Frame
-		var fr *flowRT
+		var f vm.Frame
 		var seen [3]bool
 		err := d.object(func(key []byte) error {
 			var s []byte
@@ -502,11 +203,7 @@ func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
 			switch string(key) {
 			case "flow":
 				if s, err = d.rawString(); err == nil {
-					if fr = m.flows[string(s)]; fr != nil {
-						f.Flow = fr.f.Name
-					} else {
-						f.Flow = string(s)
-					}
+					f.Flow = c.intern(s)
 				}
 				seen[0] = true
 			case "step":
@@ -520,14 +217,7 @@ func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
 					f.AfterCall = true
 				}
 			case "slots":
-				f.Slots, err = d.slotMap(func(k []byte) string {
-					if fr != nil {
-						if s := fr.slots[string(k)]; s != nil {
-							return s.def.Name
-						}
-					}
-					return string(k)
-				})
+				f.Slots, err = d.slotMap(c.intern)
 				seen[2] = true
 			default:
 				return fmt.Errorf("stack frame has unknown field %q", string(key))
@@ -551,12 +241,12 @@ func (m *Machine) decodeStack(d *decoder) ([]Frame, error) {
 	return stack, nil
 }
 
-func (m *Machine) decodePending(d *decoder) (*Pending, error) {
+func (c *Codec) decodePending(d *decoder) (*vm.Pending, error) {
 	d.ws()
 	if d.peek() == 'n' {
 		return nil, d.literal("null")
 	}
-	p := &Pending{}
+	p := &vm.Pending{}
 	seen := 0
 	err := d.object(func(key []byte) error {
 		var s []byte
@@ -564,11 +254,11 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 		switch string(key) {
 		case "kind":
 			if s, err = d.rawString(); err == nil {
-				switch PendingKind(s) {
-				case PendingCollect:
-					p.Kind = PendingCollect
-				case PendingConfirm:
-					p.Kind = PendingConfirm
+				switch vm.PendingKind(s) {
+				case vm.PendingCollect:
+					p.Kind = vm.PendingCollect
+				case vm.PendingConfirm:
+					p.Kind = vm.PendingConfirm
 				default:
 					return fmt.Errorf("pending question has unknown kind %q", string(s))
 				}
@@ -576,11 +266,7 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 			seen |= 1
 		case "flow":
 			if s, err = d.rawString(); err == nil {
-				if fr := m.flows[string(s)]; fr != nil {
-					p.Flow = fr.f.Name
-				} else {
-					p.Flow = string(s)
-				}
+				p.Flow = c.intern(s)
 			}
 			seen |= 2
 		case "step":
@@ -613,98 +299,6 @@ func (m *Machine) decodePending(d *decoder) (*Pending, error) {
 		}
 	}
 	return p, nil
-}
-
-// check validates a decoded state against the program and normalises its
-// slot values to the slots' declared types.
-func (m *Machine) check(st *State, fingerprint string) error {
-	same := fingerprint == m.fingerprint
-	for i := range st.Stack {
-		f := &st.Stack[i]
-		fr := m.flows[f.Flow]
-		if fr == nil {
-			return fmt.Errorf("checkpoint points at flow %q, which the program no longer has", f.Flow)
-		}
-		idx, ok := fr.index[f.Step]
-		if !ok {
-			return fmt.Errorf("checkpoint points at step %q of flow %q, which the program no longer has", f.Step, f.Flow)
-		}
-		nr := fr.nodes[idx]
-		f.Step = nr.n.ID
-		if f.AfterCall && nr.n.Kind != ir.KindCall {
-			return fmt.Errorf("checkpoint waits for a call at step %q of flow %q, which is a %s step", f.Step, f.Flow, nr.n.Kind)
-		}
-		if err := m.checkSlots(st, f.Slots, fr.slots, f.Flow, same); err != nil {
-			return err
-		}
-	}
-	if st.Slots == nil {
-		st.Slots = map[string]any{}
-	}
-	if err := m.checkSlots(st, st.Slots, m.conv, "", same); err != nil {
-		return err
-	}
-	if p := st.Pending; p != nil {
-		if len(st.Stack) == 0 {
-			return errors.New("checkpoint has a pending question but no active flow")
-		}
-		top := st.Stack[len(st.Stack)-1]
-		if p.Flow != top.Flow || p.Step != top.Step {
-			return fmt.Errorf("checkpoint's pending question (flow %q step %q) is not where the top flow waits (flow %q step %q)", p.Flow, p.Step, top.Flow, top.Step)
-		}
-		fr := m.flows[p.Flow]
-		nr := fr.nodes[fr.index[p.Step]]
-		p.Step = nr.n.ID
-		want := PendingCollect
-		if nr.n.Kind == ir.KindConfirm {
-			want = PendingConfirm
-		}
-		if !nr.n.Kind.WaitsForUser() || p.Kind != want || p.Slot != nr.n.Slot {
-			return fmt.Errorf("checkpoint's pending %s of slot %q does not match step %q of flow %q, a %s of slot %q", p.Kind, p.Slot, p.Step, p.Flow, nr.n.Kind, nr.n.Slot)
-		}
-		p.Slot = nr.n.Slot
-	}
-	if !same {
-		st.Notes = append(st.Notes, fmt.Sprintf("checkpoint was written for program %s; resuming with %s because every step it points at still exists", fingerprint, m.fingerprint))
-	}
-	st.Fingerprint = m.fingerprint
-	return nil
-}
-
-// checkSlots normalises the values of one scope; unknown slots are dropped
-// with a note, and so are values of the wrong type when the checkpoint was
-// written for another program (for the same program they are an error).
-func (m *Machine) checkSlots(st *State, vals map[string]any, defs map[string]*slotRT, flow string, same bool) error {
-	var dropped []string
-	for k, v := range vals {
-		sr := defs[k]
-		if sr == nil || (flow != "" && sr.conv) {
-			dropped = append(dropped, k)
-			continue
-		}
-		nv, err := normalize(sr.def, v)
-		if err != nil {
-			if same {
-				return fmt.Errorf("%sslot %q: %v", scopeOf(flow), k, err)
-			}
-			dropped = append(dropped, k)
-			continue
-		}
-		vals[k] = nv
-	}
-	sort.Strings(dropped)
-	for _, k := range dropped {
-		delete(vals, k)
-		st.Notes = append(st.Notes, fmt.Sprintf("dropped %sslot %q from the checkpoint: the program has no such slot of that type", scopeOf(flow), k))
-	}
-	return nil
-}
-
-func scopeOf(flow string) string {
-	if flow == "" {
-		return ""
-	}
-	return "flow " + flow + " "
 }
 
 // decoder is a small JSON reader for checkpoints. It never panics: every
@@ -1139,26 +733,26 @@ var (
 // checkpoint). For any other layout, or an error, it reads nothing and
 // reports false: the general reader then reads the message, or names the
 // error.
-func (d *decoder) encodedMessage() (Message, bool) {
+func (d *decoder) encodedMessage() (vm.Message, bool) {
 	d.ws()
 	rest := d.b[d.i:]
-	var msg Message
+	var msg vm.Message
 	switch {
 	case bytes.HasPrefix(rest, userMessage):
-		msg.Role = RoleUser
+		msg.Role = vm.RoleUser
 		rest = rest[len(userMessage):]
 	case bytes.HasPrefix(rest, botMessage):
-		msg.Role = RoleBot
+		msg.Role = vm.RoleBot
 		rest = rest[len(botMessage):]
 	default:
-		return Message{}, false
+		return vm.Message{}, false
 	}
 	start := d.i
 	d.i = len(d.b) - len(rest)
 	text, err := d.str()
 	if err != nil || d.peek() != '}' {
 		d.i = start
-		return Message{}, false
+		return vm.Message{}, false
 	}
 	d.i++
 	msg.Text = text
@@ -1167,14 +761,14 @@ func (d *decoder) encodedMessage() (Message, bool) {
 
 // historyScratch holds the slices history decodes into before it knows
 // how many messages there are.
-var historyScratch = sync.Pool{New: func() any { s := make([]Message, 0, 32); return &s }}
+var historyScratch = sync.Pool{New: func() any { s := make([]vm.Message, 0, 32); return &s }}
 
 // history reads the history. The slice it returns has room for the
 // messages a turn adds (a user message and a few replies), so that the
 // next turn does not grow it; size is the program's history_size (0: no
 // history is kept).
-func (d *decoder) history(size int) ([]Message, error) {
-	sp := historyScratch.Get().(*[]Message)
+func (d *decoder) history(size int) ([]vm.Message, error) {
+	sp := historyScratch.Get().(*[]vm.Message)
 	msgs := (*sp)[:0]
 	defer func() {
 		clear(msgs) // the strings share the checkpoint's bytes
@@ -1188,7 +782,7 @@ func (d *decoder) history(size int) ([]Message, error) {
 			msgs = append(msgs, msg)
 			return nil
 		}
-		var msg Message
+		var msg vm.Message
 		var seen [2]bool
 		err := d.object(func(key []byte) error {
 			switch string(key) {
@@ -1198,10 +792,10 @@ func (d *decoder) history(size int) ([]Message, error) {
 					return err
 				}
 				switch string(s) {
-				case RoleUser:
-					msg.Role = RoleUser
-				case RoleBot:
-					msg.Role = RoleBot
+				case vm.RoleUser:
+					msg.Role = vm.RoleUser
+				case vm.RoleBot:
+					msg.Role = vm.RoleBot
 				default:
 					return fmt.Errorf("history message has unknown role %q", string(s))
 				}
@@ -1232,7 +826,7 @@ func (d *decoder) history(size int) ([]Message, error) {
 	if size == 0 && len(msgs) == 0 {
 		return nil, nil
 	}
-	out := make([]Message, len(msgs), len(msgs)+4)
+	out := make([]vm.Message, len(msgs), len(msgs)+4)
 	copy(out, msgs)
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package vm
+package codec
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soni-dev/soni/internal/irtest"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
 )
 
 // fixtureDir holds the frozen checkpoint fixtures of format v1.
@@ -59,22 +61,22 @@ func readFixture(t *testing.T, name string) []byte {
 }
 
 func TestCheckpointFixturesKeepLoading(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		file    string
 		stack   []string
 		slots   map[string]any
-		pending *Pending
+		pending *vm.Pending
 		history int
 		// then is one more turn on the loaded state and its replies.
-		then    []Command
+		then    []vm.Command
 		replies []string
 	}{
 		{
 			file:    "empty.json",
 			slots:   map[string]any{},
-			then:    []Command{start("main")},
+			then:    []vm.Command{start("main")},
 			replies: []string{"Hello ", "What would you like?"},
 		},
 		{
@@ -82,18 +84,18 @@ func TestCheckpointFixturesKeepLoading(t *testing.T) {
 			stack: []string{"main.call_details", "details.ask_qty"},
 			slots: map[string]any{"age": int64(42), "score": 4.5, "vip": true, "user_name": "Ana",
 				"prefs": map[string]any{"lang": "es", "tags": []any{"a", "b"}, "ratio": 0.25, "count": int64(3), "none": nil}},
-			pending: &Pending{Kind: PendingCollect, Flow: "details", Step: "ask_qty", Slot: "qty", Prompt: "How many book?", Attempts: 1},
+			pending: &vm.Pending{Kind: vm.PendingCollect, Flow: "details", Step: "ask_qty", Slot: "qty", Prompt: "How many book?", Attempts: 1},
 			history: 4,
-			then:    []Command{fallback},
+			then:    []vm.Command{fallback},
 			replies: []string{"Sorry, I didn't understand that.", "How many ?"},
 		},
 		{
 			file:    "pending_confirm.json",
 			stack:   []string{"transfer.confirm_amount"},
 			slots:   map[string]any{"user_name": "Eva \"E\" Ñ\n"},
-			pending: &Pending{Kind: PendingConfirm, Flow: "transfer", Step: "confirm_amount", Slot: "amount", Prompt: "Send 50 to Eva?"},
+			pending: &vm.Pending{Kind: vm.PendingConfirm, Flow: "transfer", Step: "confirm_amount", Slot: "amount", Prompt: "Send 50 to Eva?"},
 			history: 2,
-			then:    []Command{correct("to", "Bo")},
+			then:    []vm.Command{correct("to", "Bo")},
 			replies: []string{"Send 50 to Bo?"},
 		},
 	}
@@ -133,19 +135,19 @@ func TestCheckpointFixturesKeepLoading(t *testing.T) {
 }
 
 func TestCheckpointRoundTrip(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	st := m.NewState("rt")
 	st.Slots["age"] = int64(-7)
 	st.Slots["score"] = 1200.0
 	st.Slots["vip"] = false
 	st.Slots["user_name"] = "tab\there \x01 \u2028 bad\xffutf8 \U0001F600"
 	st.Slots["prefs"] = []any{nil, true, int64(1), 1.5, "s", map[string]any{"b": int64(2), "a": []any{}}, 1e21, -0.0001}
-	st.Stack = []Frame{
+	st.Stack = []vm.Frame{
 		{Flow: "main", Step: "call_details", AfterCall: true, Slots: map[string]any{"item": map[string]any{}}},
 		{Flow: "details", Step: "ask_note", Slots: map[string]any{"qty": int64(3)}},
 	}
-	st.Pending = &Pending{Kind: PendingCollect, Flow: "details", Step: "ask_note", Slot: "note", Prompt: "Any note? \"quoted\"", Attempts: 2}
-	st.History = []Message{{RoleUser, "hi"}, {RoleBot, "hello\nthere"}}
+	st.Pending = &vm.Pending{Kind: vm.PendingCollect, Flow: "details", Step: "ask_note", Slot: "note", Prompt: "Any note? \"quoted\"", Attempts: 2}
+	st.History = []vm.Message{{Role: vm.RoleUser, Text: "hi"}, {Role: vm.RoleBot, Text: "hello\nthere"}}
 	st.Revision = 12
 	st.Updated = testNow.Add(1500 * time.Millisecond)
 	b, err := m.Encode(st)
@@ -165,9 +167,9 @@ func TestCheckpointRoundTrip(t *testing.T) {
 // layout, decodes like the encoder's own; the encoder's layout is read by
 // a shortcut, and every other one by the general reader.
 func TestDecodeHistoryLayouts(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	st := m.NewState("h")
-	st.History = []Message{{RoleUser, "hi \"there\""}, {RoleBot, "hello\nthere"}, {RoleUser, ""}}
+	st.History = []vm.Message{{Role: vm.RoleUser, Text: "hi \"there\""}, {Role: vm.RoleBot, Text: "hello\nthere"}, {Role: vm.RoleUser, Text: ""}}
 	b, err := m.Encode(st)
 	require.NoError(t, err)
 	want, err := m.Decode(b)
@@ -203,7 +205,7 @@ func TestDecodeHistoryLayouts(t *testing.T) {
 }
 
 func TestEncodeRejectsUnwritableValues(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	st := m.NewState("s")
 	st.Slots["prefs"] = map[string]any{"x": func() {}}
 	_, err := m.Encode(st)
@@ -213,7 +215,7 @@ func TestEncodeRejectsUnwritableValues(t *testing.T) {
 }
 
 func TestEncodeOtherGoValues(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	st := m.NewState("s")
 	st.Slots["prefs"] = struct {
 		A int      `json:"a"`
@@ -227,7 +229,7 @@ func TestEncodeOtherGoValues(t *testing.T) {
 }
 
 func TestDecodeNormalisesByDeclaredType(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	b := fixtureWith(t, m, `"slots": {"age": 42.0, "score": 3, "vip": true}`)
 	st, err := m.Decode(b)
 	require.NoError(t, err)
@@ -235,7 +237,7 @@ func TestDecodeNormalisesByDeclaredType(t *testing.T) {
 }
 
 // fixtureWith returns the empty fixture with its "slots" line replaced.
-func fixtureWith(t *testing.T, m *Machine, slotsLine string) []byte {
+func fixtureWith(t *testing.T, m machine, slotsLine string) []byte {
 	t.Helper()
 	b, err := m.Encode(m.NewState("x"))
 	require.NoError(t, err)
@@ -245,7 +247,7 @@ func fixtureWith(t *testing.T, m *Machine, slotsLine string) []byte {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	m := newMachine(t, fixtureProgram(), Options{})
+	m := newMachine(t, fixtureProgram(), vm.Options{})
 	good := string(readFixture(t, "mid_collect.json"))
 	fp := m.Fingerprint()
 	tests := []struct {
@@ -297,7 +299,7 @@ func TestDecodeOtherProgramVersion(t *testing.T) {
 		p := fixtureProgram()
 		p.Flows[0].Nodes[0].Message = tpl("How many {item} would you like?")
 		p.Slots = p.Slots[1:] // age is gone
-		m := newMachine(t, p, Options{})
+		m := newMachine(t, p, vm.Options{})
 		st, err := m.Decode(b)
 		require.NoError(t, err)
 		require.Len(t, st.Notes, 2)
@@ -315,7 +317,7 @@ func TestDecodeOtherProgramVersion(t *testing.T) {
 	t.Run("a changed slot type drops the value", func(t *testing.T) {
 		p := fixtureProgram()
 		p.Slots[0].Type = ir.TypeText
-		m := newMachine(t, p, Options{})
+		m := newMachine(t, p, vm.Options{})
 		st, err := m.Decode(b)
 		require.NoError(t, err)
 		assert.NotContains(t, st.Slots, "age")
@@ -323,7 +325,7 @@ func TestDecodeOtherProgramVersion(t *testing.T) {
 	t.Run("missing step: error names it", func(t *testing.T) {
 		p := fixtureProgram()
 		p.Flows[0].Nodes[0].ID = "how_many"
-		m := newMachine(t, p, Options{})
+		m := newMachine(t, p, vm.Options{})
 		_, err := m.Decode(b)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `step "ask_qty" of flow "details"`)
@@ -332,7 +334,7 @@ func TestDecodeOtherProgramVersion(t *testing.T) {
 		p := fixtureProgram()
 		p.Flows = p.Flows[1:]
 		p.Flows[0].Nodes[2].Target = "transfer"
-		m := newMachine(t, p, Options{})
+		m := newMachine(t, p, vm.Options{})
 		_, err := m.Decode(b)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `flow "details"`)
@@ -340,9 +342,9 @@ func TestDecodeOtherProgramVersion(t *testing.T) {
 }
 
 func TestCheckpointAfterTurnsResumes(t *testing.T) {
-	m := newMachine(t, bookFlight(), Options{Actions: ActionFunc(searchFlights)})
+	m := newMachine(t, irtest.BookFlight(), vm.Options{Actions: vm.ActionFunc(searchFlights)})
 	st := m.NewState("s")
-	for _, c := range []Command{start("book_flight"), setSlot("origin", "Paris")} {
+	for _, c := range []vm.Command{start("book_flight"), setSlot("origin", "Paris")} {
 		res := do(t, m, st, c)
 		b, err := m.Encode(res.State)
 		require.NoError(t, err)
@@ -371,10 +373,7 @@ func FuzzCheckpointDecode(f *testing.F) {
 	for _, s := range []string{"", "{", "}", "null", `{"format": 1}`, `{"stack": [{"flow": 5}]}`, "\"\\ud800\\u\"", `{"slots": {"a": [1e999]}}`, "\xff\xfe"} {
 		f.Add([]byte(s))
 	}
-	m, err := New(fixtureProgram(), Options{Now: fixedNow})
-	if err != nil {
-		f.Fatal(err)
-	}
+	m := newMachine(f, fixtureProgram(), vm.Options{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := m.Decode(b)
 		if err != nil {
@@ -392,7 +391,7 @@ func FuzzCheckpointDecode(f *testing.F) {
 		if err != nil || !bytes.Equal(out, out2) {
 			t.Fatalf("encoding is not stable: %v\n%s\n%s", err, out, out2)
 		}
-		if _, err := m.Turn(context.Background(), st, Input{Commands: []Command{fallback}}); err != nil {
+		if _, err := m.Turn(context.Background(), st, vm.Input{Commands: []vm.Command{fallback}}); err != nil {
 			t.Fatalf("a decoded state cannot take a turn: %v", err)
 		}
 	})
@@ -401,8 +400,7 @@ func FuzzCheckpointDecode(f *testing.F) {
 // TestDecodeBadTimeNamesTheField: with escapes in both the key and the
 // value, the error still names the field, not the value's text.
 func TestDecodeBadTimeNamesTheField(t *testing.T) {
-	m, err := New(&ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings()}, Options{})
-	require.NoError(t, err)
+	m := newMachine(t, &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings()}, vm.Options{})
 	st := m.NewState("s")
 	b, err := m.Encode(st)
 	require.NoError(t, err)
@@ -418,7 +416,7 @@ func TestDecodeBadTimeNamesTheField(t *testing.T) {
 func TestDecodeRejectsUnsafeValues(t *testing.T) {
 	p := program([]*ir.Slot{{Name: "class", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "economy"}, {Value: "business"}}}}, nil,
 		flow("f", nil, say("hi", "Hi")))
-	m := newMachine(t, p, Options{})
+	m := newMachine(t, p, vm.Options{})
 	st := m.NewState("s")
 	st.Slots["class"] = "business"
 	st.Revision = 3

@@ -1,4 +1,4 @@
-package vm
+package codec
 
 import (
 	"context"
@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/soni-dev/soni/internal/irtest"
+	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // benchTurns is the 4-turn book_flight conversation of the speed targets.
-var benchTurns = [][]Command{
+var benchTurns = [][]vm.Command{
 	{start("book_flight")},
 	{setSlot("origin", "Paris")},
 	{setSlot("destination", "Berlin")},
@@ -23,14 +25,14 @@ var benchTurns = [][]Command{
 // conversation runs the benchmark conversation from checkpoint bytes: each
 // turn decodes the checkpoint, runs the turn and encodes the new one. It
 // returns the last checkpoint.
-func conversation(m *Machine, ctx context.Context, b []byte, durations []time.Duration) ([]byte, []time.Duration, error) {
+func conversation(m machine, ctx context.Context, b []byte, durations []time.Duration) ([]byte, []time.Duration, error) {
 	for _, cmds := range benchTurns {
 		t0 := time.Now()
 		st, err := m.Decode(b)
 		if err != nil {
 			return nil, durations, err
 		}
-		res, err := m.Turn(ctx, st, Input{Commands: cmds})
+		res, err := m.Turn(ctx, st, vm.Input{Commands: cmds})
 		if err != nil {
 			return nil, durations, err
 		}
@@ -44,8 +46,8 @@ func conversation(m *Machine, ctx context.Context, b []byte, durations []time.Du
 	return b, durations, nil
 }
 
-func benchMachine(t testing.TB) (*Machine, []byte) {
-	m := newMachine(t, bookFlight(), Options{Actions: ActionFunc(searchFlights)})
+func benchMachine(t testing.TB) (machine, []byte) {
+	m := newMachine(t, irtest.BookFlight(), vm.Options{Actions: vm.ActionFunc(searchFlights)})
 	b, err := m.Encode(m.NewState("bench"))
 	require.NoError(t, err)
 	return m, b
@@ -54,7 +56,7 @@ func benchMachine(t testing.TB) (*Machine, []byte) {
 // BenchmarkTurn measures the per-turn cost of Decode → Turn → Encode over
 // the 4-turn book_flight conversation. Run it with
 //
-//	go test ./vm -run '^$' -bench BenchmarkTurn -benchtime 2s
+//	go test ./codec -run '^$' -bench BenchmarkTurn -benchtime 2s
 func BenchmarkTurn(b *testing.B) {
 	m, start := benchMachine(b)
 	ctx := context.Background()
@@ -114,8 +116,8 @@ type jsonCheckpoint struct {
 	Updated     time.Time      `json:"updated"`
 	Stack       []jsonFrame    `json:"stack"`
 	Slots       map[string]any `json:"slots"`
-	Pending     *Pending       `json:"pending"`
-	History     []Message      `json:"history"`
+	Pending     *vm.Pending    `json:"pending"`
+	History     []vm.Message   `json:"history"`
 }
 
 type jsonFrame struct {
@@ -136,7 +138,7 @@ func BenchmarkCheckpointCodec(b *testing.B) {
 	st, err := m.Decode(start)
 	require.NoError(b, err)
 	for _, cmds := range benchTurns[:3] {
-		res, err := m.Turn(ctx, st, Input{Commands: cmds})
+		res, err := m.Turn(ctx, st, vm.Input{Commands: cmds})
 		require.NoError(b, err)
 		st = res.State
 	}
@@ -153,7 +155,7 @@ func BenchmarkCheckpointCodec(b *testing.B) {
 		}
 	})
 	b.Run("encoding-json", func(b *testing.B) {
-		c := jsonCheckpoint{Format: CheckpointFormat, Session: st.Session, Revision: st.Revision, Fingerprint: st.Fingerprint,
+		c := jsonCheckpoint{Format: Format, Session: st.Session, Revision: st.Revision, Fingerprint: st.Fingerprint,
 			Created: st.Created, Updated: st.Updated, Slots: st.Slots, Pending: st.Pending, History: st.History}
 		for _, f := range st.Stack {
 			c.Stack = append(c.Stack, jsonFrame{Flow: f.Flow, Step: f.Step, Slots: f.Slots})

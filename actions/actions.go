@@ -79,6 +79,9 @@ type Runner struct {
 	// times holds the parsed durations of each declaration: parsed once,
 	// for the program's declarations in New, else on first use.
 	times sync.Map // *ir.Action -> *runTimes
+	// domain is the domain a Rasa action server receives, built once.
+	domain     map[string]any
+	domainOnce sync.Once
 }
 
 // runTimes are the durations of one action declaration, parsed once.
@@ -141,10 +144,15 @@ func (r *Runner) timesOf(what string, decl *ir.Action) *runTimes {
 	}
 	if run := decl.Run; run != nil {
 		parse("run.timeout", run.Timeout, &t.timeout)
-		if h := run.HTTP; h != nil {
-			parse("run.http.timeout", h.Timeout, &t.timeout)
-			if h.Retry != nil {
-				parse("run.http.retry.backoff", h.Retry.Backoff, &t.backoff)
+		for _, e := range []struct {
+			kind string
+			h    *ir.HTTP
+		}{{"http", run.HTTP}, {"rasa", run.Rasa}} {
+			if kind, h := e.kind, e.h; h != nil {
+				parse("run."+kind+".timeout", h.Timeout, &t.timeout)
+				if h.Retry != nil {
+					parse("run."+kind+".retry.backoff", h.Retry.Backoff, &t.backoff)
+				}
 			}
 		}
 	}
@@ -197,8 +205,10 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 			return nil, berr
 		}
 		out, err = r.runHTTP(ctx, "action", body, decl, times)
+	case decl != nil && decl.Run != nil && decl.Run.Rasa != nil:
+		out, err = r.runRasa(ctx, req, decl, times)
 	default:
-		return nil, fmt.Errorf("action %q has no runner: declare run: exec/http, register a Go function, or stub it in tests", req.Action)
+		return nil, fmt.Errorf("action %q has no runner: declare run: exec/http/rasa, register a Go function, or stub it in tests", req.Action)
 	}
 	if err != nil {
 		return nil, err

@@ -50,7 +50,39 @@ func newHTTPClient(t http.RoundTripper) *httpClient {
 // declaration of an action or a validator (what says which); a 2xx answer
 // with one JSON object is the outputs.
 func (r *Runner) runHTTP(ctx context.Context, what string, body []byte, decl *ir.Action, times *runTimes) (map[string]any, error) {
-	h := decl.Run.HTTP
+	return post(ctx, r, what, decl.Name, decl.Run.HTTP, nil, body, times, decodeAnswer)
+}
+
+// decodeAnswer reads the answer of an http action or validator: a 2xx
+// status with one JSON object. retry says whether a failure may be
+// retried (a 5xx status).
+func decodeAnswer(status int, statusText string, b []byte) (map[string]any, bool, error) {
+	if status < 200 || status > 299 {
+		return nil, status >= 500, statusError(statusText, b)
+	}
+	out, err := decodeOutputs(b)
+	if err != nil {
+		return nil, false, fmt.Errorf("status %d, but %v", status, err)
+	}
+	return out, false, nil
+}
+
+// statusError is the failure of an answer with an unexpected status: the
+// status and the start of the body.
+func statusError(statusText string, b []byte) error {
+	msg := fmt.Sprintf("status %s", statusText)
+	if ex := text.Clip(string(bytes.TrimSpace(b)), 200); ex != "" {
+		msg += fmt.Sprintf(": %q", ex)
+	}
+	return errors.New(msg)
+}
+
+// post POSTs body to the endpoint h of the action or validator name (what
+// says which), with h's headers and retry policy, and decodes each answer
+// with decode, which also says whether a failure may be retried. fix, when
+// not nil, adjusts the parsed URL (a Rasa action server's /webhook).
+func post[T any](ctx context.Context, r *Runner, what, name string, h *ir.HTTP, fix func(*url.URL), body []byte, times *runTimes, decode func(status int, statusText string, b []byte) (T, bool, error)) (T, error) {
+	var zero T
 	timeout, backoff := times.timeout, times.backoff
 	attempts := 1
 	if h.Retry != nil && h.Retry.Attempts > 1 {
@@ -58,11 +90,14 @@ func (r *Runner) runHTTP(ctx context.Context, what string, body []byte, decl *ir
 	}
 	rawURL, err := expandEnv(h.URL, r.opts.LookupEnv)
 	if err != nil {
-		return nil, fmt.Errorf("url of %s %q: %v", what, decl.Name, err)
+		return zero, fmt.Errorf("url of %s %q: %v", what, name, err)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("url of %s %q: %q is not an http or https URL", what, decl.Name, rawURL)
+		return zero, fmt.Errorf("url of %s %q: %q is not an http or https URL", what, name, rawURL)
+	}
+	if fix != nil {
+		fix(u)
 	}
 	headers := make(http.Header, len(h.Headers))
 	names := make([]string, 0, len(h.Headers))
@@ -73,13 +108,13 @@ func (r *Runner) runHTTP(ctx context.Context, what string, body []byte, decl *ir
 	for _, k := range names {
 		v, err := expandEnv(h.Headers[k], r.opts.LookupEnv)
 		if err != nil {
-			return nil, fmt.Errorf("header %q of %s %q: %v", k, what, decl.Name, err)
+			return zero, fmt.Errorf("header %q of %s %q: %v", k, what, name, err)
 		}
 		headers.Set(k, v)
 	}
 	var failures []string
 	for attempt := 1; ; attempt++ {
-		out, retry, err := r.postOnce(ctx, u.String(), headers, body, timeout)
+		out, retry, err := postOnce(ctx, r, u.String(), headers, body, timeout, decode)
 		if err == nil {
 			return out, nil
 		}
@@ -88,30 +123,32 @@ func (r *Runner) runHTTP(ctx context.Context, what string, body []byte, decl *ir
 		}
 		if !retry || attempt >= attempts || ctx.Err() != nil {
 			if len(failures) > 1 {
-				return nil, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
+				return zero, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
 			}
-			return nil, fmt.Errorf("POST %s: %w", redact(u), err)
+			return zero, fmt.Errorf("POST %s: %w", redact(u), err)
 		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			failures = append(failures, fmt.Sprintf("gave up waiting to retry: %v", ctx.Err()))
-			return nil, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
+			return zero, fmt.Errorf("POST %s failed %d times: %s", redact(u), attempt, strings.Join(failures, "; "))
 		case <-t.C:
 		}
 		backoff *= 2
 	}
 }
 
-// postOnce makes one attempt. retry says whether the failure may be
-// retried: a connection error or a 5xx status.
-func (r *Runner) postOnce(ctx context.Context, target string, headers http.Header, body []byte, timeout time.Duration) (out map[string]any, retry bool, err error) {
+// postOnce makes one attempt and decodes its answer with decode. retry
+// says whether the failure may be retried: a connection error, or what
+// decode says (a 5xx status).
+func postOnce[T any](ctx context.Context, r *Runner, target string, headers http.Header, body []byte, timeout time.Duration, decode func(int, string, []byte) (T, bool, error)) (out T, retry bool, err error) {
+	var zero T
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
-		return nil, false, err
+		return zero, false, err
 	}
 	for k, v := range headers {
 		hreq.Header[k] = v
@@ -122,44 +159,36 @@ func (r *Runner) postOnce(ctx context.Context, target string, headers http.Heade
 	if err != nil {
 		switch {
 		case errors.Is(context.Cause(ctx), errTimeout):
-			return nil, false, fmt.Errorf("no answer within %s", timeout)
+			return zero, false, fmt.Errorf("no answer within %s", timeout)
 		case ctx.Err() != nil:
-			return nil, false, ctx.Err()
+			return zero, false, ctx.Err()
 		case errors.Is(err, errTooManyRedirects):
-			return nil, false, errTooManyRedirects
+			return zero, false, errTooManyRedirects
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, true, fmt.Errorf("connection failed: %v", err)
+		return zero, true, fmt.Errorf("connection failed: %v", err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, r.opts.MaxOutput+1))
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errTimeout) {
-			return nil, false, fmt.Errorf("status %d, but the body did not arrive within %s", resp.StatusCode, timeout)
+			return zero, false, fmt.Errorf("status %d, but the body did not arrive within %s", resp.StatusCode, timeout)
 		}
 		if ctx.Err() != nil {
-			return nil, false, ctx.Err()
+			return zero, false, ctx.Err()
 		}
-		return nil, true, fmt.Errorf("status %d, reading the body: %v", resp.StatusCode, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg := fmt.Sprintf("status %s", resp.Status)
-		if ex := text.Clip(string(bytes.TrimSpace(b)), 200); ex != "" {
-			msg += fmt.Sprintf(": %q", ex)
-		}
-		return nil, resp.StatusCode >= 500, errors.New(msg)
+		return zero, true, fmt.Errorf("status %d, reading the body: %v", resp.StatusCode, err)
 	}
 	if int64(len(b)) > r.opts.MaxOutput {
-		return nil, false, fmt.Errorf("answer larger than %s", sizeText(r.opts.MaxOutput))
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return zero, resp.StatusCode >= 500, statusError(resp.Status, b[:r.opts.MaxOutput])
+		}
+		return zero, false, fmt.Errorf("answer larger than %s", sizeText(r.opts.MaxOutput))
 	}
-	out, err = decodeOutputs(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("status %d, but %v", resp.StatusCode, err)
-	}
-	return out, false, nil
+	return decode(resp.StatusCode, resp.Status, b)
 }
 
 // redact returns the URL without its user information or query, which

@@ -582,36 +582,44 @@ func (d *decoder) run(n ast.Node, path string, durations *[]posStr) *ir.Run {
 		case "timeout":
 			r.Timeout = dur(e.value, e.key.Path)
 		case "http":
-			h := &ir.HTTP{}
-			for _, g := range d.entries(e.value, e.key.Path) {
-				switch g.key.V {
-				case "url":
-					h.URL = d.scalarStr(g.value, g.key.Path).V
-				case "timeout":
-					h.Timeout = dur(g.value, g.key.Path)
-				case "headers":
-					h.Headers = map[string]string{}
-					for _, hh := range d.entries(g.value, g.key.Path) {
-						h.Headers[hh.key.V] = d.scalarStr(hh.value, hh.key.Path).V
-					}
-				case "retry":
-					rt := &ir.Retry{}
-					for _, rr := range d.entries(g.value, g.key.Path) {
-						switch rr.key.V {
-						case "attempts":
-							f, _ := d.number(rr.value)
-							rt.Attempts = int(f)
-						case "backoff":
-							rt.Backoff = dur(rr.value, rr.key.Path)
-						}
-					}
-					h.Retry = rt
-				}
-			}
-			r.HTTP = h
+			r.HTTP = d.httpRun(e.value, e.key.Path, dur)
+		case "rasa":
+			r.Rasa = d.httpRun(e.value, e.key.Path, dur)
 		}
 	}
 	return r
+}
+
+// httpRun decodes an http or rasa block of a run block; dur decodes a
+// duration.
+func (d *decoder) httpRun(n ast.Node, path string, dur func(ast.Node, string) string) *ir.HTTP {
+	h := &ir.HTTP{}
+	for _, g := range d.entries(n, path) {
+		switch g.key.V {
+		case "url":
+			h.URL = d.scalarStr(g.value, g.key.Path).V
+		case "timeout":
+			h.Timeout = dur(g.value, g.key.Path)
+		case "headers":
+			h.Headers = map[string]string{}
+			for _, hh := range d.entries(g.value, g.key.Path) {
+				h.Headers[hh.key.V] = d.scalarStr(hh.value, hh.key.Path).V
+			}
+		case "retry":
+			rt := &ir.Retry{}
+			for _, rr := range d.entries(g.value, g.key.Path) {
+				switch rr.key.V {
+				case "attempts":
+					f, _ := d.number(rr.value)
+					rt.Attempts = int(f)
+				case "backoff":
+					rt.Backoff = dur(rr.value, rr.key.Path)
+				}
+			}
+			h.Retry = rt
+		}
+	}
+	return h
 }
 
 // flow decodes a flow definition.

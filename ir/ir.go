@@ -189,11 +189,14 @@ type Run struct {
 	// Env lists the environment variables passed to an exec command.
 	Env  []string `json:"env,omitempty"`
 	HTTP *HTTP    `json:"http,omitempty"`
+	// Rasa is a Rasa action server (docs/actions.md): its webhook gets
+	// Rasa's request and answers with events and responses.
+	Rasa *HTTP `json:"rasa,omitempty"`
 	// Timeout is a Go duration string; empty means the default.
 	Timeout string `json:"timeout,omitempty"`
 }
 
-// HTTP is an HTTP action endpoint.
+// HTTP is an HTTP action endpoint, or a Rasa action server.
 type HTTP struct {
 	URL     string            `json:"url"`
 	Timeout string            `json:"timeout,omitempty"`

@@ -36,6 +36,31 @@ type ActionRequest struct {
 	// [Result.Warnings] and the trace. It is never nil in a request made
 	// by the VM.
 	Warn func(string)
+	// Conversation returns the conversation as the action step sees it,
+	// for runners whose protocol sends more than the inputs: Rasa's action
+	// server receives the whole tracker (every slot, the latest message,
+	// the events). It is computed when called, so a runner that does not
+	// need it costs nothing. It is never nil in a request made by the VM.
+	Conversation func() ActionConversation
+}
+
+// ActionConversation is what an action step knows of its conversation
+// (see [ActionRequest.Conversation]).
+type ActionConversation struct {
+	// Flow and Step are the flow and the action step that call the action.
+	Flow, Step string
+	// Slots holds every slot the flow can see that holds a value: the
+	// conversation slots and the flow's own.
+	Slots map[string]any
+	// History is the conversation's recent messages, oldest first: the
+	// checkpoint's history, then this turn's user message and the replies
+	// the turn said before the action.
+	History []Message
+	// Message is this turn's user message ("" for a turn driven by
+	// commands alone).
+	Message string
+	// Metadata is the session's metadata ([State.Metadata]).
+	Metadata map[string]any
 }
 
 // ActionFunc is an action implemented in Go. It is also an [ActionRunner]

@@ -270,6 +270,16 @@ func (t *turn) action(nr *nodeRT) error {
 			warns = append(warns, w)
 		}
 	}
+	// The conversation is read while the VM waits for the runner; a runner
+	// that asks after the call gave up on it gets only the flow and step.
+	req.Conversation = func() ActionConversation {
+		wmu.Lock()
+		defer wmu.Unlock()
+		if done {
+			return ActionConversation{Flow: nr.flow.f.Name, Step: n.ID}
+		}
+		return t.conversation(nr)
+	}
 	var err error
 	if decl != nil {
 		req.Inputs = make(map[string]any, len(decl.Inputs))
@@ -349,6 +359,22 @@ func (t *turn) action(nr *nodeRT) error {
 	}
 	t.goTo(n.Next)
 	return nil
+}
+
+// conversation returns what the action step of nr knows of the
+// conversation, for [ActionRequest.Conversation].
+func (t *turn) conversation(nr *nodeRT) ActionConversation {
+	c := ActionConversation{Flow: nr.flow.f.Name, Step: nr.n.ID, Message: t.msg, Metadata: maps.Clone(t.st.Metadata)}
+	c.Slots = t.env(nil, false)["slots"].(map[string]any)
+	c.History = make([]Message, 0, len(t.st.History)+1+len(t.res.Replies))
+	c.History = append(c.History, t.st.History...)
+	if t.msg != "" {
+		c.History = append(c.History, Message{Role: RoleUser, Text: t.msg})
+	}
+	for _, r := range t.res.Replies {
+		c.History = append(c.History, Message{Role: RoleBot, Text: r})
+	}
+	return c
 }
 
 // checkFinite reports a number in an action output, at any depth, that is

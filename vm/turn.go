@@ -122,10 +122,12 @@ type Event struct {
 type turn struct {
 	// clarify holds the flows a clarify command of this turn offered.
 	clarify []string
-	m       *Machine
-	ctx     context.Context
-	st      *State
-	res     *Result
+	// msg is the turn's user message.
+	msg string
+	m   *Machine
+	ctx context.Context
+	st  *State
+	res *Result
 	// asked is true once the pending question was asked in this turn.
 	asked bool
 	steps int
@@ -219,7 +221,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
+	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
 	if t.actions == nil {
 		t.actions = m.opts.Actions
 	}

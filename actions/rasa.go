@@ -1,0 +1,453 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/soni-dev/soni/internal/jsonval"
+	"github.com/soni-dev/soni/internal/text"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// RasaVersion is the Rasa version a Rasa action server is told it talks
+// to (the request's "version"). Rasa's SDK only compares it with its own
+// to warn about a mismatch.
+const RasaVersion = "3.10.0"
+
+// RasaMessage is one message a Rasa action server asked the bot to say
+// (an item of its answer's "responses"). Rasa's SDK fills every field of
+// a message it sends, null or empty when unused; those count as absent.
+type RasaMessage struct {
+	// Text is the message's text.
+	Text string `json:"text,omitempty"`
+	// Response names a response of the domain to say instead ("response",
+	// or the older "template").
+	Response string `json:"response,omitempty"`
+	// Buttons are the message's buttons, each with a "title" and a
+	// "payload".
+	Buttons []RasaButton `json:"buttons,omitempty"`
+	// Image is the URL of an image.
+	Image string `json:"image,omitempty"`
+	// Custom is a channel-specific JSON payload, passed through.
+	Custom any `json:"custom,omitempty"`
+	// Attachment and Elements are passed through like Custom.
+	Attachment any   `json:"attachment,omitempty"`
+	Elements   []any `json:"elements,omitempty"`
+}
+
+// RasaButton is a button of a [RasaMessage].
+type RasaButton struct {
+	Title   string `json:"title"`
+	Payload string `json:"payload"`
+}
+
+// RasaAnswer is a Rasa action server's answer, decoded: the slot events
+// as outputs, the messages, and what soni ignored.
+type RasaAnswer struct {
+	// Outputs holds the value of each slot event, by slot name; the last
+	// event for a slot wins, and a null value clears the slot.
+	Outputs map[string]any
+	// Messages are the answer's responses, in order.
+	Messages []RasaMessage
+	// Warnings name the events soni does not apply, one per kind, in
+	// the order they came.
+	Warnings []string
+}
+
+// rasaRequest is the JSON a Rasa action server's webhook receives.
+type rasaRequest struct {
+	NextAction string         `json:"next_action"`
+	SenderID   string         `json:"sender_id"`
+	Tracker    rasaTracker    `json:"tracker"`
+	Domain     map[string]any `json:"domain"`
+	Version    string         `json:"version"`
+}
+
+// rasaTracker is the conversation as Rasa's tracker shows it.
+type rasaTracker struct {
+	SenderID         string            `json:"sender_id"`
+	Slots            map[string]any    `json:"slots"`
+	LatestMessage    map[string]any    `json:"latest_message"`
+	LatestActionName string            `json:"latest_action_name"`
+	Events           []map[string]any  `json:"events"`
+	Paused           bool              `json:"paused"`
+	FollowupAction   *string           `json:"followup_action"`
+	ActiveLoop       map[string]string `json:"active_loop"`
+	LatestChannel    *string           `json:"latest_input_channel"`
+	Stack            []any             `json:"stack"`
+}
+
+// runRasa calls the Rasa action server of decl: a POST of Rasa's action
+// request to its webhook. The answer's slot events are the outputs; its
+// responses are messages, which the runner cannot show yet and reports
+// as a warning.
+func (r *Runner) runRasa(ctx context.Context, req vm.ActionRequest, decl *ir.Action, times *runTimes) (map[string]any, error) {
+	body, err := json.Marshal(r.rasaRequest(req))
+	if err != nil {
+		return nil, fmt.Errorf("action %q: cannot encode the tracker as JSON: %v", req.Action, err)
+	}
+	ans, err := post(ctx, r, "action", decl.Name, decl.Run.Rasa, rasaWebhook, body, times, func(status int, statusText string, b []byte) (*RasaAnswer, bool, error) {
+		return decodeRasa(req.Action, decl.Outputs, status, statusText, b)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if req.Warn != nil {
+		for _, w := range ans.Warnings {
+			req.Warn(w)
+		}
+		if n := len(ans.Messages); n > 0 {
+			req.Warn(fmt.Sprintf("action %q sent %d message(s) (%s), which soni does not show yet", req.Action, n, text.Clip(describeMessages(ans.Messages), 120)))
+		}
+	}
+	return ans.Outputs, nil
+}
+
+// describeMessages names messages for a warning: their texts or response
+// names.
+func describeMessages(ms []RasaMessage) string {
+	parts := make([]string, 0, len(ms))
+	for _, m := range ms {
+		switch {
+		case m.Response != "":
+			parts = append(parts, "response "+m.Response)
+		case m.Text != "":
+			parts = append(parts, fmt.Sprintf("%q", m.Text))
+		default:
+			parts = append(parts, "a message with no text")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rasaWebhook points a Rasa action server URL with no path at its
+// webhook: endpoints.yml writes the whole webhook URL
+// (http://localhost:5055/webhook), a bare server address gets /webhook.
+func rasaWebhook(u *url.URL) {
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/webhook"
+		u.RawPath = ""
+	}
+}
+
+// rasaRequest builds the request a Rasa action server receives for req.
+func (r *Runner) rasaRequest(req vm.ActionRequest) rasaRequest {
+	var conv vm.ActionConversation
+	if req.Conversation != nil {
+		conv = req.Conversation()
+	}
+	if conv.Slots == nil {
+		conv.Slots = req.Inputs
+	}
+	slots := map[string]any{}
+	for _, name := range r.rasaSlotNames(conv.Flow) {
+		slots[name] = nil
+	}
+	maps.Copy(slots, conv.Slots)
+	var events []map[string]any
+	latest := map[string]any{"text": conv.Message, "intent": map[string]any{}, "entities": []any{}}
+	if len(conv.Metadata) > 0 {
+		latest["metadata"] = conv.Metadata
+	}
+	for _, m := range conv.History {
+		if m.Role == vm.RoleUser {
+			events = append(events, map[string]any{"event": "user", "text": m.Text, "parse_data": map[string]any{"text": m.Text, "intent": map[string]any{}, "entities": []any{}}})
+		} else {
+			events = append(events, map[string]any{"event": "bot", "text": m.Text})
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(conv.Slots)) {
+		events = append(events, map[string]any{"event": "slot", "name": k, "value": conv.Slots[k]})
+	}
+	if events == nil {
+		events = []map[string]any{}
+	}
+	return rasaRequest{
+		NextAction: req.Action,
+		SenderID:   req.Session,
+		Tracker: rasaTracker{
+			SenderID:         req.Session,
+			Slots:            slots,
+			LatestMessage:    latest,
+			LatestActionName: "action_listen",
+			Events:           events,
+			ActiveLoop:       map[string]string{},
+			Stack:            []any{},
+		},
+		Domain:  r.rasaDomain(),
+		Version: RasaVersion,
+	}
+}
+
+// rasaSlotNames lists the slots a Rasa tracker shows for an action of
+// flow: the conversation slots and the flow's own, sorted. (In Rasa every
+// slot is in the tracker, null when unset.)
+func (r *Runner) rasaSlotNames(flow string) []string {
+	if r.prog == nil {
+		return nil
+	}
+	var names []string
+	for _, s := range r.prog.Slots {
+		names = append(names, s.Name)
+	}
+	for _, f := range r.prog.Flows {
+		if f.Name == flow {
+			for _, s := range f.Slots {
+				names = append(names, s.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// rasaDomain returns the domain sent to a Rasa action server, built once
+// from the program: its slots with Rasa's types and its actions.
+func (r *Runner) rasaDomain() map[string]any {
+	r.domainOnce.Do(func() {
+		slots := map[string]any{}
+		var actions []string
+		if p := r.prog; p != nil {
+			add := func(s *ir.Slot) {
+				d := map[string]any{"type": rasaSlotType(s.Type), "influence_conversation": false, "mappings": []any{map[string]any{"type": "controlled"}}}
+				if s.Initial != nil {
+					d["initial_value"] = s.Initial
+				}
+				if len(s.Values) > 0 {
+					vals := make([]string, len(s.Values))
+					for i, v := range s.Values {
+						vals[i] = v.Value
+					}
+					d["values"] = vals
+				}
+				slots[s.Name] = d
+			}
+			for _, s := range p.Slots {
+				add(s)
+			}
+			for _, f := range p.Flows {
+				for _, s := range f.Slots {
+					if _, ok := slots[s.Name]; !ok {
+						add(s)
+					}
+				}
+			}
+			for _, a := range p.Actions {
+				actions = append(actions, a.Name)
+			}
+		}
+		if actions == nil {
+			actions = []string{}
+		}
+		r.domain = map[string]any{
+			"version":        "3.1",
+			"config":         map[string]any{"store_entities_as_slots": false},
+			"session_config": map[string]any{"session_expiration_time": 0, "carry_over_slots_to_new_session": true},
+			"intents":        []any{},
+			"entities":       []any{},
+			"slots":          slots,
+			"responses":      map[string]any{},
+			"actions":        actions,
+			"forms":          map[string]any{},
+			"e2e_actions":    []any{},
+		}
+	})
+	return r.domain
+}
+
+// rasaSlotType is the Rasa slot type of a soni slot type.
+func rasaSlotType(t ir.SlotType) string {
+	switch t {
+	case ir.TypeInteger, ir.TypeNumber:
+		return "float"
+	case ir.TypeBoolean:
+		return "bool"
+	case ir.TypeCategorical:
+		return "categorical"
+	case ir.TypeAny:
+		return "any"
+	}
+	return "text"
+}
+
+// rasaRejection is the body of a 400 answer: the action refused to run.
+type rasaRejection struct {
+	ActionName string `json:"action_name"`
+	Error      string `json:"error"`
+}
+
+// decodeRasa reads a Rasa action server's answer to the action name,
+// whose declaration lists outputs. A 400 is the action's rejection, a 404
+// an action the server does not have; both are failures, as is any other
+// status but 2xx (a 5xx may be retried).
+func decodeRasa(name string, outputs []string, status int, statusText string, b []byte) (*RasaAnswer, bool, error) {
+	switch {
+	case status == 400 || status == 404:
+		var rej rasaRejection
+		if json.Unmarshal(b, &rej) == nil && rej.Error != "" {
+			if status == 404 {
+				return nil, false, fmt.Errorf("the action server has no action %q: %s", name, text.Clip(rej.Error, 200))
+			}
+			return nil, false, fmt.Errorf("the action server rejected action %q: %s", name, text.Clip(rej.Error, 200))
+		}
+		return nil, false, statusError(statusText, b)
+	case status == 449:
+		return nil, false, fmt.Errorf("status %s: the action server asked for the domain, which the request carried", statusText)
+	case status < 200 || status > 299:
+		return nil, status >= 500, statusError(statusText, b)
+	}
+	ans, err := parseRasaAnswer(name, outputs, b)
+	if err != nil {
+		return nil, false, fmt.Errorf("status %d, but %v", status, err)
+	}
+	return ans, false, nil
+}
+
+// ParseRasaAnswer decodes the body of a Rasa action server's 2xx answer
+// to the action name ({"events": [...], "responses": [...]}), whose
+// declaration lists outputs. Slot events become outputs; a
+// reset_slots event clears every listed output; an
+// action_execution_rejected event is a failure; other events are
+// ignored, with a warning. Conversation test stubs written as Rasa's
+// events go through the same reading.
+func ParseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, error) {
+	return parseRasaAnswer(name, outputs, b)
+}
+
+func parseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errors.New("no answer: expected a JSON object with \"events\" and \"responses\"")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw struct {
+		Events    []any `json:"events"`
+		Responses []any `json:"responses"`
+	}
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("the answer is not Rasa's {\"events\": [...], \"responses\": [...]}: %v (answer starts %q)", err, text.Clip(string(bytes.TrimSpace(b)), 80))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("the answer has data after its JSON object (answer starts %q)", text.Clip(string(bytes.TrimSpace(b)), 80))
+	}
+	ans := &RasaAnswer{Outputs: map[string]any{}}
+	ignored := map[string]bool{}
+	for i, e := range raw.Events {
+		ev, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("event %d is a JSON %s, not an object", i+1, jsonval.Kind(e))
+		}
+		kind, _ := ev["event"].(string)
+		switch kind {
+		case "slot":
+			slot, ok := ev["name"].(string)
+			if !ok || slot == "" {
+				return nil, fmt.Errorf("slot event %d has no slot \"name\"", i+1)
+			}
+			ans.Outputs[slot] = jsonval.Numbers(ev["value"])
+		case "reset_slots":
+			for _, o := range outputs {
+				ans.Outputs[o] = nil
+			}
+			if !ignored[kind] {
+				ignored[kind] = true
+				ans.Warnings = append(ans.Warnings, fmt.Sprintf("action %q reset all slots: soni clears only the outputs its declaration lists", name))
+			}
+		case "action_execution_rejected":
+			msg := fmt.Sprintf("the action server rejected action %q", name)
+			if n, _ := ev["name"].(string); n != "" && n != name {
+				msg = fmt.Sprintf("the action server rejected action %q (for %q)", name, n)
+			}
+			return nil, errors.New(msg)
+		case "":
+			return nil, fmt.Errorf("event %d has no \"event\" kind", i+1)
+		default:
+			if !ignored[kind] {
+				ignored[kind] = true
+				ans.Warnings = append(ans.Warnings, fmt.Sprintf("action %q returned a %q event, which soni ignores", name, text.Clip(kind, 40)))
+			}
+		}
+	}
+	for i, r := range raw.Responses {
+		m, err := rasaMessage(r)
+		if err != nil {
+			return nil, fmt.Errorf("response %d: %v", i+1, err)
+		}
+		ans.Messages = append(ans.Messages, m)
+	}
+	return ans, nil
+}
+
+// rasaMessage reads one item of an answer's responses.
+func rasaMessage(v any) (RasaMessage, error) {
+	var m RasaMessage
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return m, fmt.Errorf("a JSON %s, not an object", jsonval.Kind(v))
+	}
+	str := func(key string) (string, error) {
+		switch x := obj[key].(type) {
+		case nil:
+			return "", nil
+		case string:
+			return x, nil
+		default:
+			return "", fmt.Errorf("%q is a JSON %s, not a string", key, jsonval.Kind(x))
+		}
+	}
+	var err error
+	if m.Text, err = str("text"); err != nil {
+		return m, err
+	}
+	if m.Response, err = str("response"); err != nil {
+		return m, err
+	}
+	if m.Response == "" {
+		if m.Response, err = str("template"); err != nil {
+			return m, err
+		}
+	}
+	if m.Image, err = str("image"); err != nil {
+		return m, err
+	}
+	if c, ok := obj["custom"]; ok && c != nil {
+		if cm, isMap := c.(map[string]any); !isMap || len(cm) > 0 {
+			m.Custom = jsonval.Numbers(c)
+		}
+	}
+	if a, ok := obj["attachment"]; ok && a != nil {
+		m.Attachment = jsonval.Numbers(a)
+	}
+	if els, ok := obj["elements"].([]any); ok && len(els) > 0 {
+		m.Elements = jsonval.Numbers(els).([]any)
+	}
+	switch bs := obj["buttons"].(type) {
+	case nil:
+	case []any:
+		for i, b := range bs {
+			bm, ok := b.(map[string]any)
+			if !ok {
+				return m, fmt.Errorf("button %d is a JSON %s, not an object", i+1, jsonval.Kind(b))
+			}
+			title, _ := bm["title"].(string)
+			payload, _ := bm["payload"].(string)
+			if title == "" && payload == "" {
+				return m, fmt.Errorf("button %d has neither a \"title\" nor a \"payload\"", i+1)
+			}
+			m.Buttons = append(m.Buttons, RasaButton{Title: title, Payload: payload})
+		}
+	default:
+		return m, fmt.Errorf("\"buttons\" is a JSON %s, not a list", jsonval.Kind(bs))
+	}
+	return m, nil
+}

@@ -39,8 +39,8 @@ func TestDispatch(t *testing.T) {
 		{name: "go function first", register: []string{"both"}, action: "both", want: map[string]any{"from": "go:both"}},
 		{name: "declaration found in the program", action: "both", noDecl: true, want: map[string]any{"from": "exec"}, wantRan: true},
 		{name: "undeclared with a go function", register: []string{"ghost"}, action: "ghost", want: map[string]any{"from": "go:ghost"}},
-		{name: "declared without run", action: "bare", wantErr: `action "bare" has no runner: declare run: exec/http, register a Go function, or stub it in tests`},
-		{name: "undeclared", action: "ghost", wantErr: `action "ghost" has no runner: declare run: exec/http, register a Go function, or stub it in tests`},
+		{name: "declared without run", action: "bare", wantErr: `action "bare" has no runner: declare run: exec/http/rasa, register a Go function, or stub it in tests`},
+		{name: "undeclared", action: "ghost", wantErr: `action "ghost" has no runner: declare run: exec/http/rasa, register a Go function, or stub it in tests`},
 		{name: "required input set", action: "needs", inputs: map[string]any{"a": nil, "b": "x"}, want: map[string]any{"from": "exec"}, wantRan: true},
 	}
 	for _, tc := range tests {

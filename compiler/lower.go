@@ -60,6 +60,19 @@ func lowerUnderstanding(v any) *ir.Understanding {
 	}
 	u := &ir.Understanding{}
 	u.Mode, _ = m["mode"].(string)
+	if lex, ok := m["lexicon"].(map[string]any); ok {
+		for word, list := range lex {
+			items, _ := list.([]any)
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					if u.Lexicon == nil {
+						u.Lexicon = map[string][]string{}
+					}
+					u.Lexicon[word] = append(u.Lexicon[word], s)
+				}
+			}
+		}
+	}
 	if l, ok := m["llm"].(map[string]any); ok {
 		u.BaseURL, _ = l["base_url"].(string)
 		u.Model, _ = l["model"].(string)
@@ -148,6 +161,10 @@ func lowerSettings(p *project) ir.Settings {
 			}
 		case "understanding":
 			s.Understanding = lowerUnderstanding(st.Value)
+		case "date_order":
+			if isStr {
+				s.DateOrder = str
+			}
 		case "carry_over_slots":
 			if b, ok := st.Value.(bool); ok {
 				s.DropSlotsOnExpiry = !b

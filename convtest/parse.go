@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/internal/yamlpos"
@@ -21,6 +22,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -48,7 +50,7 @@ var stepKinds = []StepKind{StepUser, StepBot, StepBotMatches, StepSlotWasSet, St
 
 // The keys allowed at each level of a test file.
 var (
-	fileKeys = []string{"flows", "fixtures", "metadata", "stub_custom_actions", "stub_validators", "test_cases"}
+	fileKeys = []string{"flows", "fixtures", "metadata", "now", "stub_custom_actions", "stub_validators", "test_cases"}
 	caseKeys = []string{"test_case", "fixtures", "metadata", "skip", "steps"}
 	stepKeys = func() []string {
 		keys := []string{"commands", "assertions", "assertion_order_enabled", "metadata"}
@@ -73,6 +75,10 @@ type File struct {
 	// flowsKey is true when the file has a flows: key, even one whose
 	// value is unusable: then the project is never searched for.
 	flowsKey bool
+	// Now, when not zero, is when every message of the file is sent (the
+	// now: key): relative dates ("tomorrow", "next Friday") are read
+	// against it.
+	Now      time.Time
 	Fixtures []*Fixture
 	Stubs    []*Stub
 	// ValidatorStubs are the entries of stub_validators: Outputs holds the
@@ -543,6 +549,14 @@ func (d *decoder) file(body ast.Node) {
 				if strings.TrimSpace(s) == "" {
 					d.errorf(d.pos(mv.Value), CodeWrongType, "flows is empty: write the path of the project under test, relative to this file, or remove the key")
 				}
+			}
+		case "now":
+			if s, ok := d.scalar(mv.Value, "now"); ok {
+				t, err := values.ParseNow(s)
+				if err != nil {
+					d.errorf(d.pos(mv.Value), CodeWrongType, "now: %v", err)
+				}
+				d.f.Now = t
 			}
 		case "fixtures":
 			fixtures = mv

@@ -285,7 +285,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	}
 	for _, turn := range c.Turns {
 		runner.missing = runner.missing[:0]
-		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User)}
+		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User), Now: t.File.Now}
 		res, err := eng.Handle(ctx, session, in)
 		if err != nil {
 			fail(turn, err)

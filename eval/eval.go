@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/soni-dev/soni"
@@ -36,7 +37,13 @@ import (
 //	      - {start_flow: {flow: transfer_funds, slots: {amount: 100, recipient: John}}}
 type File struct {
 	Flows string `yaml:"flows"`
+	// Now is when the messages are sent (a date, 2027-03-10, or an RFC
+	// 3339 time), so that relative dates read the same on every run;
+	// empty means the real clock.
+	Now   string `yaml:"now"`
 	Cases []Case `yaml:"eval_cases"`
+	// Clock is Now, read (soni eval --now replaces it).
+	Clock time.Time `yaml:"-"`
 }
 
 // Case is one labelled message.
@@ -85,6 +92,11 @@ func Load(path string) (*File, *ir.Program, string, error) {
 	if f.Flows == "" || len(f.Cases) == 0 {
 		return nil, nil, "", fmt.Errorf("eval file %q needs flows: (the project) and eval_cases", path)
 	}
+	if f.Now != "" {
+		if f.Clock, err = values.ParseNow(f.Now); err != nil {
+			return nil, nil, "", fmt.Errorf("eval file %q: now: %v", path, err)
+		}
+	}
 	dir := filepath.FromSlash(f.Flows)
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(filepath.Dir(path), dir)
@@ -113,7 +125,7 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 		}
 		session := fmt.Sprintf("eval-%d", i)
 		for j, b := range c.Before {
-			in := vm.Input{}
+			in := vm.Input{Now: f.Clock}
 			switch x := b.(type) {
 			case string:
 				in.Text = x
@@ -138,6 +150,7 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 			return nil, err
 		}
 		v := eng.Machine().View(st)
+		v.Now = f.Clock
 		got, err := u.Understand(ctx, c.Message, v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -193,7 +206,7 @@ func describe(prog *ir.Program, v vm.View, cmds []vm.Command) string {
 	}
 	val := func(flow, slot string, x any) string {
 		if def := prog.ResolveSlot(flow, slot); def != nil {
-			if c, err := values.Convert(def, x); err == nil {
+			if c, err := v.Converter().Convert(def, x); err == nil {
 				x = c
 			}
 		}

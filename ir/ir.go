@@ -91,6 +91,10 @@ type Settings struct {
 	Handoff string `json:"handoff,omitempty"`
 	// ClarifyMessage asks which flow was meant; {options} lists them.
 	ClarifyMessage string `json:"clarify_message,omitempty"`
+	// DateOrder says how an all-numeric date that reads both ways
+	// (12/04/2026) is read: "dmy" (day first) or "mdy" (month first);
+	// "" refuses it and asks for the month in words.
+	DateOrder string `json:"date_order,omitempty"`
 	// Understanding is the understanding block, or nil (the rules).
 	Understanding *Understanding `json:"understanding,omitempty"`
 	// Extra holds the compatibility settings (rephrase_responses, llm, ...),
@@ -117,6 +121,9 @@ type Understanding struct {
 	// ResponseFormat is how the model answers: text (the default, the
 	// line grammar) or json_schema (structured outputs).
 	ResponseFormat string `json:"response_format,omitempty"`
+	// Lexicon extends the rules' built-in lexicon: each word with the
+	// words and phrases that mean the same.
+	Lexicon map[string][]string `json:"lexicon,omitempty"`
 }
 
 // DefaultSettings returns the settings used when a project sets none.

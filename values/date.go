@@ -2,7 +2,6 @@ package values
 
 import (
 	"fmt"
-	"github.com/soni-dev/soni/internal/text"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,22 +24,6 @@ var months = map[string]time.Month{
 	"noviembre": 11, "diciembre": 12,
 }
 
-// relative maps normalized relative-day phrases to a day offset. Longer
-// phrases are tried first so "pasado mañana" is not read as "mañana".
-var relative = []struct {
-	words  []string
-	offset int
-}{
-	{[]string{"day", "after", "tomorrow"}, 2},
-	{[]string{"pasado", "manana"}, 2},
-	{[]string{"today"}, 0},
-	{[]string{"hoy"}, 0},
-	{[]string{"tomorrow"}, 1},
-	{[]string{"manana"}, 1},
-	{[]string{"yesterday"}, -1},
-	{[]string{"ayer"}, -1},
-}
-
 var (
 	reISO = regexp.MustCompile(`(?:^|[^0-9])([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:$|[^0-9])`)
 	reDMY = regexp.MustCompile(`(?:^|[^0-9])([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4})(?:$|[^0-9])`)
@@ -50,6 +33,9 @@ var (
 type dateFinder struct {
 	found   []string
 	invalid string
+	// ambiguous is an all-numeric date that reads both day-first and
+	// month-first.
+	ambiguous string
 }
 
 func (d *dateFinder) add(y int, m time.Month, day int, written string) {
@@ -83,7 +69,7 @@ func validDate(y int, m time.Month, day int) bool {
 // 2027", "5 March 2027", "5th of March", "5 de marzo de 2027"; without a
 // year, the next such day from today), and today, tomorrow, the day after
 // tomorrow, yesterday, hoy, mañana, pasado mañana, ayer.
-func toDate(raw any, now func() time.Time) (any, error) {
+func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	var s string
 	switch x := raw.(type) {
 	case nil:
@@ -107,10 +93,21 @@ func toDate(raw any, now func() time.Time) (any, error) {
 		a, _ := strconv.Atoi(s[m[2]:m[3]])
 		b, _ := strconv.Atoi(s[m[4]:m[5]])
 		y, _ := strconv.Atoi(s[m[6]:m[7]])
-		if !validDate(y, time.Month(b), a) && validDate(y, time.Month(a), b) {
+		written := s[m[2]:m[7]]
+		dayFirst, monthFirst := validDate(y, time.Month(b), a), validDate(y, time.Month(a), b)
+		switch {
+		case a == b || (dayFirst && !monthFirst):
+		case monthFirst && !dayFirst:
 			a, b = b, a
+		case order == DateMDY:
+			a, b = b, a
+		case order != DateDMY && dayFirst:
+			// 12/04/2026 is the 12th of April or December 4th: only the
+			// project's date_order can say which.
+			d.ambiguous = written
+			continue
 		}
-		d.add(y, time.Month(b), a, s[m[2]:m[7]])
+		d.add(y, time.Month(b), a, written)
 	}
 	words := strings.Fields(Normalize(s))
 	var today time.Time
@@ -124,16 +121,8 @@ func toDate(raw any, now func() time.Time) (any, error) {
 		return today
 	}
 	for i := 0; i < len(words); i++ {
-		if n := matchRelative(words[i:]); n > 0 {
-			off := 0
-			for _, r := range relative {
-				if len(r.words) == n && text.HasPrefixWords(words[i:], r.words) {
-					off = r.offset
-					break
-				}
-			}
-			t := getToday().AddDate(0, 0, off)
-			d.add(t.Year(), t.Month(), t.Day(), "")
+		if t, n := spokenDate(words, i, getToday); n > 0 {
+			d.add(t.Year(), t.Month(), t.Day(), strings.Join(words[i:i+n], " "))
 			i += n - 1
 			continue
 		}
@@ -156,7 +145,12 @@ func toDate(raw any, now func() time.Time) (any, error) {
 			}
 		}
 		j := i + 1
-		// Or after it: "march 5", "march 5th".
+		// Or after it: "march 5", "march 5th", "march the 5th".
+		if day == 0 && j+1 < len(words) && words[j] == "the" {
+			if _, ok := dayNumber(words[j+1]); ok {
+				j++
+			}
+		}
 		if day == 0 && j < len(words) {
 			if dd, ok := dayNumber(words[j]); ok {
 				day = dd
@@ -181,6 +175,8 @@ func toDate(raw any, now func() time.Time) (any, error) {
 		d.add(year, m, day, written)
 	}
 	switch {
+	case d.ambiguous != "":
+		return nil, errorf(ErrDateOrder, "%q could be day/month/year or month/day/year: please write the month in words, such as 5 March 2027", quoted(d.ambiguous))
 	case len(d.found) == 1:
 		return d.found[0], nil
 	case len(d.found) > 1:
@@ -189,17 +185,6 @@ func toDate(raw any, now func() time.Time) (any, error) {
 		return nil, errorf(ErrInvalid, "%q is not a valid date", quoted(d.invalid))
 	}
 	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
-}
-
-// matchRelative returns how many words of a relative-day phrase start
-// words, or 0.
-func matchRelative(words []string) int {
-	for _, r := range relative {
-		if text.HasPrefixWords(words, r.words) {
-			return len(r.words)
-		}
-	}
-	return 0
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",

@@ -143,13 +143,19 @@ var (
 		"definitely", "of course", "sure thing", "go ahead", "do it", "please do",
 		"perfect", "great", "sounds good", "exactly", "yes please",
 		"certainly", "why not", "thats right", "thats correct", "that is right", "that is correct",
+		"that works", "works for me", "sounds great", "sounds perfect", "looks good", "looks right",
+		"all good", "alright", "all right", "fine", "fine by me", "yea", "go for it",
+		"lets do it", "do that", "proceed", "confirmed thanks", "yes go ahead", "yes do it",
+		"adelante", "venga", "hazlo", "okey", "oki",
 		"si", "claro", "vale", "dale", "correcto", "exacto", "afirmativo",
 		"confirmo", "confirmar", "de acuerdo", "por supuesto", "perfecto",
 		"claro que si", "por supuesto que si",
 	}
 	noWords = []string{
 		"no", "nope", "nah", "false", "cancel", "incorrect", "wrong",
-		"negative", "not really", "no way", "dont", "do not",
+		"negative", "not really", "no way", "dont", "do not", "nay", "not quite", "not yet",
+		"no thanks", "no thank you", "better not", "lets not", "hold off", "no gracias",
+		"mejor no", "ni hablar", "todavia no", "aun no", "de momento no",
 		"not at all", "not now", "i dont think so", "thats wrong", "that is wrong",
 		"cancelar", "cancela", "negativo", "incorrecto", "para nada",
 		"de ninguna manera", "nunca", "claro que no", "por supuesto que no",
@@ -183,7 +189,40 @@ var yesNoPhrases = func() map[string]bool {
 // "yes please", "no thanks" and "sí, claro" are understood. ok is false
 // when the message is neither.
 func YesNo(s string) (yes bool, ok bool) {
+	if yes, ok := yesNoEmoji(s); ok {
+		return yes, true
+	}
 	return yesNoNormalized(Normalize(s))
+}
+
+// The emoji that say yes or no on their own: a message of one or more
+// of them (skin tones and variation selectors aside) answers.
+var (
+	yesEmoji = map[rune]bool{'👍': true, '👌': true, '✅': true, '✔': true, '🆗': true, '🙆': true}
+	noEmoji  = map[rune]bool{'👎': true, '❌': true, '✖': true, '🚫': true, '🙅': true}
+)
+
+// yesNoEmoji reads a message made only of yes or only of no emoji.
+func yesNoEmoji(s string) (yes bool, ok bool) {
+	nYes, nNo := 0, 0
+	for _, r := range s {
+		switch {
+		case yesEmoji[r]:
+			nYes++
+		case noEmoji[r]:
+			nNo++
+		case unicode.IsSpace(r), r == '\ufe0f', r == '\u200d', r >= 0x1F3FB && r <= 0x1F3FF, r == '!', r == '.':
+		default:
+			return false, false
+		}
+	}
+	switch {
+	case nYes > 0 && nNo == 0:
+		return true, true
+	case nNo > 0 && nYes == 0:
+		return false, true
+	}
+	return false, false
 }
 
 func yesNoNormalized(n string) (yes bool, ok bool) {

@@ -97,6 +97,43 @@ func (n number) exactDigits() bool {
 	return len(digits) <= maxExactDigits
 }
 
+// digitScale reads a multiplier right after digits: "k" ("5k") or, after
+// a space, thousand, million, mil, millón, millones ("2 million", "3
+// mil"). n is how many bytes it takes, or 0.
+func digitScale(rest string) (scale float64, n int) {
+	if len(rest) > 0 && (rest[0] == 'k' || rest[0] == 'K') && (len(rest) == 1 || !isAlnum(rest[1])) {
+		return 1e3, 1
+	}
+	trimmed := strings.TrimLeft(rest, " ")
+	if len(trimmed) == len(rest) {
+		return 1, 0
+	}
+	end := 0
+	for end < len(trimmed) && (isAlnum(trimmed[end])) {
+		_, size := utf8.DecodeRuneInString(trimmed[end:])
+		end += size
+	}
+	switch Normalize(trimmed[:end]) {
+	case "thousand", "mil":
+		scale = 1e3
+	case "million", "millon", "millones":
+		scale = 1e6
+	default:
+		return 1, 0
+	}
+	return scale, len(rest) - len(trimmed) + end
+}
+
+// times multiplies a number by a scale.
+func (n number) times(scale float64) number {
+	n.f *= scale
+	n.exact = false
+	if n.f == math.Trunc(n.f) && math.Abs(n.f) < 1e15 {
+		n.i, n.exact = int64(n.f), true
+	}
+	return n
+}
+
 // findNumber finds the one number in a text: "25 years" is 25, "$15" is
 // 15, "1,200.50" is 1200.5, "1.200,50" is 1200.5. The same number written
 // twice counts once; two different numbers are ambiguous.
@@ -130,15 +167,22 @@ func findNumber(s string) (number, error) {
 			break
 		}
 		i = end
+		scale, scaled := digitScale(s[end:])
+		if scaled > 0 {
+			i, end = end+scaled, end+scaled
+		}
 		if inWord(s, start, end) {
 			// Digits inside a word are no number: "abc123", "12b", an
 			// IBAN such as "ES9121000418450200051332" (language.md §11).
 			continue
 		}
-		tok := s[start:end]
+		tok := s[start : end-scaled]
 		n, err := parseNumberToken(tok)
 		if err != nil {
 			return number{}, errorf(ErrNoValue, "%q is not a number", quoted(strings.TrimSpace(s)))
+		}
+		if scale > 1 {
+			n = n.times(scale)
 		}
 		if count == 0 {
 			found = n
@@ -173,40 +217,19 @@ var numberWords = map[string]int64{
 	"diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
 }
 
-// largeNumberWords make numbers the small list cannot read: "a hundred and
-// twenty" must not be taken for 20, so a text with one of these words is
-// no number, and the user is asked for digits.
-var largeNumberWords = map[string]bool{
-	"thirty": true, "forty": true, "fifty": true, "sixty": true, "seventy": true,
-	"eighty": true, "ninety": true, "hundred": true, "hundreds": true,
-	"thousand": true, "thousands": true, "million": true, "millions": true,
-	"billion": true, "dozen": true, "treinta": true, "cuarenta": true,
-	"cincuenta": true, "sesenta": true, "setenta": true, "ochenta": true,
-	"noventa": true, "cien": true, "ciento": true, "cientos": true, "mil": true,
-	"millon": true, "millones": true, "docena": true,
-}
-
-// findNumberWord finds the one number word in a text with no digits:
-// "two adults" is 2, "tres noches" is 3. ok is false when there is none;
-// two different ones are ambiguous, and a larger number in words ("a
-// hundred and twenty") is refused rather than misread.
+// findNumberWord finds the one number in words in a text with no digits:
+// "two adults" is 2, "tres noches" is 3, "two hundred and ten euros" is
+// 210 (numwords.go). ok is false when there is none; two different ones
+// are ambiguous.
 func findNumberWord(s string) (number, bool, error) {
-	var found number
-	ok := false
-	for _, w := range strings.Fields(Normalize(s)) {
-		if largeNumberWords[w] || (strings.HasPrefix(w, "veinti") && w != "veinte") {
-			return number{}, false, errorf(ErrNoValue, "%q is a number in words; write it in digits", quoted(strings.TrimSpace(s)))
-		}
-		v, isNum := numberWords[w]
-		if !isNum {
-			continue
-		}
-		if ok && v != found.i {
-			return number{}, false, errorf(ErrAmbiguous, "%q contains more than one number", quoted(strings.TrimSpace(s)))
-		}
-		found, ok = number{text: w, f: float64(v), i: v, exact: true}, true
+	v, ok, ambiguous := wordNumber(Normalize(s))
+	if ambiguous {
+		return number{}, false, errorf(ErrAmbiguous, "%q contains more than one number", quoted(strings.TrimSpace(s)))
 	}
-	return found, ok, nil
+	if !ok {
+		return number{}, false, nil
+	}
+	return number{text: strings.TrimSpace(s), f: float64(v), i: v, exact: true}, true, nil
 }
 
 // errBadNumber is returned by parseNumberToken; callers replace it with a

@@ -32,6 +32,11 @@ var ErrNoValue = errors.New("no value of the slot's type")
 // the slot's type ("between 3 and 5" for a number).
 var ErrAmbiguous = errors.New("more than one value of the slot's type")
 
+// ErrDateOrder means an all-numeric date reads both day-first and
+// month-first (12/04/2026) and no date order was set. It is an
+// ErrAmbiguous.
+var ErrDateOrder = fmt.Errorf("%w: the date reads day-first and month-first", ErrAmbiguous)
+
 // ErrInvalid means a value of the slot's type was found but breaks one of
 // the slot's constraints (min, max, pattern, a real calendar date, a whole
 // number for an integer slot).
@@ -59,12 +64,28 @@ func errorf(sentinel error, format string, args ...any) error {
 // with its own clock avoids touching this variable.
 var Now = time.Now
 
-// Converter converts raw values with its own clock.
+// Converter converts raw values with its own clock and date order.
 type Converter struct {
 	// Now returns the current time; nil means the package variable Now.
 	// Relative dates use its calendar day in its location.
 	Now func() time.Time
+	// DateOrder says how an all-numeric date whose first two numbers
+	// could each be the day or the month (12/04/2026) is read; the zero
+	// value refuses it as ambiguous.
+	DateOrder DateOrder
 }
+
+// DateOrder is how all-numeric dates are read: the project's date_order
+// setting.
+type DateOrder string
+
+// The date orders. DateAsk, the zero value, refuses a date that reads
+// both ways.
+const (
+	DateAsk DateOrder = ""
+	DateDMY DateOrder = "dmy"
+	DateMDY DateOrder = "mdy"
+)
 
 // Convert converts a raw value to the slot's type and checks min, max,
 // pattern and categorical values, reading relative dates against the
@@ -116,7 +137,7 @@ func (c Converter) Convert(slot *ir.Slot, raw any) (any, error) {
 		if c.Now != nil {
 			now = c.Now
 		}
-		return toDate(raw, now)
+		return toDate(raw, now, c.DateOrder)
 	default:
 		// text, and any type the language does not know (treated as text).
 		return toText(slot, raw)
@@ -362,4 +383,18 @@ func onlyMatchingWord(re *regexp.Regexp, s string) (string, bool) {
 		found = w
 	}
 	return found, found != ""
+}
+
+// ParseNow reads a clock setting (now: in conversation test and eval
+// files, --now on soni chat and soni eval): a date, 2027-03-10, which
+// is that day at noon UTC, or an RFC 3339 time, 2027-03-10T09:30:00+01:00.
+func ParseNow(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t.Add(12 * time.Hour), nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date or a time: write 2027-03-10 or 2027-03-10T09:30:00Z", s)
 }

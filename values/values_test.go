@@ -166,10 +166,35 @@ func TestConvertNumberWords(t *testing.T) {
 		{name: "once is english", slot: intSlot, raw: "once", err: `"once" is not a number`, sentinel: ErrNoValue},
 		{name: "articles are not numbers", slot: intSlot, raw: "un billete", err: `"un billete" is not a number`, sentinel: ErrNoValue},
 		{name: "max applies", slot: amtSlot, raw: "zero", err: "0 is below the minimum of 1", sentinel: ErrInvalid},
-		{name: "larger numbers are not misread", slot: numSlot, raw: "a hundred and twenty", err: `"a hundred and twenty" is a number in words; write it in digits`, sentinel: ErrNoValue},
-		{name: "tens are not misread", slot: intSlot, raw: "forty", err: `"forty" is a number in words; write it in digits`, sentinel: ErrNoValue},
-		{name: "spanish compounds are not misread", slot: intSlot, raw: "veintidós", err: `"veintidós" is a number in words; write it in digits`, sentinel: ErrNoValue},
-		{name: "mil", slot: numSlot, raw: "dos mil", err: `"dos mil" is a number in words; write it in digits`, sentinel: ErrNoValue},
+		{name: "a hundred and twenty", slot: numSlot, raw: "a hundred and twenty", want: 120.0},
+		{name: "tens", slot: intSlot, raw: "forty", want: int64(40)},
+		{name: "seventy five", slot: numSlot, raw: "seventy five please", want: 75.0},
+		{name: "hyphenated", slot: numSlot, raw: "seventy-five", want: 75.0},
+		{name: "two hundred and ten euros", slot: numSlot, raw: "two hundred and ten euros", want: 210.0},
+		{name: "fifty euros", slot: amtSlot, raw: "fifty euros", want: 50.0},
+		{name: "thousands", slot: numSlot, raw: "three thousand four hundred and fifty", want: 3450.0},
+		{name: "millions", slot: numSlot, raw: "two million five hundred thousand", want: 2500000.0},
+		{name: "a thousand", slot: numSlot, raw: "a thousand dollars", want: 1000.0},
+		{name: "twenty five hundred", slot: numSlot, raw: "twenty five hundred", want: 2500.0},
+		{name: "a dozen", slot: intSlot, raw: "a dozen", want: int64(12)},
+		{name: "spanish compounds", slot: intSlot, raw: "veintidós", want: int64(22)},
+		{name: "cincuenta", slot: numSlot, raw: "cincuenta", want: 50.0},
+		{name: "treinta y cinco", slot: numSlot, raw: "treinta y cinco euros", want: 35.0},
+		{name: "ciento veinte", slot: numSlot, raw: "ciento veinte", want: 120.0},
+		{name: "mil", slot: numSlot, raw: "dos mil quinientos", want: 2500.0},
+		{name: "mil alone", slot: numSlot, raw: "mil euros", want: 1000.0},
+		{name: "un millon", slot: numSlot, raw: "un millón", want: 1000000.0},
+		{name: "dos millones", slot: numSlot, raw: "dos millones trescientos mil", want: 2300000.0},
+		{name: "one moment is no number", slot: numSlot, raw: "one moment", err: `"one moment" is not a number`, sentinel: ErrNoValue},
+		{name: "one sec is no number", slot: numSlot, raw: "one sec please", sentinel: ErrNoValue},
+		{name: "un momento is no number", slot: numSlot, raw: "un momento", sentinel: ErrNoValue},
+		{name: "hang on is no number", slot: numSlot, raw: "hang on", sentinel: ErrNoValue},
+		{name: "words that read as no one number", slot: numSlot, raw: "five twenty", sentinel: ErrAmbiguous},
+		{name: "digits and million", slot: numSlot, raw: "2 million", want: 2000000.0},
+		{name: "digits and thousand", slot: numSlot, raw: "1.5 thousand euros", want: 1500.0},
+		{name: "digits and k", slot: numSlot, raw: "5k", want: 5000.0},
+		{name: "digits and mil", slot: numSlot, raw: "3 mil euros", want: 3000.0},
+		{name: "two numbers in words", slot: numSlot, raw: "fifty or sixty", sentinel: ErrAmbiguous},
 	})
 }
 
@@ -254,8 +279,10 @@ func TestConvertDate(t *testing.T) {
 		{name: "iso", slot: dateSlot, raw: "2027-03-05", want: "2027-03-05"},
 		{name: "iso in text", slot: dateSlot, raw: "on 2027-3-5 please", want: "2027-03-05"},
 		{name: "iso slashes", slot: dateSlot, raw: "2027/03/05", want: "2027-03-05"},
-		{name: "dmy", slot: dateSlot, raw: "05/03/2027", want: "2027-03-05"},
-		{name: "dmy dashes", slot: dateSlot, raw: "5-3-2027", want: "2027-03-05"},
+		{name: "day first or month first", slot: dateSlot, raw: "05/03/2027", err: `"05/03/2027" could be day/month/year or month/day/year: please write the month in words, such as 5 March 2027`, sentinel: ErrAmbiguous},
+		{name: "day first or month first dashes", slot: dateSlot, raw: "5-3-2027", sentinel: ErrAmbiguous},
+		{name: "dmy when mdy impossible", slot: dateSlot, raw: "25/03/2027", want: "2027-03-25"},
+		{name: "same day and month", slot: dateSlot, raw: "04/04/2027", want: "2027-04-04"},
 		{name: "mdy when dmy impossible", slot: dateSlot, raw: "03/25/2027", want: "2027-03-25"},
 		{name: "english month day year", slot: dateSlot, raw: "March 5, 2027", want: "2027-03-05"},
 		{name: "english day month year", slot: dateSlot, raw: "5 March 2027", want: "2027-03-05"},
@@ -284,7 +311,7 @@ func TestConvertDate(t *testing.T) {
 		{name: "april 31", slot: dateSlot, raw: "April 31, 2027", err: `"april 31 2027" is not a valid date`, sentinel: ErrInvalid},
 		{name: "april 31 no year", slot: dateSlot, raw: "31 de abril", sentinel: ErrInvalid},
 		{name: "two dates", slot: dateSlot, raw: "today or tomorrow", err: `"today or tomorrow" contains more than one date`, sentinel: ErrAmbiguous},
-		{name: "not a date", slot: dateSlot, raw: "next week", err: `"next week" is not a date`, sentinel: ErrNoValue},
+		{name: "not a date", slot: dateSlot, raw: "some day", err: `"some day" is not a date`, sentinel: ErrNoValue},
 		{name: "month without day", slot: dateSlot, raw: "march 2027", sentinel: ErrNoValue},
 		{name: "nil", slot: dateSlot, raw: nil, sentinel: ErrNoValue},
 		// "Mar" next to a day is March; alone it is the Spanish "sea".
@@ -376,6 +403,19 @@ func TestYesNo(t *testing.T) {
 		{"nope", false, true},
 		{"no way", false, true},
 		{"N", false, true},
+		{"that works", true, true},
+		{"go ahead", true, true},
+		{"sounds good!", true, true},
+		{"nah", false, true},
+		{"not really", false, true},
+		{"👍", true, true},
+		{"👍🏽", true, true},
+		{"👍 👍", true, true},
+		{"👎", false, true},
+		{"👍👎", false, false},
+		{"🙂", false, false},
+		{"no thanks", false, true},
+		{"mejor no", false, true},
 		{"", false, false},
 		{"I don't know", false, false},
 		{"blue", false, false},
@@ -491,4 +531,62 @@ func TestNumbersAreNeverRounded(t *testing.T) {
 		{name: "15 digits are fine", slot: numSlot, raw: "1234567.89012345", want: 1234567.89012345},
 		{name: "trailing zeros do not count", slot: numSlot, raw: "3.000000000000000000", want: 3.0},
 	})
+}
+
+// The clock is Wednesday 2027-03-10.
+func TestConvertSpokenDates(t *testing.T) {
+	runConv(t, []convCase{
+		{name: "weekday", slot: dateSlot, raw: "Friday", want: "2027-03-12"},
+		{name: "this weekday", slot: dateSlot, raw: "this friday please", want: "2027-03-12"},
+		{name: "on weekday", slot: dateSlot, raw: "on Monday", want: "2027-03-15"},
+		{name: "weekday is today", slot: dateSlot, raw: "wednesday", want: "2027-03-10"},
+		{name: "next weekday is next week's", slot: dateSlot, raw: "next Friday", want: "2027-03-19"},
+		{name: "next monday", slot: dateSlot, raw: "next monday", want: "2027-03-15"},
+		{name: "last weekday", slot: dateSlot, raw: "last friday", want: "2027-03-05"},
+		{name: "el viernes", slot: dateSlot, raw: "el viernes", want: "2027-03-12"},
+		{name: "el proximo viernes", slot: dateSlot, raw: "el próximo viernes", want: "2027-03-12"},
+		{name: "el miercoles que viene", slot: dateSlot, raw: "el miércoles que viene", want: "2027-03-17"},
+		{name: "in 3 days", slot: dateSlot, raw: "in 3 days", want: "2027-03-13"},
+		{name: "in three days", slot: dateSlot, raw: "in three days", want: "2027-03-13"},
+		{name: "in a week", slot: dateSlot, raw: "in a week", want: "2027-03-17"},
+		{name: "in a couple of days", slot: dateSlot, raw: "in a couple of days", want: "2027-03-12"},
+		{name: "dentro de dos semanas", slot: dateSlot, raw: "dentro de dos semanas", want: "2027-03-24"},
+		{name: "en 5 dias", slot: dateSlot, raw: "en 5 días", want: "2027-03-15"},
+		{name: "next week", slot: dateSlot, raw: "next week", want: "2027-03-17"},
+		{name: "la semana que viene", slot: dateSlot, raw: "la semana que viene", want: "2027-03-17"},
+		{name: "this weekend", slot: dateSlot, raw: "this weekend", want: "2027-03-13"},
+		{name: "the 5th", slot: dateSlot, raw: "the 5th", want: "2027-04-05"},
+		{name: "on the 22nd", slot: dateSlot, raw: "on the 22nd", want: "2027-03-22"},
+		{name: "el dia 5", slot: dateSlot, raw: "el día 5", want: "2027-04-05"},
+		{name: "the 5th of march", slot: dateSlot, raw: "the 5th of March", want: "2028-03-05"},
+		{name: "march the 5th", slot: dateSlot, raw: "March the 5th", want: "2028-03-05"},
+		{name: "typo tomorrow", slot: dateSlot, raw: "tomorow", want: "2027-03-11"},
+		{name: "manana por la manana", slot: dateSlot, raw: "mañana por la mañana", want: "2027-03-11"},
+		{name: "hoy por la manana", slot: dateSlot, raw: "hoy por la mañana", want: "2027-03-10"},
+		{name: "friday and a date", slot: dateSlot, raw: "friday or saturday", sentinel: ErrAmbiguous},
+	})
+}
+
+func TestConvertDateOrder(t *testing.T) {
+	for _, tc := range []struct {
+		order DateOrder
+		raw   string
+		want  any
+	}{
+		{DateDMY, "12/04/2026", "2026-04-12"},
+		{DateMDY, "12/04/2026", "2026-12-04"},
+		{DateMDY, "25/04/2026", "2026-04-25"},
+		{DateDMY, "04/25/2026", "2026-04-25"},
+		{DateAsk, "12/04/2026", nil},
+	} {
+		t.Run(string(tc.order)+" "+tc.raw, func(t *testing.T) {
+			got, err := Converter{Now: clock, DateOrder: tc.order}.Convert(dateSlot, tc.raw)
+			if tc.want == nil {
+				assert.ErrorIs(t, err, ErrAmbiguous)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
 }

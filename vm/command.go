@@ -21,6 +21,10 @@ const (
 	// CmdHandoff asks for a person: the handoff setting's flow starts, or
 	// its message is said.
 	CmdHandoff CommandKind = "human_handoff"
+	// CmdHelp asks what the assistant can do ("what can you do?",
+	// "help"): the VM lists what the flows a message can start do (their
+	// descriptions), then asks the pending question again.
+	CmdHelp CommandKind = "help"
 	// CmdClarify says the message could start any of Flows: the
 	// clarify_message setting asks which one.
 	CmdClarify CommandKind = "clarify"

@@ -148,7 +148,7 @@ func (t *turn) assign(nr *nodeRT, a *assignRT) {
 		t.store(sr, nil)
 		return
 	}
-	v, err := convertTyped(sr, raw)
+	v, err := t.convertTyped(sr, raw)
 	if err != nil {
 		t.trace(t.where() + "slot " + a.a.Slot + " not set: " + err.Error())
 		return
@@ -159,11 +159,11 @@ func (t *turn) assign(nr *nodeRT, a *assignRT) {
 // convertTyped converts a value the flow computed (a set value, an action
 // output) for a slot: through values.Convert for a typed slot, as given
 // (with Go numbers widened) for a slot of type any.
-func convertTyped(sr *slotRT, raw any) (any, error) {
+func (t *turn) convertTyped(sr *slotRT, raw any) (any, error) {
 	if sr.def.Type == ir.TypeAny || sr.def.Type == "" {
 		return jsonval.Normalize(raw), nil
 	}
-	return values.Convert(sr.def, raw)
+	return t.conv.Convert(sr.def, raw)
 }
 
 // matchPattern reports whether a branch case pattern matches a value:
@@ -329,7 +329,7 @@ func (t *turn) action(nr *nodeRT) error {
 			sr := t.m.slot(nr.flow, mp.Slot)
 			var v any
 			if raw != nil {
-				if v, err = convertTyped(sr, raw); err != nil {
+				if v, err = t.convertTyped(sr, raw); err != nil {
 					err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
 					break
 				}

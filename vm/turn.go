@@ -41,6 +41,13 @@ type Input struct {
 	// A turn that fails has called them for what it made before failing.
 	OnReply func(string)
 	OnEvent func(Event)
+	// Now, when not zero, is when the message was sent: the turn reads
+	// relative dates against it, the understanding layer sees it
+	// (View.Now), and the state is stamped with it. The zero time means
+	// Options.Now(). Conversation tests and eval files give it with now:,
+	// soni chat and soni eval with --now, so that "tomorrow" is always
+	// the same day.
+	Now time.Time
 	// Metadata, when not empty, is merged into the session's metadata
 	// (State.Metadata), key by key, and shown in the trace. Its values
 	// must be JSON values (nil, bool, string, numbers, []any,
@@ -63,6 +70,9 @@ type Result struct {
 	Trace []string `json:"trace,omitempty"`
 	// Commands are the commands the turn applied (given or understood).
 	Commands []Command `json:"commands,omitempty"`
+	// Understood says which understanding layer gave the commands and
+	// why; nil when the input gave them.
+	Understood *Understanding `json:"understood,omitempty"`
 	// ReplyEvents holds, for each reply, how many of the turn's events
 	// came before it: with Events, the turn's timeline (a conversation
 	// test's ordered assertions use it).
@@ -140,6 +150,10 @@ type turn struct {
 	// idempotency keys of repeated calls; callsArr backs it.
 	calls    []*nodeRT
 	callsArr [2]*nodeRT
+	// now is when the message was sent (Input.Now, else Options.Now()),
+	// and conv converts values against it.
+	now  time.Time
+	conv values.Converter
 	// onReply and onEvent are Input.OnReply and Input.OnEvent.
 	onReply func(string)
 	onEvent func(Event)
@@ -191,21 +205,28 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	now := in.Now
+	if now.IsZero() {
+		now = m.opts.Now()
+	}
 	cmds := in.Commands
 	var understood []string // the understanding layer's notes, for the trace
+	var answered *Understanding
 	if cmds == nil && len(st.Clarify) > 0 {
 		// The answer to "Did you mean A or B?": read as a categorical
 		// answer whose values are the flows offered.
 		if f, ok := m.clarified(st.Clarify, in.Text); ok {
 			cmds = []Command{{Kind: CmdStartFlow, Flow: f}}
-			understood = append(understood, "clarify: the answer names flow "+f)
+			answered = &Understanding{Layer: "clarify", Sure: true, Reason: "the answer names flow " + f}
 		}
 	}
 	if cmds == nil {
 		if m.opts.Understander != nil {
 			var err error
 			v := m.View(st)
+			v.Now = now
 			v.Note = func(s string) { understood = append(understood, s) }
+			v.Answered = func(u Understanding) { answered = &u }
 			cmds, err = m.opts.Understander.Understand(ctx, in.Text, v)
 			if err != nil {
 				return nil, fmt.Errorf("understand %q: %w", text.Cut(in.Text, 80), err)
@@ -221,7 +242,8 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
+	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, now: now, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
+	t.conv = values.Converter{Now: t.clock, DateOrder: values.DateOrder(m.settings.DateOrder)}
 	if t.actions == nil {
 		t.actions = m.opts.Actions
 	}
@@ -234,9 +256,20 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.ReplyEvents = t.replyEvents[:0]
 	t.calls = t.callsArr[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
+	if answered != nil {
+		t.res.Understood = answered
+		line := "understood by " + answered.Layer
+		if answered.Sure {
+			line += " (sure)"
+		}
+		if answered.Reason != "" {
+			line += ": " + answered.Reason
+		}
+		understood = append(understood, line)
+	}
 	t.res.Trace = append(t.res.Trace, understood...)
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
-		if idle := m.opts.Now().Sub(t.st.Updated); idle > exp {
+		if idle := now.Sub(t.st.Updated); idle > exp {
 			t.restart(idle)
 		}
 	}
@@ -260,7 +293,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.remember(in.Text)
 	t.st.Clarify = t.clarify
 	t.st.Revision++
-	t.st.Updated = m.opts.Now().UTC()
+	t.st.Updated = now.UTC()
 	t.st.Fingerprint = m.fingerprint
 	if t.st.Pending != nil {
 		p := *t.st.Pending
@@ -272,6 +305,9 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.State = t.st
 	return t.res, nil
 }
+
+// clock is the turn's clock: when the message was sent.
+func (t *turn) clock() time.Time { return t.now }
 
 // restart starts an expired conversation afresh: no flow, no pending
 // question, and, with carry_over_slots: false, the conversation slots as
@@ -317,7 +353,7 @@ func (m *Machine) fits(st *State) error {
 
 // View returns what the understanding layer may see of a conversation.
 func (m *Machine) View(st *State) View {
-	v := View{Program: m.prog}
+	v := View{Program: m.prog, DateOrder: values.DateOrder(m.settings.DateOrder)}
 	if st == nil {
 		v.Slot = func(string) (any, bool) { return nil, false }
 		return v
@@ -561,6 +597,12 @@ func (t *turn) apply(c *Command) error {
 			return nil
 		}
 		t.say(h)
+	case CmdHelp:
+		t.trace("command help")
+		t.say(t.helpText())
+		if t.blocking() != nil {
+			t.reask()
+		}
 	case CmdClarify:
 		t.trace("command clarify " + strings.Join(c.Flows, " "))
 		var opts []string
@@ -736,7 +778,7 @@ func sameValue(a, b any) bool {
 // of the collect steps given (which may give a normalised form of the
 // value) and the slot's validation.
 func (t *turn) check(sr *slotRT, collects []*nodeRT, raw any) (any, error) {
-	v, err := values.Convert(sr.def, raw)
+	v, err := t.conv.Convert(sr.def, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -805,6 +847,9 @@ func (t *turn) validate(sr *slotRT, collect *nodeRT, v any, named bool) (any, er
 func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error) string {
 	var ie *invalidError
 	switch {
+	case errors.Is(err, values.ErrDateOrder):
+		// "12/04/2026": no message of the project's can say why.
+		return err.Error()
 	case collect != nil && collect.errMsg != nil:
 		return t.render(collect.errMsg)
 	case errors.As(err, &ie) && strings.TrimSpace(ie.msg) != "":

@@ -2,8 +2,10 @@ package vm
 
 import (
 	"context"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 )
 
 // Understander turns a user's message into commands. The built-in
@@ -28,6 +30,47 @@ type View struct {
 	// Note, when set, puts a line in the turn's trace: what an
 	// understanding layer asked, kept or dropped.
 	Note func(string)
+	// Now is when the message was sent: relative dates ("tomorrow",
+	// "next Friday") are read against its calendar day. The zero time
+	// means the machine's clock (Options.Now).
+	Now time.Time
+	// DateOrder is the program's date_order setting: how an all-numeric
+	// date that reads both ways is read.
+	DateOrder values.DateOrder
+	// Answered, when set, is told which understanding layer gave the
+	// commands and why (see Understanding): the turn keeps it in its
+	// Result and its trace, and soni eval reports it.
+	Answered func(Understanding)
+}
+
+// Understanding says which understanding layer gave a turn's commands,
+// and why.
+type Understanding struct {
+	// Layer is "rules", "llm", "clarify" (the answer to a clarify
+	// question) or "given" (commands given with the input).
+	Layer string `json:"layer"`
+	// Sure is true when the rules' answer is one they do not need a
+	// model to confirm (docs/understanding.md, "Sure answers").
+	Sure bool `json:"sure,omitempty"`
+	// Reason says how the answer was reached, for people.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Converter returns the value converter for this conversation: its clock
+// and the program's date order.
+func (v View) Converter() values.Converter {
+	now := v.Now
+	if now.IsZero() {
+		return values.Converter{DateOrder: v.DateOrder}
+	}
+	return values.Converter{Now: func() time.Time { return now }, DateOrder: v.DateOrder}
+}
+
+// Answer tells v.Answered, when set, which layer answered and why.
+func (v View) Answer(u Understanding) {
+	if v.Answered != nil {
+		v.Answered(u)
+	}
 }
 
 // PendingKind says what kind of answer a pending question wants.

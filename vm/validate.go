@@ -119,7 +119,7 @@ func (t *turn) runValidator(sr *slotRT, collect *nodeRT, v any) (any, error) {
 		return nil, t.validatorFailed(name, err)
 	}
 	if verdict.Value != nil {
-		nv, err := values.Convert(sr.def, verdict.Value)
+		nv, err := t.conv.Convert(sr.def, verdict.Value)
 		if err != nil || isBlank(nv) {
 			return nil, t.validatorFailed(name, fmt.Errorf("validator %q returned value %q, which is not a valid %s", name, tmpl.Format(verdict.Value), sr.def.Type))
 		}

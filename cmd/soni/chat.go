@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/soni-dev/soni/compiler"
@@ -46,6 +47,7 @@ func chatCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "reset", Usage: "start the session afresh"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per turn"},
 			&cli.BoolFlag{Name: "trace", Usage: "show the commands and steps of each turn"},
+			nowFlag(),
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error {
 			path, err := oneProject(c)
@@ -77,6 +79,10 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return storeError("chat", err)
 			}
+			now, err := nowOf(c)
+			if err != nil {
+				return err
+			}
 			u, err := understanderFor(c, prog, soni.ProjectDir(path))
 			if err != nil {
 				return err
@@ -85,7 +91,7 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
-			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"),
+			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"), now: now,
 				history: historyFile(dir, c.IsSet("checkpoints"))}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
@@ -100,6 +106,8 @@ type chat struct {
 	session string
 	json    bool
 	trace   bool
+	// now, when not zero, is when every message is sent (--now).
+	now time.Time
 	// history is the line editor's history file (see historyFile).
 	history string
 	// last is the state after the last turn this chat ran (or loaded at
@@ -194,7 +202,7 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 // handle runs one input line: a / command or a message. It returns true
 // when the user asked to quit.
 func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
-	in := vm.Input{Text: line}
+	in := vm.Input{Text: line, Now: ch.now}
 	if strings.HasPrefix(line, "/") {
 		fields := strings.Fields(line)
 		cmd, arg := fields[0], strings.TrimSpace(strings.TrimPrefix(line, fields[0]))

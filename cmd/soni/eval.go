@@ -18,6 +18,7 @@ func evalCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "fail when a file's accuracy is below `PERCENT`", DefaultText: "off"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
 			llmFixturesFlag(),
+			nowFlag(),
 		}, understandingFlags()...),
 		Action: func(c *cli.Context) (err error) {
 			if c.NArg() == 0 {
@@ -32,12 +33,19 @@ func evalCommand(e *env) *cli.Command {
 				return err
 			}
 			defer func() { err = finish(err) }()
+			now, err := nowOf(c)
+			if err != nil {
+				return err
+			}
 			minAcc := c.Float64("min-accuracy")
 			failed := false
 			for _, path := range c.Args().Slice() {
 				f, prog, dir, err := eval.Load(path)
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("eval: %s", err), exitUsage)
+				}
+				if !now.IsZero() {
+					f.Clock = now
 				}
 				u, _, err := llm.Select(prog, dir, over, nil)
 				if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand/llm"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
 )
@@ -105,4 +106,23 @@ func fixtureEndpoint(dir string) (url string, stop func() (missing []string), er
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
 	return "http://" + ln.Addr().String() + "/v1", func() []string { _ = hs.Close(); return slices.Compact(slices.Sorted(slices.Values(srv.Missing))) }, nil
+}
+
+// nowFlag is --now, on chat and eval: when the messages are sent, so
+// that relative dates ("tomorrow", "next Friday") read the same on every
+// run.
+func nowFlag() cli.Flag {
+	return &cli.StringFlag{Name: "now", Usage: "read relative dates as if today were `DATE` (2027-03-10, or an RFC 3339 time)"}
+}
+
+// nowOf reads --now; the zero time when it is not given.
+func nowOf(c *cli.Context) (time.Time, error) {
+	if !c.IsSet("now") {
+		return time.Time{}, nil
+	}
+	t, err := values.ParseNow(c.String("now"))
+	if err != nil {
+		return time.Time{}, usageError("%s: --now: %s", c.Command.Name, err)
+	}
+	return t, nil
 }

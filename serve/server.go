@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
@@ -73,6 +74,13 @@ type Server struct {
 	reg     *prometheus.Registry
 	closing atomic.Bool
 	mux     *http.ServeMux
+	// storeFailure is the last store failure of a turn, nil once a turn
+	// is saved again: /readyz fails for readyWindow after it.
+	storeFailure atomic.Pointer[storeFailure]
+	// programJSON caches GET /v1/program's answer for the engine.
+	programJSON atomic.Pointer[programJSON]
+	// now is the clock (a fake one in tests).
+	now func() time.Time
 }
 
 // New returns a server for the engine.
@@ -87,7 +95,11 @@ func New(eng *soni.Engine, opts Options) *Server {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
-	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg)}
+	if opts.Registry == nil {
+		// The process's own health: goroutines, memory, file descriptors.
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg), now: time.Now}
 	s.eng.Store(eng)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /webhooks/rest/webhook", s.auth(s.rasaWebhook))
@@ -147,7 +159,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica")
 		return
 	}
+	if r.Method == http.MethodConnect || !cleanPath(r.URL.EscapedPath()) {
+		// net/http's mux would answer these itself, in text or HTML: a
+		// redirect to the cleaned path, or a plain 404.
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s: paths have no empty, . or .. segments (see docs/serve.md)", r.Method, r.URL.Path))
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath reports whether p is a path the mux serves as it is: rooted,
+// with no empty, "." or ".." segment.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../") &&
+		!strings.HasSuffix(p, "/.") && !strings.HasSuffix(p, "/..")
 }
 
 func (s *Server) logf(msg string, args ...any) {
@@ -172,47 +200,6 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 }
 
 func (s *Server) authHandler(h http.Handler) http.Handler { return s.auth(h.ServeHTTP) }
-
-// apiError is the JSON error body.
-type apiError struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	var e apiError
-	e.Error.Code, e.Error.Message = code, msg
-	writeJSON(w, status, e)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		status = http.StatusInternalServerError
-		b.Reset()
-		b.WriteString(`{"error":{"code":"internal","message":"the response could not be encoded"}}` + "\n")
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
-}
-
-// httpError is an error with its status and code.
-type httpError struct {
-	status  int
-	code    string
-	message string
-}
-
-func (e *httpError) Error() string { return e.message }
-
-func badRequest(format string, args ...any) *httpError {
-	return &httpError{http.StatusBadRequest, "bad_request", fmt.Sprintf(format, args...)}
-}
 
 // decode reads a JSON request body into v: the media type must be JSON,
 // the body within MaxBody, one object, with no unknown field.
@@ -241,49 +228,6 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *httpErro
 		return badRequest("the body holds more than one JSON value")
 	}
 	return nil
-}
-
-// jsonProblem describes a JSON decoding error without Go type names.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
-	case errors.As(err, &te):
-		if te.Field != "" {
-			return fmt.Sprintf("field %q has the wrong type (a JSON %s)", te.Field, te.Value)
-		}
-		return fmt.Sprintf("a JSON %s where an object was expected", te.Value)
-	case errors.Is(err, io.EOF):
-		return "the body is empty"
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
-	}
-	return "invalid JSON"
-}
-
-// turnError maps an engine error to a status, never leaking a path or a
-// Go type: the details go to the log.
-func (s *Server) turnError(session string, err error) *httpError {
-	var ie *checkpoints.InvalidIDError
-	var re *vm.RuntimeError
-	var rse *soni.ResumeError
-	switch {
-	case errors.As(err, &ie):
-		return badRequest("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session)
-	case errors.Is(err, context.DeadlineExceeded):
-		return &httpError{http.StatusGatewayTimeout, "turn_timeout", fmt.Sprintf("the turn took longer than %s and was stopped; the conversation stays where it was", s.opts.TurnTimeout)}
-	case errors.Is(err, checkpoints.ErrConflict):
-		return &httpError{http.StatusConflict, "conflict", "another turn of this session was saved while this one ran; this turn was not saved: send the message again"}
-	case errors.As(err, &re):
-		return &httpError{http.StatusInternalServerError, "runtime_error", fmt.Sprintf("the turn failed at step %q of flow %q: %v; the conversation stays where it was", re.Step, re.Flow, re.Err)}
-	case errors.As(err, &rse), errors.Is(err, checkpoints.ErrCorrupt):
-		return &httpError{http.StatusInternalServerError, "cannot_resume", fmt.Sprintf("the stored conversation of session %q cannot be resumed with these flows; it was left untouched: DELETE /v1/sessions/%s to start it afresh", session, session)}
-	case errors.Is(err, context.Canceled):
-		return &httpError{http.StatusServiceUnavailable, "canceled", "the request was canceled"}
-	}
-	return &httpError{http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not be reached; the turn was not run or not saved: retry"}
 }
 
 // rasaMessage is the body of Rasa's REST channel.
@@ -337,7 +281,13 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 	if m.InputChannel != "" {
 		md = merged(md, map[string]any{"input_channel": m.InputChannel})
 	}
-	rep, he := s.turn(r, session, r.Header.Get("Idempotency-Key"), vm.Input{Text: *m.Message, Metadata: numbers(md)}, nil)
+	key := r.Header.Get("Idempotency-Key")
+	md = numbers(md)
+	if he := checkInput(key, md); he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
+	rep, he := s.turn(r, session, key, vm.Input{Text: *m.Message, Metadata: md}, nil)
 	if he != nil {
 		writeError(w, he.status, he.code, he.message)
 		return
@@ -436,6 +386,10 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.Metadata = numbers(m.Metadata)
+	if he := checkInput(key, in.Metadata); he != nil {
+		writeError(w, he.status, he.code, he.message)
+		return
+	}
 	if wantsStream(r) {
 		s.stream(w, r, session, key, in)
 		return
@@ -479,7 +433,7 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 	var he *httpError
 	switch {
 	case err != nil:
-		he = s.turnError(session, err)
+		he = s.turnError(ctx, r.Context(), session, err)
 		outcome = he.code
 	case rep.Duplicate:
 		outcome = "duplicate"
@@ -489,6 +443,12 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 		events = rep.Events
 	}
 	s.metrics.turn(outcome, d, events)
+	switch {
+	case outcome == "store_unavailable":
+		s.storeFailed(he.message)
+	case err == nil && !rep.Duplicate && s.storeFailure.Load() != nil:
+		s.storeFailure.Store(nil)
+	}
 	if s.opts.Logger != nil {
 		args := []any{"session", session, "message_id", key, "latency_ms", float64(d.Microseconds()) / 1000, "outcome", outcome}
 		if rep != nil {
@@ -501,6 +461,14 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 			args = append(args, "error", err.Error())
 		}
 		s.opts.Logger.Info("turn", args...)
+		// An action that failed is the operator's business even when
+		// the flow went on (its on_error, or the action error message):
+		// the bot's words alone do not tell "down" from "no results".
+		for _, e := range events {
+			if e.Type == vm.EventActionFailed {
+				s.opts.Logger.Warn("action failed", "session", session, "action", e.Action, "flow", e.Flow, "step", e.Step, "error", e.Error)
+			}
+		}
 	}
 	return rep, he
 }
@@ -564,7 +532,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	eng := s.eng.Load()
 	st, rev, err := eng.State(r.Context(), session)
 	if err != nil {
-		he := s.turnError(session, err)
+		he := s.turnError(r.Context(), r.Context(), session, err)
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
@@ -589,7 +557,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 	session := r.PathValue("id")
 	if err := s.eng.Load().Reset(r.Context(), session); err != nil {
-		he := s.turnError(session, err)
+		he := s.turnError(r.Context(), r.Context(), session, err)
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
@@ -622,7 +590,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	recs, err := s.eng.Load().Log(r.Context(), session, after, limit)
 	if err != nil {
-		he := s.turnError(session, err)
+		he := s.turnError(r.Context(), r.Context(), session, err)
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
@@ -646,18 +614,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("format=%q is not known: use json or test", f))
 	}
-}
-
-// program answers the compiled program, the canonical IR JSON that soni
-// compile writes: the inspector draws its graph from it.
-func (s *Server) program(w http.ResponseWriter, _ *http.Request) {
-	b, err := ir.Encode(s.eng.Load().Program())
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal", "the program could not be encoded")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b)
 }
 
 // sessionInfo is one session in GET /v1/sessions.
@@ -699,16 +655,36 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
 }
 
+// readyWindow is how long a turn that could not be saved keeps /readyz
+// failing: long enough for a load balancer's probes to see it, short
+// enough that a server whose store recovered gets traffic again (no turn
+// can succeed while it gets none).
+const readyWindow = 15 * time.Second
+
+// storeFailure is the last turn the store failed, until a turn is saved.
+type storeFailure struct {
+	at    time.Time
+	cause string
+}
+
+func (s *Server) storeFailed(cause string) {
+	s.storeFailure.Store(&storeFailure{at: s.now(), cause: cause})
+}
+
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	eng := s.eng.Load()
 	if eng == nil {
 		writeError(w, http.StatusServiceUnavailable, "not_ready", "no program is loaded")
 		return
 	}
+	if f := s.storeFailure.Load(); f != nil && s.now().Sub(f.at) < readyWindow {
+		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "turns are failing to save: "+f.cause)
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := checkpoints.Ping(ctx, eng.Store()); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not be reached")
+		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store failed: "+storeCause(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

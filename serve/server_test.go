@@ -51,15 +51,10 @@ flows:
 // makes check_stock wait for a value on it.
 func newShop(t *testing.T, opts Options, release chan struct{}) (*httptest.Server, *soni.Engine) {
 	t.Helper()
-	r := compiler.CompileSource("shop.yaml", []byte(shopYAML), compiler.Options{})
-	require.NotNil(t, r.Program, "%v", r.Diags)
 	dir := t.TempDir()
 	store, err := checkpoints.NewFileStore(filepath.Join(dir, "cps"), checkpoints.WithoutSync())
 	require.NoError(t, err)
-	srv := New(nil, opts)
-	eng, err := soni.New(r.Program, soni.Options{Store: srv.Metrics().Store(store)})
-	require.NoError(t, err)
-	eng.Register("check_stock", func(ctx context.Context, _ vm.ActionRequest) (map[string]any, error) {
+	return shopOn(t, opts, store, func(ctx context.Context) (map[string]any, error) {
 		if release != nil {
 			select {
 			case <-release:
@@ -69,10 +64,30 @@ func newShop(t *testing.T, opts Options, release chan struct{}) (*httptest.Serve
 		}
 		return map[string]any{"in_stock": true}, nil
 	})
+}
+
+// shopOn starts a test server on the shop flows with a store of the
+// test's, and check_stock run by stock.
+func shopOn(t *testing.T, opts Options, store checkpoints.Journal, stock func(ctx context.Context) (map[string]any, error)) (*httptest.Server, *soni.Engine) {
+	t.Helper()
+	r := compiler.CompileSource("shop.yaml", []byte(shopYAML), compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	srv := New(nil, opts)
+	eng, err := soni.New(r.Program, soni.Options{Store: srv.Metrics().Store(store)})
+	require.NoError(t, err)
+	eng.Register("check_stock", func(ctx context.Context, _ vm.ActionRequest) (map[string]any, error) { return stock(ctx) })
 	srv.SetEngine(eng)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return ts, eng
+}
+
+// newTestServer serves srv on a loopback port for the test.
+func newTestServer(t *testing.T, srv *Server) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts
 }
 
 func post(t *testing.T, ts *httptest.Server, path, body string, headers ...string) (*http.Response, string) {

@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -115,7 +117,27 @@ func redact(err error) string {
 	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) {
-		return "cannot connect to the database: " + ce.Unwrap().Error()
+		return "cannot connect to the database: " + attempts(ce.Unwrap())
+	}
+	return err.Error()
+}
+
+// attempts says why the connection attempts failed, each reason once: pgx
+// joins one error per attempt (each address, with and without TLS), and
+// they are most often the same.
+func attempts(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		j, ok := e.(interface{ Unwrap() []error })
+		if !ok {
+			continue
+		}
+		var msgs []string
+		for _, one := range j.Unwrap() {
+			if m := one.Error(); !slices.Contains(msgs, m) {
+				msgs = append(msgs, m)
+			}
+		}
+		return strings.Join(msgs, "; ")
 	}
 	return err.Error()
 }

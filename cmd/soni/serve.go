@@ -77,7 +77,8 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	if err != nil {
 		return err
 	}
-	store, err := openStore(c.String("store"), filepath.Join(".soni", "checkpoints", projectKey(path)))
+	defaultDir := filepath.Join(".soni", "checkpoints", projectKey(path))
+	store, err := openStore(c.String("store"), defaultDir)
 	if err != nil {
 		return storeError("serve", err)
 	}
@@ -109,7 +110,7 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	fmt.Fprintf(e.stderr, "soni %s: %s on http://%s (store %s)\n", c.Command.Name, path, ln.Addr(), storeName(c.String("store")))
+	fmt.Fprintf(e.stderr, "soni %s: %s on http://%s (store %s)\n", c.Command.Name, path, ln.Addr(), storeName(c.String("store"), defaultDir))
 	if inspect {
 		fmt.Fprintf(e.stdout, "inspector: http://%s/inspect/\n", ln.Addr())
 	}
@@ -169,10 +170,12 @@ func loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// storeName describes the store for the start line, without secrets.
-func storeName(url string) string {
-	if url == "" {
-		return "file: (the default directory)"
+// storeName describes the store for the start line, without secrets: a
+// file store by its directory, so that the operator knows where the
+// conversations are.
+func storeName(url, defaultDir string) string {
+	if url == "" || url == "file:" || url == "file://" {
+		return "file:" + filepath.ToSlash(defaultDir)
 	}
 	return redactURL(url)
 }

@@ -143,6 +143,7 @@ flows:
       - {step: bye, type: say, message: "Job done: {done}."}
 `), 0o644))
 	s := startServe(t, dir)
+	assert.Regexp(t, `\(store file:\.soni/checkpoints/[^)]+\)\n`, s.log(), "the start line names the file store's directory")
 	type result struct {
 		code int
 		body string

@@ -25,6 +25,7 @@ import (
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
@@ -486,6 +487,14 @@ func (ch *chat) print(r *soni.Reply) {
 	} else {
 		for _, w := range r.Warnings {
 			fmt.Fprintf(ch.e.stderr, "warning: %s\n", w)
+		}
+		// A failed action changes what the bot says ("I couldn't find a
+		// flight" reads as "no flights"): say so, briefly, without the
+		// trace.
+		for _, ev := range r.Events {
+			if ev.Type == vm.EventActionFailed {
+				fmt.Fprintf(ch.e.stderr, "action %s failed: %s (see --trace)\n", ev.Action, actions.Brief(ev.Error))
+			}
 		}
 	}
 	for _, line := range r.Replies {

@@ -477,8 +477,23 @@ func (d *decoder) slot(n ast.Node, name posStr, path string) *slotDef {
 			} else {
 				for _, ve := range d.entries(e.value, e.key.Path) {
 					val := ir.Value{Value: ve.key.V}
-					for _, syn := range d.strList(ve.value, ve.key.Path) {
-						val.Synonyms = append(val.Synonyms, syn.V)
+					syns := ve.value
+					// {label: "premium economy", synonyms: [...]}
+					if fields := d.entries(ve.value, ve.key.Path); fields != nil {
+						syns = nil
+						for _, f := range fields {
+							switch f.key.V {
+							case "label":
+								val.Label = d.scalarStr(f.value, f.key.Path).V
+							case "synonyms":
+								syns = f.value
+							}
+						}
+					}
+					if syns != nil {
+						for _, syn := range d.strList(syns, ve.key.Path) {
+							val.Synonyms = append(val.Synonyms, syn.V)
+						}
 					}
 					s.Values = append(s.Values, val)
 				}

@@ -172,10 +172,38 @@ type Slot struct {
 	Pos     diag.Pos `json:"pos"`
 }
 
-// Value is one categorical value and its synonyms.
+// Value is one categorical value, its synonyms and its display label.
 type Value struct {
-	Value    string   `json:"value"`
+	Value string `json:"value"`
+	// Label is what users see for the value in replies, buttons and
+	// confirmations ("premium economy" for premium_economy); empty
+	// shows the value itself. Users may also type it.
+	Label    string   `json:"label,omitempty"`
 	Synonyms []string `json:"synonyms,omitempty"`
+}
+
+// Shown is what users see for a value of the slot: the label of a
+// categorical value that has one, else v itself.
+func (s *Slot) Shown(v any) any {
+	if s == nil || s.Type != TypeCategorical {
+		return v
+	}
+	if str, ok := v.(string); ok {
+		for i := range s.Values {
+			if s.Values[i].Value == str && s.Values[i].Label != "" {
+				return s.Values[i].Label
+			}
+		}
+	}
+	return v
+}
+
+// ShownValue is the label of a categorical value, or the value itself.
+func (v Value) ShownValue() string {
+	if v.Label != "" {
+		return v.Label
+	}
+	return v.Value
 }
 
 // Action is a declared action.

@@ -475,7 +475,7 @@ func TestValidate(t *testing.T) {
 				{"/slots/s/min", WrongType, "", `expected a number for "min", got a string`, ""},
 				{"/slots/s/type", WrongType, "", `expected a string for "type", got an integer`, ""},
 				{"/slots/s/typo", UnknownKey, "typo", `unknown key "typo" in slot "s"`, `did you mean "type"?`},
-				{"/slots/s/values/b", WrongType, "", `expected a list or null for "b", got an integer`, ""},
+				{"/slots/s/values/b", WrongType, "", `expected a list, null or a mapping for "b", got an integer`, ""},
 				{"/slots/t/values/0", WrongType, "", `expected a string for an item of "values", got an integer`, ""},
 			},
 		},

@@ -333,7 +333,7 @@ func buttons(prog *ir.Program, p *vm.Pending) []rasaButton {
 	case ir.TypeCategorical:
 		var out []rasaButton
 		for _, v := range def.Values {
-			out = append(out, rasaButton{Title: v.Value, Payload: v.Value})
+			out = append(out, rasaButton{Title: v.ShownValue(), Payload: v.Value})
 		}
 		return out
 	}

@@ -12,8 +12,8 @@ import (
 // message: bytes [start, end) and the index of the value.
 type span struct{ start, end, value int }
 
-// toCategorical finds the slot's one canonical value in raw. A value or a
-// synonym matches when it equals the whole message, or occurs in it as a
+// toCategorical finds the slot's one canonical value in raw. A value, its
+// label or a synonym matches when it equals the whole message, or occurs in it as a
 // whole word or phrase, comparing normalized forms (case, accents and
 // punctuation do not matter). A match inside a longer match of another
 // value does not count ("premium economy" is premium_economy, not also
@@ -36,7 +36,7 @@ func toCategorical(slot *ir.Slot, raw any) (any, error) {
 	if msg != "" {
 		// The whole message first: it is never ambiguous.
 		for _, v := range slot.Values {
-			if Normalize(v.Value) == msg {
+			if Normalize(v.Value) == msg || (v.Label != "" && Normalize(v.Label) == msg) {
 				return v.Value, nil
 			}
 			for _, syn := range v.Synonyms {
@@ -48,6 +48,9 @@ func toCategorical(slot *ir.Slot, raw any) (any, error) {
 		var spans []span
 		for vi, v := range slot.Values {
 			spans = appendSpans(spans, msg, Normalize(v.Value), vi)
+			if v.Label != "" {
+				spans = appendSpans(spans, msg, Normalize(v.Label), vi)
+			}
 			for _, syn := range v.Synonyms {
 				spans = appendSpans(spans, msg, Normalize(syn), vi)
 			}

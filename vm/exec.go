@@ -135,7 +135,8 @@ func (t *turn) assign(nr *nodeRT, a *assignRT) {
 	case ir.AssignLiteral:
 		raw = a.a.Value
 	case ir.AssignTemplate:
-		raw = t.render(a.tmpl)
+		// Data, not a message: values, not their labels.
+		raw = a.tmpl.Render(t.get)
 	case ir.AssignExpr:
 		v, err := a.expr.run(t.env(nil, false))
 		if err != nil {

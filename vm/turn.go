@@ -448,11 +448,26 @@ func (t *turn) get(name string) (any, bool) {
 	return nil, false
 }
 
+// render renders a message: a categorical slot shows its value's label
+// ("premium economy" for premium_economy), language.md §3.
 func (t *turn) render(tp *tmpl.Template) string {
 	if t.getter == nil {
-		t.getter = t.get
+		t.getter = t.shown
 	}
 	return tp.Render(t.getter)
+}
+
+// shown returns the value of a slot as users see it: the label of a
+// categorical value that has one, else the value.
+func (t *turn) shown(name string) (any, bool) {
+	v, ok := t.get(name)
+	if !ok || v == nil {
+		return v, ok
+	}
+	if sr := t.m.slot(t.topFlow(), name); sr != nil {
+		return sr.def.Shown(v), true
+	}
+	return v, true
 }
 
 // env builds the variables of an expression: every visible slot by name,
@@ -908,7 +923,7 @@ func typeInvalid(def *ir.Slot) string {
 	case ir.TypeCategorical:
 		names := make([]string, len(def.Values))
 		for i, v := range def.Values {
-			names[i] = v.Value
+			names[i] = v.ShownValue()
 		}
 		if len(names) > 0 {
 			return "Please choose one of: " + strings.Join(names, ", ") + "."
@@ -1019,7 +1034,7 @@ func (t *turn) prompt(nr *nodeRT) string {
 	if nr.msg != nil {
 		return t.render(nr.msg)
 	}
-	v, _ := t.get(nr.n.Slot)
+	v, _ := t.shown(nr.n.Slot)
 	return "Please confirm " + nr.n.Slot + ": " + tmpl.Format(v) + "."
 }
 

@@ -149,7 +149,7 @@ function renderButtons() {
   if (p && p.kind === "confirm") choices = [["Yes", "yes"], ["No", "no"]];
   else if (p && p.kind === "collect") {
     const def = slotDef(p.flow, p.slot);
-    if (def && def.type === "categorical") choices = (def.values || []).map((v) => [v.value, v.value]);
+    if (def && def.type === "categorical") choices = (def.values || []).map((v) => [v.label || v.value, v.value]);
     if (def && def.type === "boolean") choices = [["Yes", "yes"], ["No", "no"]];
   }
   $("buttons").replaceChildren(...choices.map(([title, payload]) => {

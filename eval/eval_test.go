@@ -33,7 +33,7 @@ func TestRulesOnTheSmallSet(t *testing.T) {
 	require.NoError(t, err)
 	r, err := Run(context.Background(), path, f, prog, dir, understand.New(prog))
 	require.NoError(t, err)
-	assert.Equal(t, 7, r.Total)
+	assert.Equal(t, 8, r.Total)
 	var text bytes.Buffer
 	WriteText(&text, r)
 	golden(t, "testdata/small.golden.txt", text.String())
@@ -59,10 +59,10 @@ func TestScoring(t *testing.T) {
 		r, err := Run(context.Background(), path, f, prog, dir, u)
 		require.NoError(t, err)
 		assert.Equal(t, 1, r.Correct)
-		assert.InDelta(t, 1.0/7, r.Accuracy, 1e-9)
-		assert.Len(t, r.Confusions, 6)
+		assert.InDelta(t, 1.0/8, r.Accuracy, 1e-9)
+		assert.Len(t, r.Confusions, 7)
 		assert.Equal(t, Kind{Total: 1, Correct: 1, Accuracy: 1}, r.ByKind["fallback"])
-		assert.Equal(t, Kind{Total: 3, Correct: 0, Accuracy: 0}, r.ByKind["start_flow"])
+		assert.Equal(t, Kind{Total: 4, Correct: 0, Accuracy: 0}, r.ByKind["start_flow"])
 		assert.Equal(t, "[fallback]", r.Confusions[0].Got)
 	}
 	// Extra commands are wrong too: the answer is compared whole.

@@ -136,6 +136,9 @@ type triggerMatch struct {
 	strong bool
 	// exact is true when the message equals the trigger phrase.
 	exact bool
+	// smallTalk is true when the phrase is small talk ("hello"): the
+	// project's flow answers it, not the built-in chitchat.
+	smallTalk bool
 }
 
 // bestTrigger scores every flow's triggers against a normalized message.
@@ -179,7 +182,8 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 				score, strong = coverage+jaccard, jaccard >= strongJaccard
 			}
 			if score > best.score {
-				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact}
+				_, st := smallTalkOf(t.norm)
+				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact, smallTalk: st}
 			}
 		}
 	}
@@ -191,25 +195,36 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 // the message, and a text slot with a pattern that exactly one word of the
 // message matches. A slot whose value is ambiguous, or that would get the
 // same value as another slot, is left for the flow to ask.
-func (r *Rules) fill(fr *flowRules, head string) []vm.SlotValue {
+func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 	var out []vm.SlotValue
 	var words []string
+	conv := view.Converter()
 	for _, s := range fr.slots {
 		if s.def == nil {
 			continue
 		}
 		switch {
 		case s.def.Type == ir.TypeCategorical:
-			if v, err := values.Convert(s.def, head); err == nil {
+			if v, err := conv.Convert(s.def, head); err == nil {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
 			}
 		case s.def.Pattern != "" && typed(s.def):
 			if words == nil {
 				words = strings.Fields(head)
 			}
-			if v, ok := patternWord(s.def, words); ok {
+			if v, ok := patternWord(conv, s.def, words); ok {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
 			}
+		}
+	}
+	// Numbers, dates and free text (slots.go), for the slots not filled.
+	for _, sv := range r.openingValues(fr, head, view) {
+		dup := false
+		for _, o := range out {
+			dup = dup || o.Slot == sv.Slot
+		}
+		if !dup {
+			out = append(out, sv)
 		}
 	}
 	// Drop values recognised for two slots: the message does not say which.
@@ -235,14 +250,14 @@ func (r *Rules) fill(fr *flowRules, head string) []vm.SlotValue {
 // patternWord returns the one distinct word of the message that converts
 // to the slot (its pattern matches it in full), trimmed of surrounding
 // punctuation.
-func patternWord(def *ir.Slot, words []string) (any, bool) {
+func patternWord(conv values.Converter, def *ir.Slot, words []string) (any, bool) {
 	var found any
 	for _, w := range words {
 		w = strings.Trim(w, ".,;:!?¿¡\"'()[]{}")
 		if w == "" {
 			continue
 		}
-		v, err := values.Convert(def, w)
+		v, err := conv.Convert(def, w)
 		if err != nil {
 			continue
 		}

@@ -24,6 +24,7 @@ package understand
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -61,6 +62,8 @@ type Rules struct {
 	prog   *ir.Program
 	flows  []*flowRules
 	byName map[string]*flowRules
+	// mean reads what flows a message is about (meaning.go).
+	mean *meaning
 }
 
 var _ vm.Understander = (*Rules)(nil)
@@ -73,8 +76,13 @@ type flowRules struct {
 	// slots named by its collect steps, in step order, then its other flow
 	// slots by name.
 	slots []slotRef
-	// vals are the collected slots an amount or a name fills (values.go).
-	vals valueSlots
+	// collected holds the names of the slots its collect steps ask for.
+	collected map[string]bool
+	// roles are its collected free-text slots by role (slots.go); a role
+	// two slots share is nil.
+	roles map[role]*slotRef
+	// role is each collected free-text slot's role.
+	role map[string]role
 }
 
 type trigger struct {
@@ -97,6 +105,11 @@ type slotRef struct {
 // fallback (or a cancel).
 func New(p *ir.Program) *Rules {
 	r := &Rules{prog: p, byName: map[string]*flowRules{}}
+	var extra map[string][]string
+	if p != nil && p.Settings.Understanding != nil {
+		extra = p.Settings.Understanding.Lexicon
+	}
+	r.mean = newMeaning(p, newLex(extra))
 	if p == nil {
 		return r
 	}
@@ -118,14 +131,38 @@ func New(p *ir.Program) *Rules {
 			fr.triggers = append(fr.triggers, t)
 		}
 		seen := map[string]bool{}
+		fr.collected, fr.roles, fr.role = map[string]bool{}, map[role]*slotRef{}, map[string]role{}
 		for _, n := range f.Nodes {
 			if n == nil || n.Kind != ir.KindCollect || n.Slot == "" || seen[n.Slot] {
 				continue
 			}
 			seen[n.Slot] = true
+			fr.collected[n.Slot] = true
 			fr.slots = append(fr.slots, slotRef{n.Slot, p.ResolveSlot(f.Name, n.Slot)})
 		}
-		fr.vals = newValueSlots(fr.slots)
+		for i := range fr.slots {
+			s := &fr.slots[i]
+			if s.def == nil || typed(s.def) || (s.def.Type != ir.TypeText && s.def.Type != "") {
+				continue
+			}
+			question := ""
+			for _, n := range f.Nodes {
+				if n != nil && n.Kind == ir.KindCollect && n.Slot == s.name && n.Message != nil {
+					question = n.Message.Src
+					break
+				}
+			}
+			ro := slotRole(s.name, s.def, question)
+			fr.role[s.name] = ro
+			if ro == roleNone {
+				continue
+			}
+			if _, taken := fr.roles[ro]; taken {
+				fr.roles[ro] = nil
+				continue
+			}
+			fr.roles[ro] = s
+		}
 		var rest []string
 		for _, s := range f.Slots {
 			if s != nil && !seen[s.Name] && p.Slot(s.Name) == nil {
@@ -148,23 +185,58 @@ func New(p *ir.Program) *Rules {
 var cancelWords = map[string]bool{
 	"cancel": true, "cancel that": true, "cancel it": true, "stop": true, "stop it": true,
 	"never mind": true, "nevermind": true, "forget it": true, "forget about it": true,
-	"quit":     true,
+	"quit": true, "scrap that": true, "scrap it": true, "scratch that": true, "drop it": true,
+	"forget that": true, "forget this": true, "abort": true, "nvm": true, "never mind that": true,
+	"i changed my mind": true, "changed my mind": true, "forget everything": true, "cancel everything": true,
+	"cancel all": true, "stop everything": true, "olvida": true, "olvidalo todo": true, "dejalo estar": true,
+	"ya no": true, "ya no quiero": true, "mejor olvidalo": true, "cancela todo": true,
 	"cancelar": true, "cancela": true, "cancelalo": true, "para": true, "olvidalo": true,
 	"olvidate": true, "dejalo": true, "no importa": true,
 }
 
+// Reading is what the rules made of a message: the commands, whether
+// the rules are sure of them, and how they were reached. Only a sure
+// reading skips the model in hybrid mode (docs/understanding.md, "Sure
+// answers"): an exact trigger phrase, a message that is exactly the
+// answer to the pending question (a categorical value or synonym, a yes
+// or no word, a typed value with nothing else around it, a short
+// free-text answer that mentions no flow), or a cancel word.
+type Reading struct {
+	Commands []vm.Command
+	Sure     bool
+	Reason   string
+}
+
+func sure(why string, c vm.Command) Reading {
+	return Reading{Commands: one(c), Sure: true, Reason: why}
+}
+
+func unsure(why string, c vm.Command) Reading {
+	return Reading{Commands: one(c), Reason: why}
+}
+
 // Understand turns a message into commands by the rules of the package
-// documentation. It always returns exactly one command; the error is only
-// the context's.
+// documentation, and tells the view which layer answered and why. It
+// always returns exactly one command; the error is only the context's.
 func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	rd, err := r.Read(ctx, msg, v)
+	if err != nil {
+		return nil, err
+	}
+	v.Answer(vm.Understanding{Layer: "rules", Sure: rd.Sure, Reason: rd.Reason})
+	return rd.Commands, nil
+}
+
+// Read reads a message by the rules and says how sure they are.
+func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error) {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return Reading{}, err
 		}
 	}
 	trimmed := strings.TrimSpace(msg)
 	if trimmed == "" {
-		return one(vm.Command{Kind: vm.CmdFallback}), nil
+		return unsure("the message is empty", vm.Command{Kind: vm.CmdFallback}), nil
 	}
 	head, complete := trimmed, true
 	if len(head) > MaxScan {
@@ -173,10 +245,17 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	norm := values.Normalize(head)
 	p := v.Pending
 	if norm == "" && complete {
-		// Only punctuation or symbols ("?", "..."): nothing to read, not
-		// even a trimmed answer.
-		return one(vm.Command{Kind: vm.CmdFallback}), nil
+		// Only punctuation or symbols: a thumbs up or down answers a
+		// yes/no question; anything else is nothing to read.
+		if yes, ok := values.YesNo(trimmed); ok {
+			if rd, ok := r.yesNoAnswer(p, yes, v); ok {
+				return rd, nil
+			}
+			return unsure("an emoji with no yes/no question pending", vm.Command{Kind: vm.CmdChitchat}), nil
+		}
+		return unsure("nothing to read: no letter or digit", vm.Command{Kind: vm.CmdFallback}), nil
 	}
+	norm = collapseRepeats(norm)
 
 	// 1. Cancel words, alone or with polite words around them.
 	plainCancel, objectCancel := false, false
@@ -186,7 +265,30 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 		objectCancel = cancelObject != nil
 	}
 	if plainCancel {
-		return one(cancelCommand(p, norm)), nil
+		return sure("a cancel word", cancelCommand(p, norm)), nil
+	}
+
+	m := r.bestTrigger(norm, complete)
+	exact := complete && r.exactTrigger(norm)
+
+	// A yes or no to a pending yes/no question comes before small talk
+	// ("great", "ok thanks").
+	if p != nil && !exact && r.yesNoPending(p) {
+		if yes, ok := values.YesNo(head); ok && exactYesNo(norm) {
+			if rd, ok := r.yesNoAnswer(p, yes, v); ok {
+				return rd, nil
+			}
+		}
+	}
+	// Small talk, help, a person: unless the message is a flow's own
+	// trigger phrase ("hello" in a project whose greet flow says so) or
+	// exactly the answer to a typed question.
+	if complete && !m.exact && !exact && (m.flow == nil || !m.smallTalk) {
+		if kind, ok := smallTalkOf(norm); ok {
+			if p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v) {
+				return unsure("small talk: "+string(kind), vm.Command{Kind: kind}), nil
+			}
+		}
 	}
 
 	// 2. Triggers.
@@ -195,48 +297,185 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	// start_flow, which the VM ignores for the flow on top (language §8),
 	// so the pending question is asked again. The trigger phrase is never
 	// stored as the answer nor counted as an invalid one.
-	m := r.bestTrigger(norm, complete)
 	if m.flow != nil && p != nil && !m.exact {
 		// A message that is a valid answer keeps answering: for a typed
 		// question (a number, a category, a date...) unless it is exactly
-		// a trigger phrase, for free trimmed unless the match is strong.
+		// a trigger phrase, for free text unless the match is strong.
 		typedQuestion := p.Kind == vm.PendingConfirm || typed(r.slotDef(p.Flow, p.Slot))
 		if typedQuestion || !m.strong {
 			if cmd, ok := r.answer(p, trimmed, head, norm, v); ok {
-				return one(cmd), nil
+				return r.answerReading(p, cmd, head, norm, v, "the message answers the pending question (it also matches a trigger of "+m.flow.name+")"), nil
 			}
 		}
 	}
 	if m.flow != nil {
-		return one(vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head)}), nil
+		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head, v)}
+		if exact || m.exact {
+			if len(cmd.Slots) == 0 {
+				return sure("an exact trigger phrase of "+m.flow.name, cmd), nil
+			}
+			return unsure("a trigger phrase of "+m.flow.name+" with values", cmd), nil
+		}
+		return unsure("the message matches a trigger phrase of "+m.flow.name+" and says more", cmd), nil
 	}
 	// "cancel the transfer": after the triggers, so that a flow whose
-	// phrase is "cancel my card" still starts. At a free-trimmed question,
+	// phrase is "cancel my card" still starts. At a free-text question,
 	// "cancel my subscription" may be the answer itself: there the form
 	// cancels only when its object is a pronoun or names a flow on the
 	// stack.
 	if objectCancel {
 		freeText := p != nil && p.Kind == vm.PendingCollect && !typed(r.slotDef(p.Flow, p.Slot))
 		if !freeText || r.namesActiveFlow(cancelObject, v) {
-			return one(cancelCommand(p, norm)), nil
+			return unsure("a cancel verb with an object", cancelCommand(p, norm)), nil
 		}
 	}
 
-	// 3, 4. The pending question; then a trigger's verb with a value for
-	// its flow ("Transfer 100 euros to John", values.go); 5. fallback.
-	cmd := vm.Command{Kind: vm.CmdFallback}
+	// 3, 4. The pending question; then the flows by meaning; 5. the
+	// answer as given, which the VM refuses, or the fallback.
+	var raw *vm.Command
 	if p != nil {
-		var ok bool
-		if cmd, ok = r.answer(p, trimmed, head, norm, v); ok {
-			return one(cmd), nil
+		cmd, ok := r.answer(p, trimmed, head, norm, v)
+		if ok {
+			return r.answerReading(p, cmd, head, norm, v, "the message answers the pending question"), nil
+		}
+		if cmd.Kind != vm.CmdFallback {
+			raw = &cmd
 		}
 	}
 	if complete {
-		if fr, slots := r.byVerbAndValues(head, norm); fr != nil {
-			return one(vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: slots}), nil
+		flows, why := r.byMeaning(norm, head, v)
+		if p != nil && (len(flows) > 1 || (len(flows) == 1 && len(v.Stack) > 0 && v.Stack[len(v.Stack)-1] == flows[0])) {
+			// While a question waits, only one other flow interrupts it:
+			// never a choice between two, never the flow that asks.
+			flows = nil
+		}
+		switch {
+		case len(flows) == 1:
+			fr := r.byName[flows[0]]
+			return unsure(why, vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
+		case len(flows) > 1:
+			return unsure(why, vm.Command{Kind: vm.CmdClarify, Flows: flows}), nil
 		}
 	}
-	return one(cmd), nil
+	if raw != nil {
+		return unsure("the message is no valid answer to the pending question", *raw), nil
+	}
+	return unsure("no rule reads the message", vm.Command{Kind: vm.CmdFallback}), nil
+}
+
+// yesNoPending reports whether the pending question takes a yes or a no:
+// a confirm, or a collect of a boolean slot.
+func (r *Rules) yesNoPending(p *vm.Pending) bool {
+	if p.Kind == vm.PendingConfirm {
+		return true
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	return def != nil && def.Type == ir.TypeBoolean
+}
+
+// yesNoAnswer is a yes or a no to the pending question: affirm or deny
+// at a confirm, the boolean at a collect of a boolean slot.
+func (r *Rules) yesNoAnswer(p *vm.Pending, yes bool, v vm.View) (Reading, bool) {
+	if p == nil || !r.yesNoPending(p) {
+		return Reading{}, false
+	}
+	if p.Kind == vm.PendingConfirm {
+		if yes {
+			return sure("a yes word at a confirmation", vm.Command{Kind: vm.CmdAffirm}), true
+		}
+		return sure("a no word at a confirmation", vm.Command{Kind: vm.CmdDeny}), true
+	}
+	return sure("a yes or no word at a yes/no question", vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: yes}), true
+}
+
+// byMeaning reads which flow a message is about (meaning.go): one flow
+// to start, two or more tied ones to offer (clarify), or none.
+func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
+	if r.mean == nil || len(r.mean.flows) == 0 {
+		return nil, ""
+	}
+	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.known)
+	scores, unmatched := r.mean.score(concepts, typos)
+	if len(scores) == 0 {
+		return nil, ""
+	}
+	top := scores[0]
+	if !top.fromTrigger && top.score < 1 {
+		return nil, ""
+	}
+	var tied []string
+	for _, s := range scores {
+		if s.score > top.score-1e-9 {
+			tied = append(tied, s.flow)
+		}
+	}
+	if len(tied) > 1 {
+		// The flow whose slots take the message's values ("send €50 to
+		// Ana" where sending and paying a bill tie) wins.
+		best, bestN, n := "", 0, 0
+		for _, name := range tied {
+			slots := r.fill(r.byName[name], head, v)
+			if !coveredBy(unmatched, slots) {
+				continue
+			}
+			k := len(slots)
+			switch {
+			case k > bestN:
+				best, bestN, n = name, k, 1
+			case k == bestN:
+				n++
+			}
+		}
+		if bestN > 0 && n == 1 {
+			return []string{best}, fmt.Sprintf("the message's words mean %s as much, and only %s takes its values", strings.Join(tied, " and "), best)
+		}
+		if len(unmatched) == 0 && top.score >= 0.5 {
+			return tied, "the message is about " + strings.Join(tied, " and ") + " as much: which one?"
+		}
+		return nil, ""
+	}
+	if !(top.score >= 0.9 || (top.lead && top.score >= 0.7)) || (top.matched < 2 && !top.lead) {
+		return nil, ""
+	}
+	return []string{top.flow}, fmt.Sprintf("the message's words mean flow %s (score %.2f)", top.flow, top.score)
+}
+
+// coveredBy reports whether every unmatched concept of a message is a
+// word of the values a flow takes from it ("ana" of recipient=Ana).
+func coveredBy(unmatched []string, slots []vm.SlotValue) bool {
+	words := map[string]bool{}
+	for _, sv := range slots {
+		if s, ok := sv.Value.(string); ok {
+			for _, w := range strings.Fields(values.Normalize(s)) {
+				words[stem(w)] = true
+			}
+		}
+	}
+	for _, c := range unmatched {
+		if !words[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseRepeats drops a word repeated right after itself: "stop stop
+// stop" is "stop".
+func collapseRepeats(norm string) string {
+	if !strings.Contains(norm, " ") {
+		return norm
+	}
+	words := strings.Fields(norm)
+	out := words[:1]
+	for _, w := range words[1:] {
+		if w != out[len(out)-1] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == len(words) {
+		return norm
+	}
+	return strings.Join(out, " ")
 }
 
 func one(c vm.Command) []vm.Command { return []vm.Command{c} }
@@ -270,11 +509,13 @@ var (
 	}
 	cancelTails = [][]string{
 		{"please"}, {"pls"}, {"thanks"}, {"thank", "you"}, {"now"}, {"right", "now"},
-		{"then"}, {"por", "favor"}, {"gracias"}, {"ya"},
+		{"then"}, {"por", "favor"}, {"gracias"}, {"ya"}, {"i", "changed", "my", "mind"},
+		{"changed", "my", "mind"}, {"please"}, {"all"},
 	}
 	// cancelVerbs may take a short object: "cancel the transfer", "stop
 	// this", "cancela la transferencia".
-	cancelVerbs   = map[string]bool{"cancel": true, "stop": true, "abort": true, "cancelar": true, "cancela": true}
+	cancelVerbs = map[string]bool{"cancel": true, "stop": true, "abort": true, "cancelar": true, "cancela": true,
+		"forget": true, "scrap": true, "drop": true, "olvida": true, "olvidate": true}
 	cancelObjects = map[string]bool{
 		"the": true, "this": true, "that": true, "it": true, "my": true, "everything": true,
 		"all": true, "la": true, "el": true, "lo": true, "esto": true, "eso": true,
@@ -391,7 +632,8 @@ func (r *Rules) answer(p *vm.Pending, text, head, norm string, v vm.View) (vm.Co
 // confirm answers a pending confirm: a correction of the confirmed slot
 // (or of one other set slot of the flow), a yes, a no, or a fallback.
 func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
-	if cmd, ok := r.named(p, head); ok {
+	conv := v.Converter()
+	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
@@ -400,7 +642,7 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 	label := def == nil
 	if rest, weak, ok := correction(head); ok {
 		if p.Slot != "" && !label && (!weak || typed(def)) && !notAValue(rest) {
-			val, err := values.Convert(def, rest)
+			val, err := conv.Convert(def, rest)
 			if err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
 			}
@@ -418,10 +660,14 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 		}
+		// "no wait, send it to Maria": a carrier names a free-text slot.
+		if name, val, ok := r.carriedSlot(p.Flow, rest, conv); ok {
+			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+		}
 		// "no, X" on a free-text slot: X is the new text, unless a typed
 		// slot of the flow took it above.
 		if p.Slot != "" && !label && weak && !typed(def) && noComma(head) && !notAValue(rest) && plausibleValue(rest) {
-			if val, err := values.Convert(def, rest); err == nil {
+			if val, err := conv.Convert(def, rest); err == nil {
 				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: p.Slot, Value: val}, true
 			}
 		}
@@ -440,7 +686,8 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 // text, which the VM rejects with the slot's invalid message (and counts
 // as an attempt).
 func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command, bool) {
-	if cmd, ok := r.named(p, head); ok {
+	conv := v.Converter()
+	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
@@ -448,9 +695,21 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
+	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
+		// "to Maria", "it's under John Carter", "from Manchester".
+		ro := roleNone
+		if fr := r.byName[p.Flow]; fr != nil {
+			ro = fr.role[p.Slot]
+		}
+		if val, ok := r.freeText(head, ro); ok {
+			if x, err := conv.Convert(def, val); err == nil {
+				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
+			}
+		}
+	}
 	if rest, weak, ok := correction(head); ok && !notAValue(rest) {
 		if !weak || typed(def) {
-			if val, err := values.Convert(def, rest); err == nil {
+			if val, err := conv.Convert(def, rest); err == nil {
 				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 			}
 		}
@@ -458,7 +717,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 		}
 	}
-	if val, err := values.Convert(def, text); err == nil {
+	if val, err := conv.Convert(def, text); err == nil {
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 	}
 	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: text}, false
@@ -486,7 +745,7 @@ var (
 // command is set_slot for the pending collect's own slot and correct_slot
 // for any other slot of the flow. A value that does not convert is given
 // as written, so the VM says the slot's invalid message and asks again.
-func (r *Rules) named(p *vm.Pending, head string) (vm.Command, bool) {
+func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Command, bool) {
 	fr := r.byName[p.Flow]
 	if fr == nil {
 		return vm.Command{}, false
@@ -530,7 +789,7 @@ func (r *Rules) named(p *vm.Pending, head string) (vm.Command, bool) {
 		return vm.Command{}, false
 	}
 	var val any = bestRest
-	if x, err := values.Convert(best.def, bestRest); err == nil {
+	if x, err := conv.Convert(best.def, bestRest); err == nil {
 		val = x
 	}
 	kind := vm.CmdCorrectSlot
@@ -599,6 +858,7 @@ func typed(def *ir.Slot) bool {
 // and that a correction's value converts to. Only typed slots (see typed)
 // are candidates; two candidates are ambiguous and give nothing.
 func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool) {
+	conv := v.Converter()
 	fr := r.byName[flow]
 	if fr == nil || v.Slot == nil || rest == "" || notAValue(rest) {
 		return "", nil, false
@@ -613,7 +873,7 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 		if _, set := v.Slot(s.name); !set {
 			continue
 		}
-		x, err := values.Convert(s.def, rest)
+		x, err := conv.Convert(s.def, rest)
 		if err != nil {
 			continue
 		}
@@ -691,9 +951,14 @@ var (
 		{"actually"}, {"make", "it"}, {"change", "it", "to"}, {"change", "to"},
 		{"i", "meant"}, {"i", "mean"}, {"en", "realidad"}, {"mejor", "dicho"},
 		{"mejor"}, {"quise", "decir"}, {"cambialo", "a"}, {"cambia", "a"},
-		{"ponlo", "a"}, {"ponle"},
+		{"ponlo", "a"}, {"ponle"}, {"wait"}, {"oops"}, {"sorry"}, {"rather"},
+		{"espera"}, {"perdon"}, {"ups"}, {"let", "s", "say"}, {"lets", "say"},
+		{"how", "about"}, {"what", "about"}, {"switch", "it", "to"}, {"switch", "to"},
+		{"can", "you", "make", "it"}, {"should", "be"}, {"it", "should", "be"},
 	}
-	weakPrefixes = [][]string{{"no"}, {"nope"}, {"nah"}}
+	// correctionFillers may come before a correction: "hmm, no, 60".
+	correctionFillers = wordSet("hmm", "ugh", "oh", "um", "uh", "ah", "er", "erm", "well", "hm", "mmm", "eh", "ay", "oh no")
+	weakPrefixes      = [][]string{{"no"}, {"nope"}, {"nah"}}
 )
 
 // correction strips correction prefixes from the start of a message:
@@ -702,7 +967,23 @@ var (
 func correction(msg string) (rest string, weak bool, ok bool) {
 	rest = msg
 	weak = true
-	for range 3 {
+	for {
+		w := firstWordOf(rest)
+		if w == "" || !correctionFillers[w] {
+			break
+		}
+		rest, _ = stripWords(rest, []string{w})
+	}
+	defer func() {
+		// "Milan instead", "no, Milan instead": a strong correction.
+		if r, found := cutSuffixWord(rest, "instead"); found && r != "" {
+			rest, weak, ok = r, false, true
+		}
+		if r, found := cutSuffixWord(rest, "en vez"); found && r != "" {
+			rest, weak, ok = r, false, true
+		}
+	}()
+	for range 4 {
 		matched := false
 		for _, p := range strongPrefixes {
 			if r, found := stripWords(rest, p); found {
@@ -723,6 +1004,35 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 		}
 	}
 	return rest, weak && ok, ok
+}
+
+// firstWordOf is the first word of a message, normalized.
+func firstWordOf(s string) string {
+	i := 0
+	for i < len(s) && !isWordByte(s, i) {
+		i++
+	}
+	j := i
+	for j < len(s) && isWordByte(s, j) {
+		_, size := utf8.DecodeRuneInString(s[j:])
+		j += size
+	}
+	return values.Normalize(s[i:j])
+}
+
+// cutSuffixWord removes a final word or phrase (normalized) from s, with
+// the punctuation around it.
+func cutSuffixWord(s, suffix string) (string, bool) {
+	t := strings.TrimRight(s, " .,!?;:")
+	n := len(suffix)
+	if len(t) < n || values.Normalize(t[len(t)-n:]) != suffix {
+		return s, false
+	}
+	before := t[:len(t)-n]
+	if before != "" && isWordByte(before, len(before)-1) {
+		return s, false
+	}
+	return strings.TrimRight(strings.TrimSpace(before), " ,;:-"), true
 }
 
 // stripWords removes the words of prefix (normalized) from the start of

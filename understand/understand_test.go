@@ -250,7 +250,7 @@ func TestTriggers(t *testing.T) {
 	runCases(t, []ucase{
 		{"exact", "send money", idle, start("transfer_funds")},
 		{"exact with case and punctuation", "Send money!", idle, start("transfer_funds")},
-		{"all trigger words in a longer message", "I want to send money to Ana", idle, start("transfer_funds")},
+		{"all trigger words in a longer message", "I want to send money to Ana", idle, start("transfer_funds", vm.SlotValue{Slot: "recipient", Value: "Ana"})},
 		{"stop words ignored", "make a transfer", idle, start("transfer_funds")},
 		{"spanish", "Quiero enviar dinero", idle, start("transfer_funds")},
 		{"spanish accents", "quiero hacer una transferéncia", idle, start("transfer_funds")},
@@ -298,7 +298,7 @@ func TestSlotFilling(t *testing.T) {
 			start("check_balance", vm.SlotValue{Slot: "account_type", Value: "savings"})},
 		{"spanish conversation slot", "consultar saldo de ahorros", idle,
 			start("check_balance", vm.SlotValue{Slot: "account_type", Value: "savings"})},
-		{"numbers are not filled", "send money 50 to Ana", idle, start("transfer_funds")},
+		{"numbers and names are filled", "send money 50 to Ana", idle, start("transfer_funds", vm.SlotValue{Slot: "recipient", Value: "Ana"}, vm.SlotValue{Slot: "amount", Value: 50.0})},
 	})
 }
 
@@ -713,19 +713,20 @@ func TestValuesInTheFirstMessage(t *testing.T) {
 	amt := func(v float64) vm.SlotValue { return vm.SlotValue{Slot: "amount", Value: v} }
 	to := func(v string) vm.SlotValue { return vm.SlotValue{Slot: "recipient", Value: v} }
 	runCases(t, []ucase{
-		{"amount and name", "Send 100 euros to John", idle, start("transfer_funds", amt(100), to("John"))},
-		{"currency sign", "send €50 to Ana García", idle, start("transfer_funds", amt(50), to("Ana García"))},
+		{"amount and name", "Send 100 euros to John", idle, start("transfer_funds", to("John"), amt(100))},
+		{"currency sign", "send €50 to Ana García", idle, start("transfer_funds", to("Ana García"), amt(50))},
 		{"decimal comma", "send 12,50 EUR", idle, start("transfer_funds", amt(12.5))},
-		{"spanish", "envía 50 euros a Pedro", idle, start("transfer_funds", amt(50), to("Pedro"))},
+		{"spanish", "envía 50 euros a Pedro", idle, start("transfer_funds", to("Pedro"), amt(50))},
 		{"name only", "send it to Maria please", idle, start("transfer_funds", to("Maria"))},
-		{"no currency is no amount", "send 100 please", idle, fallback},
-		{"a lower-case word is no name", "send cash to my sister", idle, fallback},
+		{"a bare number is the one amount", "send 100 please", idle, start("transfer_funds", amt(100))},
+		{"a lower-case name with a possessive", "send cash to my sister", idle, start("transfer_funds", to("my sister"))},
 		{"an amount out of range is left to ask", "send 50000 euros to Bob", idle, start("transfer_funds", to("Bob"))},
-		{"another verb", "move 100 euros to John", idle, fallback},
-		{"a trigger match fills no amount (language §9)", "send money 50 euros to Ana", idle, start("transfer_funds")},
+		{"another verb of the lexicon", "move 100 euros to John", idle, start("transfer_funds", to("John"), amt(100))},
+		{"a trigger match fills values too", "send money 50 euros to Ana", idle, start("transfer_funds", to("Ana"), amt(50))},
 		{"a valid answer comes first", "send 20 euros", askAmount, set("amount", 20.0)},
-		{"question at a free-text collect", "wait, how much do I have?", askRecipient, fallback},
-		{"spanish question", "¿cuánto tengo?", askRecipient, fallback},
+		{"a question about another flow digresses", "wait, how much do I have?", askRecipient, start("check_balance")},
+		{"spanish question", "¿cuánto tengo?", askRecipient, start("check_balance")},
+		{"a question about nothing is not a name", "wait, what?", askRecipient, fallback},
 		{"a question mark alone is an answer", "Ana?", askRecipient, set("recipient", "Ana?")},
 		{"a statement ending in a question mark", "my brother, I think?", askRecipient, set("recipient", "my brother, I think?")},
 	})

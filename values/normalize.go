@@ -195,6 +195,35 @@ func YesNo(s string) (yes bool, ok bool) {
 	return yesNoNormalized(Normalize(s))
 }
 
+// YesNoExact reads a message that is only a yes or no word or phrase
+// (after fillers such as "well"), or only yes or no emoji: "yes",
+// "sounds good", "👍", but not "yes but on Friday".
+func YesNoExact(s string) (yes bool, ok bool) {
+	if yes, ok := yesNoEmoji(s); ok {
+		return yes, true
+	}
+	n := Normalize(s)
+	for {
+		w, tail := firstWord(n)
+		if !fillers[w] || tail == "" {
+			break
+		}
+		n = tail
+	}
+	for _, w := range soloYes {
+		if n == w {
+			return true, true
+		}
+	}
+	for _, w := range soloNo {
+		if n == w {
+			return false, true
+		}
+	}
+	v, found := yesNoPhrases[n]
+	return v, found
+}
+
 // The emoji that say yes or no on their own: a message of one or more
 // of them (skin tones and variation selectors aside) answers.
 var (

@@ -186,3 +186,10 @@ func parseRun(run []string) (int64, bool) {
 	}
 	return total + group, true
 }
+
+// IsNumberWord reports whether a normalized word is a number word
+// ("two", "fifty", "cien", "thousand").
+func IsNumberWord(w string) bool {
+	nw, ok := numberLexicon[w]
+	return ok && nw.kind != kindArticle
+}

@@ -235,3 +235,13 @@ func nextMonthDay(today time.Time, day int) time.Time {
 	}
 	return today
 }
+
+// IsDateWord reports whether a normalized word names a month or a day of
+// the week ("march", "viernes").
+func IsDateWord(w string) bool {
+	if _, ok := months[w]; ok {
+		return true
+	}
+	_, ok := weekdays[w]
+	return ok
+}

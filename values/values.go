@@ -170,7 +170,9 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 			// in full is the value, as numbers are found inside text.
 			w, ok := onlyMatchingWord(re, s)
 			if !ok {
-				return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
+				if w, ok = normalizedMatch(re, s); !ok {
+					return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
+				}
 			}
 			s = w
 		}
@@ -370,6 +372,36 @@ func quoted(s string) string {
 // onlyMatchingWord returns the one distinct word of s (split at spaces,
 // trimmed of surrounding punctuation) that re matches in full; ok is false
 // when none or several do.
+// normalizedMatch tries the forms people type a code in against a
+// pattern: without the spaces, dashes and dots between its parts ("482
+// 913" is 482913), in capitals ("t-44556"), and with a dash between its
+// letters and its digits ("t 44556" is T-44556). The value is the one
+// form that matches; none, or two different ones, is no match. Only a
+// text of at most three words is tried, so a sentence is never squeezed
+// into a code.
+func normalizedMatch(re *regexp.Regexp, s string) (string, bool) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' })
+	if len(fields) == 0 || len(fields) > 3 {
+		return "", false
+	}
+	joined := strings.Join(fields, "")
+	var dashed string
+	if i := strings.IndexFunc(joined, func(r rune) bool { return r >= '0' && r <= '9' }); i > 0 {
+		dashed = joined[:i] + "-" + joined[i:]
+	}
+	found := ""
+	for _, c := range []string{joined, strings.ToUpper(joined), dashed, strings.ToUpper(dashed)} {
+		if c == "" || !re.MatchString(c) {
+			continue
+		}
+		if found != "" && found != c {
+			return "", false
+		}
+		found = c
+	}
+	return found, found != ""
+}
+
 func onlyMatchingWord(re *regexp.Regexp, s string) (string, bool) {
 	found := ""
 	for _, w := range strings.Fields(s) {

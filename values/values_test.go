@@ -93,7 +93,8 @@ func TestConvertAnyAndText(t *testing.T) {
 		{name: "text nil", slot: textSlot, raw: nil, err: "no value was given", sentinel: ErrNoValue},
 		{name: "pattern full match", slot: codeSlot, raw: " MAD ", want: "MAD"},
 		{name: "pattern partial is not enough", slot: codeSlot, raw: "MADRID", err: `"MADRID" is not in the expected format`, sentinel: ErrInvalid},
-		{name: "pattern case", slot: codeSlot, raw: "mad", err: `"mad" is not in the expected format`, sentinel: ErrInvalid},
+		{name: "pattern case is normalised", slot: codeSlot, raw: "mad", want: "MAD"},
+		{name: "pattern mismatch", slot: codeSlot, raw: "madrid", err: `"madrid" is not in the expected format`, sentinel: ErrInvalid},
 		{name: "pattern word inside text", slot: codeSlot, raw: "from MAD, please", want: "MAD"},
 		{name: "pattern same word twice", slot: codeSlot, raw: "MAD or MAD", want: "MAD"},
 		{name: "pattern two words is ambiguous", slot: codeSlot, raw: "MAD or BCN", err: `"MAD or BCN" is not in the expected format`, sentinel: ErrInvalid},
@@ -589,4 +590,19 @@ func TestConvertDateOrder(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+func TestConvertPatternNormalised(t *testing.T) {
+	ticket := &ir.Slot{Name: "ticket", Type: ir.TypeText, Pattern: `T-[0-9]{5}`}
+	code := &ir.Slot{Name: "code", Type: ir.TypeText, Pattern: `[0-9]{6}`}
+	either := &ir.Slot{Name: "either", Type: ir.TypeText, Pattern: `[a-z]+[0-9]+|[A-Z]+[0-9]+`}
+	runConv(t, []convCase{
+		{name: "letter and digits", slot: ticket, raw: "t 44556", want: "T-44556"},
+		{name: "lower case dash", slot: ticket, raw: "t-44556", want: "T-44556"},
+		{name: "no dash", slot: ticket, raw: "T44556", want: "T-44556"},
+		{name: "digits in groups", slot: code, raw: "482 913", want: "482913"},
+		{name: "digits with dashes", slot: code, raw: "482-913", want: "482913"},
+		{name: "two forms fit", slot: either, raw: "ab 12", sentinel: ErrInvalid},
+		{name: "a sentence is no code", slot: code, raw: "it is 482 913 I think", sentinel: ErrInvalid},
+	})
 }

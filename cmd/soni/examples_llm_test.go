@@ -169,6 +169,6 @@ func TestEvalWithLLMFixtures(t *testing.T) {
 	empty := t.TempDir()
 	code := run(context.Background(), []string{"soni", "eval", "--understanding", "llm", "--llm-fixtures", empty, filepath.Join("..", "..", "eval", "testdata", "small.eval.yaml")}, strings.NewReader(""), &out, &errOut)
 	assert.Equal(t, exitFailed, code, out.String()+errOut.String())
-	assert.Contains(t, out.String(), "small.eval.yaml: accuracy 14.3% (1/7)")
-	assert.Contains(t, errOut.String(), "soni: eval: --llm-fixtures: 7 distinct model requests had no fixture in "+empty)
+	assert.Contains(t, out.String(), "small.eval.yaml: accuracy 12.5% (1/8)")
+	assert.Contains(t, errOut.String(), "soni: eval: --llm-fixtures: 8 distinct model requests had no fixture in "+empty)
 }

@@ -34,7 +34,7 @@ func TestChatWithAModel(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut.String())
 	assert.Equal(t, "Your name?\nWhat size, Ana?\n", out.String())
 	trace := errOut.String()
-	assert.Contains(t, trace, "trace: hybrid: the rules did not read this as a clean answer; asking the model")
+	assert.Contains(t, trace, "trace: hybrid: the rules are not sure (no rule reads the message); asking the model")
 	assert.Regexp(t, `trace: llm: answered in \d+m?s: "start flow order\\nstart flow launch_missiles"`, trace)
 	assert.Contains(t, trace, `trace: llm: dropped line 2 (start_flow): unknown flow "launch_missiles"`)
 	assert.Contains(t, trace, "trace: llm: kept start_flow")

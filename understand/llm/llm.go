@@ -18,6 +18,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -91,8 +92,10 @@ func New(cfg Config) (*Model, error) {
 func (m *Model) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
 	cmds, ok := m.ask(ctx, msg, v)
 	if !ok {
+		v.Answer(vm.Understanding{Layer: "llm", Reason: "the model could not be asked: the fallback"})
 		return []vm.Command{{Kind: vm.CmdFallback}}, nil
 	}
+	v.Answer(vm.Understanding{Layer: "llm", Reason: "the model's answer"})
 	return cmds, nil
 }
 
@@ -227,32 +230,55 @@ func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 	return c.Message.Content, nil
 }
 
-// Hybrid runs the rules first and asks the model only when they give the
-// fallback, or when a question is pending and the rules did not read the
-// message as its answer (they started or cancelled a flow, say, or set
-// another slot): that is, when the message is not a clean answer to the
-// pending question. When the model cannot be asked, the rules' commands
-// stand.
+// Hybrid runs the rules first and asks the model whenever they are not
+// sure of their answer (understand.Reading): only an exact trigger
+// phrase, an exact answer to the pending question or a cancel word skips
+// the model. Rules that do not say how sure they are (any other
+// vm.Understander) are trusted when their answer is clean: no fallback,
+// and, with a question pending, exactly its answer or a cancel. When the
+// model cannot be asked, the rules' commands stand.
 type Hybrid struct {
 	Rules vm.Understander
 	Model *Model
 }
 
+// Reader is rules that say how sure they are: *understand.Rules.
+type Reader interface {
+	Read(ctx context.Context, msg string, v vm.View) (understand.Reading, error)
+}
+
 // Understand is the hybrid mode; see Hybrid.
 func (h *Hybrid) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
-	cmds, err := h.Rules.Understand(ctx, msg, v)
-	if err != nil {
-		return nil, err
+	var cmds []vm.Command
+	var sure bool
+	why := "the rules' answer is not clean"
+	if rd, ok := h.Rules.(Reader); ok {
+		r, err := rd.Read(ctx, msg, v)
+		if err != nil {
+			return nil, err
+		}
+		cmds, sure, why = r.Commands, r.Sure, r.Reason
+	} else {
+		inner := v
+		inner.Answered = nil
+		var err error
+		if cmds, err = h.Rules.Understand(ctx, msg, inner); err != nil {
+			return nil, err
+		}
+		sure = clean(cmds, v)
 	}
-	if clean(cmds, v) {
+	if sure {
+		v.Answer(vm.Understanding{Layer: "rules", Sure: true, Reason: why})
 		return cmds, nil
 	}
-	note(v, "hybrid: the rules did not read this as a clean answer; asking the model")
+	note(v, "hybrid: the rules are not sure ("+why+"); asking the model")
 	got, ok := h.Model.ask(ctx, msg, v)
 	if !ok {
 		note(v, "hybrid: the model could not be asked; the rules' commands stand")
+		v.Answer(vm.Understanding{Layer: "rules", Reason: why + "; the model could not be asked"})
 		return cmds, nil
 	}
+	v.Answer(vm.Understanding{Layer: "llm", Reason: "the rules were not sure: " + why})
 	return got, nil
 }
 

@@ -292,12 +292,33 @@ func TestHybrid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, vm.CmdStartFlow, cmds[0].Kind)
 	assert.Equal(t, "transfer_funds", cmds[0].Flow)
-	assert.Zero(t, calls, "the rules understood it")
+	assert.Zero(t, calls, "the rules are sure of a trigger phrase with stop words around it")
 	cmds, err = h.Understand(context.Background(), "how much cash have I got", view(m, m.NewState("s"), &notes))
 	require.NoError(t, err)
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
 	assert.Equal(t, 1, calls)
-	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: the rules did not read this as a clean answer")
+	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: the rules are not sure (no rule reads the message); asking the model")
+
+	// A trigger that matched while the message says more is not sure:
+	// the model is asked, and what it says stands.
+	var answered []vm.Understanding
+	v := view(m, m.NewState("s"), &notes)
+	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
+	cmds, err = h.Understand(context.Background(), "send money to Ana, 40 euros, from savings", v)
+	require.NoError(t, err)
+	assert.Equal(t, 2, calls, "the rules were not sure")
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
+	require.Len(t, answered, 1)
+	assert.Equal(t, "llm", answered[0].Layer)
+	assert.Contains(t, answered[0].Reason, "the rules were not sure")
+	// An exact trigger phrase is sure: no model, and the rules answered.
+	answered = nil
+	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
+	_, err = h.Understand(context.Background(), "send money", v)
+	require.NoError(t, err)
+	assert.Equal(t, 2, calls)
+	require.Len(t, answered, 1)
+	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "an exact trigger phrase of transfer_funds"}, answered[0])
 
 	fake.Respond = func(fakellm.Request, int) (int, string) { return 503, `{}` }
 	cmds, err = h.Understand(context.Background(), "blorp", view(m, m.NewState("s"), &notes))

@@ -1,0 +1,215 @@
+package understand
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/vm"
+)
+
+// fakeActions answers every action with a value for each declared output.
+type fakeActions struct{ prog *ir.Program }
+
+func (f fakeActions) RunAction(_ context.Context, req vm.ActionRequest) (map[string]any, error) {
+	out := map[string]any{}
+	for _, a := range f.prog.Actions {
+		if a.Name != req.Action {
+			continue
+		}
+		for _, o := range a.Outputs {
+			switch {
+			case strings.Contains(o, "balance"), strings.Contains(o, "fare"), strings.Contains(o, "price"):
+				out[o] = 9000.0
+			case strings.Contains(o, "days"), strings.Contains(o, "hours"):
+				out[o] = int64(3)
+			default:
+				out[o] = "X1"
+			}
+		}
+	}
+	return out, nil
+}
+
+// example compiles an example project and returns a function that
+// reaches a state by messages and reads one more message there, on
+// Wednesday 2027-03-10.
+func example(t *testing.T, name string) func(before []string, msg string) (Reading, vm.View) {
+	t.Helper()
+	res := compiler.Compile("../flows/"+name, compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	p := res.Program
+	r := New(p)
+	now := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
+	m, err := vm.New(p, vm.Options{Understander: r, Actions: fakeActions{p}, Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	return func(before []string, msg string) (Reading, vm.View) {
+		st := m.NewState("t")
+		for _, b := range before {
+			res, err := m.Turn(context.Background(), st, vm.Input{Text: b})
+			require.NoError(t, err, b)
+			st = res.State
+		}
+		v := m.View(st)
+		v.Now = now
+		rd, err := r.Read(context.Background(), msg, v)
+		require.NoError(t, err)
+		return rd, v
+	}
+}
+
+type gcase struct {
+	name   string
+	before []string
+	msg    string
+	want   string // the commands, as describe writes them
+	sure   bool
+}
+
+func describeCmds(cmds []vm.Command) string {
+	var parts []string
+	for _, c := range cmds {
+		s := string(c.Kind)
+		if c.Flow != "" {
+			s += " " + c.Flow
+		}
+		for _, sv := range c.Slots {
+			s += " " + sv.Slot + "=" + fmtValue(sv.Value)
+		}
+		if c.Slot != "" {
+			s += " " + c.Slot + "=" + fmtValue(c.Value)
+		}
+		if len(c.Flows) > 0 {
+			s += " " + strings.Join(c.Flows, ",")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func fmtValue(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return fmt.Sprint(v)
+}
+
+func runGeneral(t *testing.T, project string, cases []gcase) {
+	t.Helper()
+	read := example(t, project)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rd, _ := read(tc.before, tc.msg)
+			assert.Equal(t, tc.want, describeCmds(rd.Commands), "%q: %s", tc.msg, rd.Reason)
+			assert.Equal(t, tc.sure, rd.Sure, "%q: sure? %s", tc.msg, rd.Reason)
+		})
+	}
+}
+
+// TestOpeningsByMeaning: flows start by the meaning of their words
+// (lexicon, stems, typos), with the values of the opening message; a tie
+// is a clarify; the rules are sure only of an exact trigger.
+func TestOpeningsByMeaning(t *testing.T) {
+	runGeneral(t, "travel", []gcase{
+		{"exact trigger is sure", nil, "book a flight", "start_flow book_flight", true},
+		{"trigger with polite words is sure", nil, "I'd like to book a flight please", "start_flow book_flight", true},
+		{"fly is a flight, with values", nil, "I need to fly to Paris next friday", "start_flow book_flight destination=Paris departure_date=2027-03-19", false},
+		{"from and to", nil, "book a flight from Madrid to London next Friday", "start_flow book_flight origin=Madrid destination=London departure_date=2027-03-19", false},
+		{"hotel with nights", nil, "a hotel in Paris for 3 nights", "start_flow book_hotel city=Paris nights=3", false},
+		{"room is a hotel", nil, "can I get a room in Rome", "start_flow book_hotel city=Rome", false},
+		{"typo", nil, "i want to bok a flihgt", "start_flow book_flight", false},
+		{"spanish", nil, "quiero un vuelo a Lisboa", "start_flow book_flight destination=Lisboa", false},
+		{"book alone is a tie", nil, "I want to book", "clarify book_flight,book_hotel", false},
+		{"out of scope", nil, "rent me a car", "fallback", false},
+		{"a train is not a flight", nil, "book a train to Lyon", "fallback", false},
+	})
+	runGeneral(t, "banking", []gcase{
+		{"send with amount and name", nil, "send 50 euros to Ana", "start_flow transfer_funds recipient=Ana amount=50", false},
+		{"wire is a transfer", nil, "wire 200 to my mom", "start_flow transfer_funds recipient=my mom amount=200", false},
+		{"freeze is a block", nil, "please freeze my card", "start_flow lost_card", false},
+		{"stolen", nil, "someone stole my credit card", "start_flow lost_card", false},
+		{"balance in words", nil, "how much do I have in savings?", "start_flow check_balance account_type=savings", false},
+		{"typos in an opening", nil, "I wnat to send mony to Bob", "start_flow transfer_funds recipient=Bob", false},
+	})
+	runGeneral(t, "support", []gcase{
+		{"problem", nil, "my internet isn't working", "start_flow open_ticket", false},
+		{"status with a ticket", nil, "any update on T-44556?", "start_flow check_ticket_status ticket_id=T-44556", false},
+	})
+}
+
+// TestAnswersAsPeopleSayThem: free text without its carrier words,
+// numbers and dates in words, corrections in free words, small talk,
+// more yes/no words, cancel in other words, codes normalised, and no
+// question that traps a digression.
+func TestAnswersAsPeopleSayThem(t *testing.T) {
+	toConfirm := []string{"send money", "Ana", "50", "checking"}
+	runGeneral(t, "banking", []gcase{
+		{"a bare name is sure", []string{"send money"}, "Maria", "set_slot recipient=Maria", true},
+		{"to Maria", []string{"send money"}, "to Maria", "set_slot recipient=Maria", false},
+		{"to my mom", []string{"send money"}, "to my mom", "set_slot recipient=my mom", false},
+		{"fifty euros", []string{"send money", "Ana"}, "fifty euros", "set_slot amount=50", true},
+		{"seventy five please", []string{"send money", "Ana"}, "seventy five please", "set_slot amount=75", true},
+		{"a digit amount is sure", []string{"send money", "Ana"}, "50", "set_slot amount=50", true},
+		{"one moment is no amount", []string{"send money", "Ana"}, "one moment", "set_slot amount=one moment", false},
+		{"no wait, send it to Maria instead", toConfirm, "no wait, send it to Maria instead", "correct_slot recipient=Maria", false},
+		{"oops I meant 60", toConfirm, "oops, I meant 60", "correct_slot amount=60", false},
+		{"make it 60", toConfirm, "hmm, make it 60", "correct_slot amount=60", false},
+		{"60 instead", toConfirm, "60 instead", "correct_slot amount=60", false},
+		{"that works", toConfirm, "that works", "affirm", true},
+		{"go ahead", toConfirm, "go ahead", "affirm", true},
+		{"thumbs up", toConfirm, "👍", "affirm", true},
+		{"thumbs down", toConfirm, "👎", "deny", true},
+		{"nah", toConfirm, "nah", "deny", true},
+		{"scrap that", toConfirm, "scrap that", "cancel_flow", true},
+		{"stop stop stop", []string{"send money"}, "stop stop stop", "cancel_flow", true},
+		{"forget the transfer", []string{"send money", "Ana"}, "forget the transfer", "cancel_flow", false},
+		{"hi", nil, "hi", "chitchat", false},
+		{"thanks!", []string{"send money"}, "thanks!", "chitchat", false},
+		{"bye", nil, "bye", "chitchat", false},
+		{"a person", []string{"send money", "Ana"}, "let me talk to a person", "human_handoff", false},
+		{"spanish person", nil, "quiero hablar con una persona", "human_handoff", false},
+		{"help at a question", []string{"send money", "Ana"}, "what are my options?", "help", false},
+		{"no trapping at the menu", []string{"hello"}, "I wnat to send mony to Bob", "start_flow transfer_funds recipient=Bob", false},
+		{"the menu still takes its answer", []string{"hello"}, "balance", "set_slot service=balance", true},
+		{"a digression at a number question", []string{"send money", "Ana"}, "actually I lost my card", "start_flow lost_card", false},
+		{"card digits normalised", []string{"block my card"}, "48 21", "set_slot card_last4=4821", true},
+	})
+	runGeneral(t, "travel", []gcase{
+		{"from Manchester", []string{"book a flight"}, "from Manchester", "set_slot origin=Manchester", false},
+		{"leaving from", []string{"book a flight"}, "I'm leaving from Barcelona", "set_slot origin=Barcelona", false},
+		{"going to", []string{"book a flight", "Madrid"}, "going to New York", "set_slot destination=New York", false},
+		{"next friday", []string{"book a flight", "Madrid", "Paris"}, "next friday", "set_slot departure_date=2027-03-19", true},
+		{"el viernes", []string{"book a flight", "Madrid", "Paris"}, "el viernes", "set_slot departure_date=2027-03-12", true},
+		{"a numeric date that reads both ways", []string{"book a flight", "Madrid", "Paris"}, "12/04/2027", "set_slot departure_date=12/04/2027", false},
+		{"change the city", []string{"book a hotel", "Rome"}, "change the city to Milan", "correct_slot city=Milan", false},
+		{"two passengers in words", []string{"book a flight", "Madrid", "Paris", "tomorrow", "economy"}, "two", "set_slot passengers=2", true},
+	})
+	runGeneral(t, "support", []gcase{
+		{"ticket code normalised", []string{"check my ticket"}, "t 44556", "set_slot ticket_id=T-44556", true},
+	})
+}
+
+// TestProjectLexicon: a project's settings extend the built-in lexicon.
+func TestProjectLexicon(t *testing.T) {
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "refill", Triggers: []string{"refill my prescription"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
+	}}
+	before, err := New(p).Read(context.Background(), "renew my meds", vm.View{})
+	require.NoError(t, err)
+	assert.Equal(t, "fallback", describeCmds(before.Commands))
+	p.Settings.Understanding = &ir.Understanding{Lexicon: map[string][]string{"refill": {"renew", "top up"}, "prescription": {"meds", "medicine"}}}
+	after, err := New(p).Read(context.Background(), "renew my meds", vm.View{})
+	require.NoError(t, err)
+	assert.Equal(t, "start_flow refill", describeCmds(after.Commands), after.Reason)
+}

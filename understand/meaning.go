@@ -1,0 +1,410 @@
+package understand
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+)
+
+// Starting flows by meaning, not by phrase (docs/understanding.md,
+// "Flows by meaning"). Every content word of a flow's trigger phrases,
+// description and name is a concept: its stem, or the group of a lexicon
+// entry ("send", "transfer", "wire" and "enviar" are one concept). A
+// message's content words are read the same way, and a word that is no
+// known word is read as the known word one or two letters away
+// (typos: "mony" is "money"). Each flow scores the concepts it shares
+// with the message, a concept weighing less when several flows share it
+// and when it is a generic verb ("check", "get").
+
+// lexicon is the built-in lexicon: each line is a group of normalized
+// words, English and Spanish, that mean the same for starting a flow.
+var lexicon = [][]string{
+	{"send", "transfer", "move", "pay", "wire", "remit", "envia", "enviar", "envio", "transferir", "transferencia", "transfiere", "mandar", "manda", "pagar", "paga", "pago", "payment"},
+	{"money", "cash", "funds", "fund", "dinero", "plata", "pasta", "euros", "dollars", "bucks"},
+	{"book", "reserve", "reservation", "booking", "reservar", "reserva", "reservame"},
+	{"fly", "flight", "flights", "plane", "airplane", "flying", "airline", "vuelo", "vuelos", "volar", "avion", "ticket", "tickets", "billete", "billetes", "pasaje"},
+	{"stay", "room", "hotel", "hotels", "accommodation", "lodging", "habitacion", "alojamiento", "hostal", "alojarme", "dormir", "quedarme"},
+	{"lost", "lose", "losing", "stolen", "steal", "stole", "block", "freeze", "frozen", "missing", "misplaced", "perdido", "perdi", "perder", "robado", "robada", "robaron", "bloquear", "bloquea", "bloqueo", "congelar", "cancel card"},
+	{"card", "tarjeta", "debit", "credit"},
+	{"balance", "saldo", "how much do i have", "how much money", "cuanto tengo", "cuanto dinero"},
+	{"problem", "issue", "broken", "bug", "error", "fault", "not working", "doesnt work", "isnt working", "stopped working", "problema", "falla", "fallo", "averia", "no funciona", "roto"},
+	{"status", "update", "news", "progress", "estado", "novedades", "happening"},
+	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
+	{"replacement", "replace", "new", "another", "nueva", "nuevo", "reemplazo", "otra"},
+	{"order", "request", "pedir", "solicitar"},
+	{"hello", "hi", "hey", "hola"},
+}
+
+// genericWords say little about which flow a message is for: they weigh
+// a third of a word that does.
+var genericWords = map[string]bool{
+	"check": true, "show": true, "see": true, "view": true, "tell": true, "know": true,
+	"get": true, "give": true, "make": true, "have": true, "find": true, "look": true,
+	"go": true, "going": true, "ver": true, "mirar": true, "consultar": true, "saber": true,
+	"hacer": true, "tener": true, "dar": true, "buscar": true, "someone": true, "something": true,
+	"customer": true, "one": true, "their": true, "new": true, "many": true,
+}
+
+// lex maps words (normalized, and stemmed) to their concept: the first
+// word of their lexicon group.
+type lex struct {
+	words   map[string]string // word or stem → concept
+	phrases [][]string        // multi-word entries, longest first, with their concept last
+}
+
+func newLex(extra map[string][]string) *lex {
+	l := &lex{words: map[string]string{}}
+	add := func(concept, entry string) {
+		norm := values.Normalize(entry)
+		if norm == "" {
+			return
+		}
+		if strings.Contains(norm, " ") {
+			l.phrases = append(l.phrases, append(strings.Fields(norm), concept))
+			return
+		}
+		if _, taken := l.words[norm]; !taken {
+			l.words[norm] = concept
+		}
+		if st := stem(norm); st != norm {
+			if _, taken := l.words[st]; !taken {
+				l.words[st] = concept
+			}
+		}
+	}
+	for _, g := range lexicon {
+		for _, w := range g {
+			add(g[0], w)
+		}
+	}
+	// A project's lexicon: the key joins its words' group, or makes one.
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		concept := values.Normalize(k)
+		if c, ok := l.words[concept]; ok {
+			concept = c
+		} else if c, ok := l.words[stem(concept)]; ok {
+			concept = c
+		}
+		add(concept, k)
+		for _, w := range extra[k] {
+			n := values.Normalize(w)
+			// A project's word wins over the built-in one.
+			if !strings.Contains(n, " ") {
+				l.words[n] = concept
+				l.words[stem(n)] = concept
+				continue
+			}
+			add(concept, w)
+		}
+	}
+	sort.SliceStable(l.phrases, func(i, j int) bool { return len(l.phrases[i]) > len(l.phrases[j]) })
+	return l
+}
+
+// concept returns the concept of a content word.
+func (l *lex) concept(w string) string {
+	if c, ok := l.words[w]; ok {
+		return c
+	}
+	st := stem(w)
+	if c, ok := l.words[st]; ok {
+		return c
+	}
+	return st
+}
+
+// typoWeight is how much a concept read through a typo weighs: one typo
+// alone ("monkey" for "money") never starts a flow.
+const typoWeight = 0.75
+
+// concepts reads the content words of a normalized text as concepts:
+// multi-word lexicon entries first ("how much do i have"), then each
+// word that is not a stop word. known, when set, corrects words that are
+// no known word to the one known word a typo away.
+func (l *lex) concepts(norm string, known map[string]string) []string {
+	c, _ := l.conceptsTypos(norm, known)
+	return c
+}
+
+// conceptsTypos is concepts, with the concepts read through a typo.
+func (l *lex) conceptsTypos(norm string, known map[string]string) ([]string, map[string]bool) {
+	var typos map[string]bool
+	words := strings.Fields(norm)
+	var out []string
+	used := make([]bool, len(words))
+	for _, ph := range l.phrases {
+		n := len(ph) - 1
+		for i := 0; i+n <= len(words); i++ {
+			match := true
+			for k := 0; k < n; k++ {
+				if used[i+k] || words[i+k] != ph[k] {
+					match = false
+					break
+				}
+			}
+			if match {
+				out = append(out, ph[n])
+				for k := 0; k < n; k++ {
+					used[i+k] = true
+				}
+			}
+		}
+	}
+	for i, w := range words {
+		if used[i] || stopWords[w] || stopWords[stem(w)] || isNumberish(w) || currencyWords[w] {
+			continue
+		}
+		c := l.concept(w)
+		if known != nil {
+			if _, ok := known[c]; !ok {
+				if fixed, ok := typoFix(w, known); ok {
+					c = fixed
+					if typos == nil {
+						typos = map[string]bool{}
+					}
+					typos[c] = true
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	out = dedupe(out)
+	for c := range typos {
+		// A concept also read without a typo is no typo.
+		for i, w := range words {
+			if !used[i] && l.concept(w) == c {
+				delete(typos, c)
+			}
+		}
+	}
+	return out, typos
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, w := range s {
+		if i == 0 || w != s[i-1] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// isNumberish reports whether a word is digits (a value, never a
+// concept).
+func isNumberish(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// typoFix finds the one known concept whose spelling (any word that maps
+// to it) is one edit from w (two for words of eight letters or more);
+// words shorter than five letters on both sides are never corrected.
+func typoFix(w string, known map[string]string) (string, bool) {
+	if len(w) < 4 {
+		return "", false
+	}
+	found := ""
+	for spelling, c := range known {
+		longer := max(len(w), len(spelling))
+		if longer < 5 || abs(len(w)-len(spelling)) > 2 {
+			continue
+		}
+		limit := 1
+		if longer >= 8 {
+			limit = 2
+		}
+		if editDistance(w, spelling, limit) <= limit {
+			if found != "" && found != c {
+				return "", false
+			}
+			found = c
+		}
+	}
+	return found, found != ""
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the Damerau-Levenshtein distance (adjacent swaps count
+// one) of a and b, or limit+1 when it is larger than limit.
+func editDistance(a, b string, limit int) int {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// flowMeaning is what a flow's words mean.
+type flowMeaning struct {
+	trigger map[string]bool // concepts of its trigger phrases
+	about   map[string]bool // concepts of its description and name only
+	// lead are the first concepts of its phrases (the second too when
+	// the first is generic): one of them alone may start the flow.
+	lead map[string]bool
+}
+
+// meaning holds the concepts of every flow of a program, and the known
+// spellings for typo correction.
+type meaning struct {
+	lex    *lex
+	flows  map[string]*flowMeaning
+	weight map[string]float64
+	// known maps every word of the flows' phrases and of the lexicon to
+	// its concept, for typo correction.
+	known map[string]string
+}
+
+func newMeaning(p *ir.Program, l *lex) *meaning {
+	m := &meaning{lex: l, flows: map[string]*flowMeaning{}, weight: map[string]float64{}, known: map[string]string{}}
+	for w, c := range l.words {
+		if !stopWords[w] {
+			m.known[w] = c
+		}
+	}
+	if p == nil {
+		return m
+	}
+	count := map[string]int{}
+	for _, f := range p.Flows {
+		if f == nil || len(f.Triggers) == 0 {
+			continue
+		}
+		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}}
+		for _, t := range f.Triggers {
+			norm := values.Normalize(withoutPlaceholders(t))
+			for _, c := range l.concepts(norm, nil) {
+				fm.trigger[c] = true
+			}
+			for _, w := range strings.Fields(norm) {
+				if stopWords[w] || stopWords[stem(w)] || isNumberish(w) {
+					continue
+				}
+				c := l.concept(w)
+				fm.lead[c] = true
+				if !genericWords[c] {
+					break
+				}
+			}
+			for _, w := range strings.Fields(norm) {
+				if !stopWords[w] && !isNumberish(w) {
+					m.known[w] = l.concept(w)
+				}
+			}
+		}
+		about := values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name) + " " + f.Description)
+		for _, c := range l.concepts(about, nil) {
+			if !fm.trigger[c] {
+				fm.about[c] = true
+			}
+		}
+		for c := range fm.trigger {
+			count[c]++
+		}
+		for c := range fm.about {
+			count[c]++
+		}
+		m.flows[f.Name] = fm
+	}
+	for c, n := range count {
+		w := 1 / float64(n)
+		if genericWords[c] {
+			w /= 3
+		}
+		m.weight[c] = w
+	}
+	return m
+}
+
+// flowScore is a flow's score for a message.
+type flowScore struct {
+	flow  string
+	score float64
+	// fromTrigger is true when a concept of its triggers matched.
+	fromTrigger bool
+	// matched counts the concepts that matched; lead is true when one of
+	// them is a lead concept of the flow.
+	matched int
+	lead    bool
+}
+
+// score scores every flow against a message's concepts, best first (ties
+// by name). unmatched counts the message's concepts no flow knows.
+func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flowScore, unmatched []string) {
+	for _, c := range concepts {
+		if _, ok := m.weight[c]; !ok {
+			unmatched = append(unmatched, c)
+		}
+	}
+	for name, fm := range m.flows {
+		s := flowScore{flow: name}
+		for _, c := range concepts {
+			w := m.weight[c]
+			if typos[c] {
+				w *= typoWeight
+			}
+			switch {
+			case fm.trigger[c]:
+				s.score += w
+				s.fromTrigger = true
+				s.matched++
+				s.lead = s.lead || fm.lead[c]
+			case fm.about[c]:
+				s.score += w / 2
+				s.matched++
+			}
+		}
+		if s.score > 0 {
+			scores = append(scores, s)
+		}
+	}
+	sort.Slice(scores, func(i, j int) bool {
+		if scores[i].score != scores[j].score {
+			return scores[i].score > scores[j].score
+		}
+		return scores[i].flow < scores[j].flow
+	})
+	return scores, unmatched
+}

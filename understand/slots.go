@@ -1,0 +1,455 @@
+package understand
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Free text without carrier words (docs/understanding.md, "Free text").
+// A free-text slot (type text, no pattern) has a role, read from its
+// name, description and question: where something starts ("Where are
+// you flying from?"), where it goes or who gets it ("Who should receive
+// the money?"), where it is ("Which city are you staying in?") or whose
+// name it is. A role has carrier words: "from Madrid", "to Maria", "in
+// Paris", "under John Carter". The value is the words after the carrier,
+// up to a word that ends it ("for", "on", a number, a date word, a
+// comma).
+
+type role int
+
+const (
+	roleNone role = iota
+	roleSource
+	roleTarget
+	roleLocation
+	rolePerson
+)
+
+var roleCues = []struct {
+	role role
+	cues map[string]bool
+}{
+	{roleSource, wordSet("from", "origin", "departure", "depart", "departing", "leave", "leaving", "start", "starts", "desde", "origen", "salida", "sale")},
+	{roleTarget, wordSet("to", "destination", "goes", "going", "arrive", "arrival", "recipient", "receive", "receives", "beneficiary", "payee", "destino", "destinatario", "recibe")},
+	{roleLocation, wordSet("city", "where", "location", "place", "ciudad", "donde", "staying", "in")},
+	{rolePerson, wordSet("name", "traveller", "traveler", "passenger", "holder", "nombre", "titular", "who")},
+}
+
+var carriers = map[role][][]string{
+	roleSource:   {{"from"}, {"out", "of"}, {"desde"}, {"de"}},
+	roleTarget:   {{"to"}, {"a"}, {"para"}, {"hacia"}},
+	roleLocation: {{"in"}, {"at"}, {"en"}},
+	rolePerson:   {{"under"}, {"for"}, {"named"}, {"called"}, {"a", "nombre", "de"}, {"para"}},
+}
+
+// capitalOnly are carriers that carry a value only when it is
+// capitalised: Spanish "a", "de", "en" and "para", and "for", are too
+// common otherwise.
+var capitalOnly = wordSet("a", "de", "en", "para", "for")
+
+func wordSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// slotRole reads a free-text slot's role from its name, description and
+// question. The first role with a cue wins, in the order of roleCues.
+func slotRole(name string, def *ir.Slot, question string) role {
+	text := strings.ReplaceAll(name, "_", " ") + " " + question
+	if def != nil {
+		text += " " + def.Description + " " + def.Label
+	}
+	words := strings.Fields(values.Normalize(text))
+	for _, rc := range roleCues {
+		for _, w := range words {
+			if rc.cues[w] {
+				return rc.role
+			}
+		}
+	}
+	return roleNone
+}
+
+// valueStops end a value after a carrier.
+var valueStops = wordSet(
+	"from", "to", "on", "in", "at", "for", "with", "and", "by", "please", "next", "this",
+	"tomorrow", "today", "tonight", "the", "via", "instead", "asap", "now", "por", "con", "y",
+	"el", "la", "hoy", "manana", "desde", "hasta", "until", "but", "or", "o", "pls", "thanks",
+	"de", "en", "a", "para",
+)
+
+// token is a word of a message as written, with whether punctuation
+// ended it (a comma or a period ends a value).
+type token struct {
+	text string // as written, punctuation trimmed
+	norm string
+	ends bool
+}
+
+func tokens(head string) []token {
+	var out []token
+	for _, f := range strings.Fields(head) {
+		t := strings.TrimRight(f, ".,;:!?)\"'")
+		ends := len(t) < len(f)
+		t = strings.TrimLeft(t, "(\"'¿¡")
+		if t == "" {
+			continue
+		}
+		out = append(out, token{text: t, norm: values.Normalize(t), ends: ends})
+	}
+	return out
+}
+
+func capitalised(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// carried finds the value a role's carrier introduces: "to Maria", "from
+// New York", "to my mom". skip says which words may not start a value
+// (the flows' own words: "to book", "to fly"). ok is false when no
+// carrier of the role carries a value.
+func (r *Rules) carried(toks []token, ro role) (string, int, bool) {
+	for i := 0; i < len(toks); i++ {
+		for _, c := range carriers[ro] {
+			n := len(c)
+			if i+n >= len(toks) {
+				continue
+			}
+			match := true
+			for k := range c {
+				if toks[i+k].norm != c[k] {
+					match = false
+					break
+				}
+			}
+			if !match || toks[i+n-1].ends {
+				continue
+			}
+			first := toks[i+n]
+			if capitalOnly[c[0]] && n == 1 && !capitalised(first.text) {
+				continue
+			}
+			if v, ok := r.valueAt(toks, i+n); ok {
+				return v, i, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// articles after a first word show it was a verb ("to book a room").
+var articles = wordSet("a", "an", "the", "un", "una", "el", "la", "los", "las", "my", "mi", "some")
+
+// possessives may start a value: "to my mom", "a mi madre".
+var possessives = wordSet("my", "mi", "our", "his", "her", "their")
+
+// valueAt reads the value that starts at toks[i]: up to three words, up
+// to a word that ends it. A value is no number, no date word, no stop
+// word and no word of the flows ("to book", "to fly").
+func (r *Rules) valueAt(toks []token, i int) (string, bool) {
+	var words []string
+	for j := i; j < len(toks) && len(words) < 4; j++ {
+		t := toks[j]
+		if len(words) > 0 && articles[t.norm] && !possessives[values.Normalize(words[0])] {
+			// "to bok a flight": a verb, not a value.
+			return "", false
+		}
+		if len(words) > 0 && valueStops[t.norm] {
+			break
+		}
+		if len(words) == 0 && possessives[t.norm] {
+			words = append(words, t.text)
+			if t.ends {
+				return "", false
+			}
+			continue
+		}
+		if t.norm == "" || valueStops[t.norm] || stopWords[t.norm] || isNumberish(t.norm) || dateWord(t.norm) || (!capitalised(t.text) && r.knownWord(t.norm)) {
+			break
+		}
+		words = append(words, t.text)
+		if t.ends {
+			break
+		}
+	}
+	if len(words) == 0 || (len(words) == 1 && possessives[values.Normalize(words[0])]) {
+		return "", false
+	}
+	return strings.Join(words, " "), true
+}
+
+// knownWord reports whether a word is one of the flows' words or of the
+// lexicon, or a generic verb: not a value.
+func (r *Rules) knownWord(w string) bool {
+	if genericWords[w] || verbs[w] {
+		return true
+	}
+	if r.mean == nil {
+		return false
+	}
+	_, ok := r.mean.known[w]
+	if !ok {
+		_, ok = r.mean.weight[r.mean.lex.concept(w)]
+	}
+	return ok
+}
+
+// verbs are common verbs that follow "to" and never start a value.
+var verbs = wordSet("go", "be", "do", "send", "pay", "fly", "book", "travel", "stay", "visit",
+	"buy", "order", "talk", "speak", "ask", "know", "change", "cancel", "check", "use",
+	"ir", "viajar", "volar", "hacer", "pagar", "enviar", "ver", "saber")
+
+// dateWord reports whether a word belongs to a date ("friday", "march",
+// "tomorrow").
+func dateWord(w string) bool {
+	switch w {
+	case "today", "tomorrow", "tonight", "yesterday", "hoy", "manana", "ayer", "weekend", "week":
+		return true
+	}
+	return values.IsDateWord(w)
+}
+
+// leadIns are words that may come before a free-text answer without
+// being part of it: "it's John Carter", "my name is Ana", "I'm leaving
+// from Barcelona", "put it under John Carter".
+var leadIns = wordSet("its", "it", "is", "thats", "that", "the", "name", "my", "i", "im", "am",
+	"going", "leaving", "flying", "send", "sending", "put", "book", "call", "me", "please",
+	"well", "um", "uh", "hmm", "oh", "ok", "okay", "so", "just", "es", "soy", "se", "llama",
+	"mi", "nombre", "el", "la", "us", "we", "were", "heading", "travelling", "traveling",
+	"staying", "want", "wanna", "would", "like", "id", "to", "from", "in", "at", "under",
+	"for", "a", "de", "en", "para", "desde", "be", "will", "ll", "should", "go")
+
+// valueLeadIns come before a free-text value without being part of it.
+var valueLeadIns = [][]string{
+	{"my", "name", "is"}, {"the", "name", "is"}, {"name", "is"}, {"its", "for"}, {"it", "is", "for"},
+	{"its"}, {"it", "is"}, {"thats"}, {"that", "is"}, {"im"}, {"i", "am"}, {"call", "me"},
+	{"me", "llamo"}, {"mi", "nombre", "es"}, {"soy"}, {"es"}, {"se", "llama"}, {"the", "city", "is"},
+	{"it", "should", "be"}, {"should", "be"}, {"it", "will", "be"}, {"itll", "be"},
+}
+
+func tokensAre(toks []token, words []string) bool {
+	for k, w := range words {
+		if toks[k].norm != w {
+			return false
+		}
+	}
+	return true
+}
+
+// freeText reads the answer to a free-text question: the value a carrier
+// of the slot's role (or any carrier) introduces after lead-in words
+// ("I'm leaving from Barcelona", "to Maria", "it's under John Carter"),
+// or the message without its lead-in words ("it's John Carter", "my
+// name is Ana"). ok is false when the message is the value as it is.
+func (r *Rules) freeText(head string, ro role) (string, bool) {
+	toks := tokens(head)
+	if len(toks) < 2 {
+		return "", false
+	}
+	try := []role{ro}
+	for _, o := range []role{roleSource, roleTarget, roleLocation, rolePerson} {
+		if o != ro {
+			try = append(try, o)
+		}
+	}
+	for _, o := range try {
+		if o == roleNone {
+			continue
+		}
+		v, at, ok := r.carried(toks, o)
+		if !ok {
+			continue
+		}
+		lead := true
+		for _, t := range toks[:at] {
+			if !leadIns[t.norm] {
+				lead = false
+				break
+			}
+		}
+		if lead {
+			return v, true
+		}
+	}
+	// "it's John Carter", "my name is Ana": a lead-in, then a short value.
+	i := 0
+	for _, li := range valueLeadIns {
+		if len(li) < len(toks) && tokensAre(toks, li) {
+			i = len(li)
+			break
+		}
+	}
+	if i == 0 || len(toks)-i > 4 {
+		return "", false
+	}
+	var words []string
+	for _, t := range toks[i:] {
+		if polite[t.norm] || t.norm == "please" {
+			break
+		}
+		words = append(words, t.text)
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	return strings.Join(words, " "), true
+}
+
+// openingValues reads, in a message that starts fr, the values of its
+// free-text slots by their carriers ("to Ana", "from Madrid to London"),
+// of its one number slot (or the number next to a slot's word: "3
+// nights", "2 passengers"), and of its one date slot ("next Friday").
+func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotValue {
+	conv := v.Converter()
+	var out []vm.SlotValue
+	toks := tokens(head)
+	// Free text by role; a role that two slots share fills neither.
+	for _, ro := range []role{roleSource, roleTarget, roleLocation, rolePerson} {
+		s := fr.roles[ro]
+		if s == nil {
+			continue
+		}
+		val, _, ok := r.carried(toks, ro)
+		if !ok {
+			continue
+		}
+		if x, err := conv.Convert(s.def, val); err == nil {
+			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+		}
+	}
+	// A date.
+	var dateSlot *slotRef
+	dates := 0
+	for i := range fr.slots {
+		if s := &fr.slots[i]; s.def != nil && s.def.Type == ir.TypeDate && fr.collected[s.name] {
+			dateSlot = s
+			dates++
+		}
+	}
+	hasDate := false
+	if dates == 1 {
+		if x, err := conv.Convert(dateSlot.def, head); err == nil {
+			out = append(out, vm.SlotValue{Slot: dateSlot.name, Value: x})
+			hasDate = true
+		}
+	}
+	// A number: the one number of the message, not in a date.
+	if s, n, ok := r.openingNumber(fr, head, hasDate); ok {
+		if x, err := conv.Convert(s.def, n); err == nil {
+			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+		}
+	}
+	// In the order the flow asks for them.
+	order := map[string]int{}
+	for i, s := range fr.slots {
+		order[s.name] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return order[out[i].Slot] < order[out[j].Slot] })
+	return out
+}
+
+// openingNumber finds the number of a message for one of fr's number
+// slots: the number next to a word of a slot's name, description or
+// label ("3 nights", "two passengers"), or, when fr collects one number
+// slot, the message's one number. A message with a date gives no bare
+// number (its day would be read).
+func (r *Rules) openingNumber(fr *flowRules, head string, hasDate bool) (*slotRef, string, bool) {
+	var numbers []*slotRef
+	for i := range fr.slots {
+		if s := &fr.slots[i]; s.def != nil && (s.def.Type == ir.TypeNumber || s.def.Type == ir.TypeInteger) && fr.collected[s.name] {
+			numbers = append(numbers, s)
+		}
+	}
+	if len(numbers) == 0 {
+		return nil, "", false
+	}
+	toks := tokens(head)
+	// A number followed by a slot's word: "3 nights".
+	for i, t := range toks {
+		if i+1 >= len(toks) || !(isNumberish(t.norm) || values.IsNumberWord(t.norm)) {
+			continue
+		}
+		next := stem(toks[i+1].norm)
+		for _, s := range numbers {
+			if unitOf(s)[next] {
+				if n, err := values.Convert(s.def, t.text+" "+toks[i+1].text); err == nil {
+					return s, tmpl.Format(n), true
+				}
+			}
+		}
+	}
+	if len(numbers) != 1 || hasDate {
+		return nil, "", false
+	}
+	if n, err := values.Convert(numbers[0].def, head); err == nil {
+		return numbers[0], tmpl.Format(n), true
+	}
+	return nil, "", false
+}
+
+// unitOf is the stemmed words of a number slot's name, description and
+// label, and the lexicon's words for people and nights.
+func unitOf(s *slotRef) map[string]bool {
+	m := map[string]bool{}
+	text := strings.ReplaceAll(s.name, "_", " ") + " " + s.def.Description + " " + s.def.Label
+	for _, w := range strings.Fields(values.Normalize(text)) {
+		if !stopWords[w] {
+			m[stem(w)] = true
+		}
+	}
+	if m["passenger"] || m["people"] || m["person"] || m["traveller"] || m["guest"] {
+		for _, w := range []string{"passenger", "people", "person", "adult", "traveller", "traveler", "guest", "pax", "persona", "pasajero", "adulto", "ticket", "seat"} {
+			m[w] = true
+		}
+	}
+	if m["night"] || m["stay"] {
+		for _, w := range []string{"night", "noche", "day"} {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// carriedSlot reads a correction's words as a new value for a free-text
+// slot of the flow, by its carrier: "send it to Maria" is the recipient,
+// "from Porto" the origin. The words before the carrier must be lead-in
+// words.
+func (r *Rules) carriedSlot(flow, rest string, conv values.Converter) (string, any, bool) {
+	fr := r.byName[flow]
+	if fr == nil {
+		return "", nil, false
+	}
+	toks := tokens(rest)
+	for _, ro := range []role{roleSource, roleTarget, roleLocation, rolePerson} {
+		s := fr.roles[ro]
+		if s == nil {
+			continue
+		}
+		val, at, ok := r.carried(toks, ro)
+		if !ok {
+			continue
+		}
+		lead := true
+		for _, t := range toks[:at] {
+			lead = lead && (leadIns[t.norm] || verbs[t.norm] || r.knownWord(t.norm))
+		}
+		if !lead {
+			continue
+		}
+		if x, err := conv.Convert(s.def, val); err == nil {
+			return s.name, x, true
+		}
+	}
+	return "", nil, false
+}

@@ -1,0 +1,127 @@
+package understand
+
+import (
+	"strings"
+
+	"github.com/soni-dev/soni/vm"
+)
+
+// Small talk, requests for help and for a person, in English and Spanish
+// (docs/understanding.md, "Small talk, help and a person"). Each entry is
+// a normalized phrase; the message must be the phrase, with fillers and
+// polite words around it, or start with it when it is marked as a lead
+// ("thanks, that's all").
+var (
+	chitchatPhrases = []string{
+		// greetings
+		"hi", "hello", "hey", "hey there", "hi there", "hello there", "hiya", "yo", "howdy",
+		"good morning", "good afternoon", "good evening", "morning", "greetings",
+		"hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "que tal", "hola que tal",
+		"how are you", "how are you doing", "hows it going", "whats up", "sup", "como estas",
+		// thanks
+		"thanks", "thank you", "thx", "ty", "thanks a lot", "thank you so much", "thanks so much",
+		"many thanks", "cheers", "much appreciated", "great thanks", "perfect thanks",
+		"gracias", "muchas gracias", "mil gracias", "muy amable",
+		// goodbyes
+		"bye", "goodbye", "bye bye", "see you", "see ya", "see you later", "later", "good night",
+		"have a nice day", "have a good day", "take care", "thats all", "thats all thanks",
+		"that is all", "nothing else", "im done", "all done", "adios", "hasta luego", "chao",
+		"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
+		// reactions
+		"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial",
+		"who are you", "are you a bot", "are you human", "are you a robot", "quien eres",
+		"eres un bot",
+	}
+	helpPhrases = []string{
+		"help", "help me", "i need help", "can you help me", "can you help", "what can you do",
+		"what can i do", "what do you do", "what are my options", "what are the options",
+		"options", "menu", "how does this work", "what can i ask", "what can you help me with",
+		"what can you help with", "what do you offer", "what services do you offer",
+		"ayuda", "ayudame", "necesito ayuda", "que puedes hacer", "que sabes hacer",
+		"como funciona", "que opciones hay", "que opciones tengo", "en que me puedes ayudar",
+		"en que puedes ayudarme",
+	}
+	handoffPhrases = []string{
+		"human", "a human", "agent", "an agent", "operator", "person", "a person", "real person",
+		"a real person", "talk to a human", "speak to a human", "talk to a person",
+		"speak to a person", "talk to someone", "speak to someone", "talk to an agent",
+		"speak to an agent", "let me talk to a person", "let me speak to a person",
+		"let me talk to a human", "let me talk to someone", "i want to talk to a person",
+		"i want to talk to a human", "i want to speak to a human", "can i talk to a human",
+		"can i speak to a human", "can i talk to a person", "can i speak to someone",
+		"connect me to an agent", "connect me with an agent", "customer service",
+		"human please", "agent please", "representative", "a representative",
+		"talk to a representative", "speak to a representative", "live agent",
+		"hablar con una persona", "hablar con un humano", "hablar con alguien",
+		"quiero hablar con una persona", "quiero hablar con un humano",
+		"quiero hablar con alguien", "un agente", "una persona", "persona real", "operador",
+		"pasame con un agente", "pasame con una persona", "atencion al cliente",
+	}
+)
+
+var smallTalk = func() map[string]vm.CommandKind {
+	m := map[string]vm.CommandKind{}
+	for _, p := range chitchatPhrases {
+		m[p] = vm.CmdChitchat
+	}
+	for _, p := range helpPhrases {
+		m[p] = vm.CmdHelp
+	}
+	for _, p := range handoffPhrases {
+		m[p] = vm.CmdHandoff
+	}
+	return m
+}()
+
+// smallTalkLeads are words around small talk that do not change it.
+var smallTalkAround = map[string]bool{
+	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
+	"hmm": true, "um": true, "uh": true, "so": true, "just": true, "bot": true, "there": true,
+	"again": true, "now": true, "then": true, "por": true, "favor": true, "bueno": true,
+	"pues": true, "vale": true, "y": true, "and": true, "ah": true, "guys": true, "folks": true,
+}
+
+// smallTalkOf reads a normalized message as small talk, a request for
+// help or for a person. The message must be one of the phrases, with
+// words around it that do not change it ("hi there", "ok thanks",
+// "help please"), or two such phrases ("hi, what can you do?": the one
+// that asks for something wins: a person, then help).
+func smallTalkOf(norm string) (vm.CommandKind, bool) {
+	words := strings.Fields(norm)
+	if len(words) == 0 || len(words) > 14 {
+		return "", false
+	}
+	if k, ok := smallTalkPhrase(words); ok {
+		return k, true
+	}
+	// Two phrases: "hi, can you help me", "thanks, bye".
+	for i := 1; i < len(words); i++ {
+		a, okA := smallTalkPhrase(words[:i])
+		b, okB := smallTalkPhrase(words[i:])
+		if okA && okB {
+			for _, k := range []vm.CommandKind{vm.CmdHandoff, vm.CmdHelp} {
+				if a == k || b == k {
+					return k, true
+				}
+			}
+			return vm.CmdChitchat, true
+		}
+	}
+	return "", false
+}
+
+// smallTalkPhrase reads words as one phrase, with the words around it
+// that do not change it.
+func smallTalkPhrase(words []string) (vm.CommandKind, bool) {
+	for len(words) > 0 && smallTalkAround[words[0]] {
+		words = words[1:]
+	}
+	for len(words) > 0 && smallTalkAround[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	k, ok := smallTalk[strings.Join(words, " ")]
+	return k, ok
+}

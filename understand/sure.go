@@ -1,0 +1,162 @@
+package understand
+
+import (
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// exactTrigger reports whether a message is a trigger phrase: the same
+// content words (stemmed), with nothing but stop words around them ("I'd
+// like to check my balance please" for "check my balance").
+func (r *Rules) exactTrigger(norm string) bool {
+	var buf [32]string
+	content, allStop := contentWords(norm, buf[:0])
+	for _, fr := range r.flows {
+		for _, t := range fr.triggers {
+			if norm == t.norm {
+				return true
+			}
+			if allStop || t.allStop || len(t.words) != len(content) {
+				continue
+			}
+			if intersect(t.words, content) == len(content) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// answerReading says how sure an answer to the pending question is.
+func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, v vm.View, why string) Reading {
+	switch {
+	case p.Kind == vm.PendingConfirm && (cmd.Kind == vm.CmdAffirm || cmd.Kind == vm.CmdDeny) && exactYesNo(norm):
+		return sure("a yes or no word at a confirmation", cmd)
+	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && r.sureAnswerText(p, head, norm, v):
+		return sure("the message is exactly an answer to the pending question", cmd)
+	}
+	return unsure(why, cmd)
+}
+
+// politeWords may come around an answer without making it say more.
+var politeWords = wordSet("please", "pls", "thanks", "thank", "you", "thx", "gracias", "por", "favor",
+	"ok", "okay", "um", "uh", "hmm", "well", "oh", "ah", "so", "just", "its", "it", "is", "eh", "pues", "bueno")
+
+// bare drops polite words and fillers from both ends of a normalized
+// message.
+func bare(norm string) []string {
+	words := strings.Fields(norm)
+	for len(words) > 1 && politeWords[words[0]] {
+		words = words[1:]
+	}
+	for len(words) > 1 && politeWords[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+// exactYesNo reports whether a message is only a yes or a no word or
+// phrase, with polite words around it ("yes please", "no thanks").
+func exactYesNo(norm string) bool {
+	_, ok := values.YesNoExact(strings.Join(bare(norm), " "))
+	return ok
+}
+
+// currencyWords may stand next to an amount.
+var currencyWords = wordSet("euro", "euros", "eur", "dollar", "dollars", "usd", "bucks", "pound",
+	"pounds", "gbp", "pesos", "peso", "quid", "k")
+
+// dateVocabulary are the words a date said in words is made of.
+var dateVocabulary = wordSet("the", "of", "de", "del", "on", "el", "next", "this", "in", "en", "dentro",
+	"day", "days", "dia", "dias", "week", "weeks", "semana", "semanas", "proximo", "proxima", "que",
+	"viene", "pasado", "after", "before", "a", "couple", "weekend", "fin", "coming", "este", "esta",
+	"last", "from", "now", "today", "tomorrow", "tonight", "yesterday", "hoy", "manana", "ayer",
+	"tmrw", "tomorow", "tommorow", "tommorrow", "anteayer", "la")
+
+// sureAnswerText reports whether a message is exactly an answer to the
+// pending collect: a categorical value or synonym, a yes or no word for a
+// boolean, a number or a date with nothing but its unit, currency or
+// polite words around it, a code that matches the pattern, or a short
+// free-text answer that mentions no flow, no carrier word and asks
+// nothing.
+func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool {
+	def := r.slotDef(p.Flow, p.Slot)
+	words := bare(norm)
+	if def == nil || len(words) == 0 {
+		return false
+	}
+	conv := v.Converter()
+	switch def.Type {
+	case ir.TypeCategorical:
+		w := strings.Join(words, " ")
+		for _, val := range def.Values {
+			if w == values.Normalize(strings.ReplaceAll(val.Value, "_", " ")) {
+				return true
+			}
+			for _, syn := range val.Synonyms {
+				if w == values.Normalize(syn) {
+					return true
+				}
+			}
+		}
+		return false
+	case ir.TypeBoolean:
+		return exactYesNo(norm)
+	case ir.TypeInteger, ir.TypeNumber:
+		if _, err := conv.Convert(def, head); err != nil {
+			return false
+		}
+		unit := unitOf(&slotRef{name: p.Slot, def: def})
+		for _, w := range words {
+			if !isNumberish(w) && !values.IsNumberWord(w) && w != "and" && w != "y" && !currencyWords[w] && !unit[stem(w)] {
+				return false
+			}
+		}
+		return true
+	case ir.TypeDate:
+		if _, err := conv.Convert(def, head); err != nil {
+			return false
+		}
+		for _, w := range words {
+			if !isNumberish(w) && !values.IsNumberWord(w) && !values.IsDateWord(w) && !dateVocabulary[w] {
+				return false
+			}
+		}
+		return true
+	}
+	if def.Pattern != "" {
+		_, err := conv.Convert(def, head)
+		return err == nil && len(words) <= 2
+	}
+	if def.Type != ir.TypeText && def.Type != "" {
+		return false
+	}
+	// Free text.
+	if len(words) > 3 || isQuestion(head, norm) {
+		return false
+	}
+	if _, ok := r.freeText(head, roleNone); ok {
+		return false
+	}
+	for _, w := range words {
+		if leadIns[w] && !possessives[w] || isNumberish(w) {
+			return false
+		}
+	}
+	if _, ok := values.YesNo(norm); ok {
+		return false
+	}
+	if _, ok := smallTalkOf(norm); ok {
+		return false
+	}
+	if r.mean != nil {
+		scores, _ := r.mean.score(r.mean.lex.conceptsTypos(norm, r.mean.known))
+		if len(scores) > 0 {
+			return false
+		}
+	}
+	return true
+}

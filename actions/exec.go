@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/soni-dev/soni/internal/procgroup"
 	"github.com/soni-dev/soni/ir"
 )
 
@@ -65,7 +66,7 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 	cmd.Stdout = outW
 	cmd.Stderr = errW
 	cmd.WaitDelay = pipeGrace
-	setGroup(cmd)
+	procgroup.Set(cmd)
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
@@ -96,15 +97,15 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 	select {
 	case waitErr = <-waited:
 	case <-ctx.Done():
-		killGroup(cmd.Process)
+		procgroup.Kill(cmd.Process)
 		waitErr = <-waited
 	case <-overflow:
-		killGroup(cmd.Process)
+		procgroup.Kill(cmd.Process)
 		waitErr = <-waited
 	}
 	// The command has exited: whatever it left running in its group goes
 	// with it, which also closes the pipes those processes held.
-	killGroup(cmd.Process)
+	procgroup.Kill(cmd.Process)
 	select {
 	case <-readersOK:
 	case <-time.After(pipeGrace):

@@ -41,10 +41,14 @@ type Options struct {
 	// Jobs is how many cases run at once; default runtime.NumCPU().
 	Jobs int
 	// Actions returns the runner for actions that have no stub, given the
-	// compiled program and the project directory. It is only asked to run
-	// actions whose declaration has a run: block; when it is nil, or the
-	// action has no run:, calling an unstubbed action fails the case.
-	Actions func(prog *ir.Program, dir string) vm.ActionRunner
+	// compiled program, the project directory and the environment the
+	// runner reads (${VAR} in URLs, the variables passed to commands):
+	// nil means the process environment; a test file with services gets
+	// one that adds their URLs. It is only asked to run actions whose
+	// declaration has a run: block; when it is nil, or the action has no
+	// run:, calling an unstubbed action fails the case, and no service is
+	// started.
+	Actions func(prog *ir.Program, dir string, lookupEnv func(string) (string, bool)) vm.ActionRunner
 	// Understander returns the understanding layer of a project under
 	// test; nil means the built-in rules. An error is reported against
 	// the project and its tests do not run.
@@ -88,6 +92,11 @@ type Target struct {
 	// vstubs and caseVstubs are the same for stub_validators.
 	vstubs     map[string]*Stub
 	caseVstubs map[string]map[string]*Stub
+	// fallback, when the file has services, runs the declared actions
+	// with their URLs in the environment; else the project's runs them.
+	fallback vm.ActionRunner
+	// serviceErr, when a service did not start, fails every case.
+	serviceErr error
 }
 
 // Project is a compiled project under test.
@@ -591,7 +600,7 @@ func (s *Suite) compile(path string) *Project {
 		p.Program = r.Program
 	}
 	if s.opts.Actions != nil {
-		p.fallback = s.opts.Actions(p.Program, p.Dir)
+		p.fallback = s.opts.Actions(p.Program, p.Dir, nil)
 	}
 	var u vm.Understander = understand.New(p.Program)
 	if s.opts.Understander != nil {

@@ -28,6 +28,10 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"not yaml", "test_cases: [\n  - test_case: x\n", CodeYAMLSyntax, "", "invalid YAML"},
 		{"not a mapping", "- test_cases\n", CodeWrongType, "1:1", "must be a mapping"},
+		{"services not a mapping", head + "services: [go]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "2:11", "services must be a mapping"},
+		{"service key not a variable", head + "services:\n  travel-api: [go]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "3:3", `service "travel-api": the key is the environment variable`},
+		{"service command not a list", head + "services:\n  API_URL: go run .\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "3:12", `the command of service "API_URL" must be a list`},
+		{"service command empty", head + "services:\n  API_URL: []\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeMissingField, "3:12", `the command of service "API_URL" is empty`},
 		{"no test_cases", head + "fixtures: []\ntest_case: x\n", CodeUnknownKey, "3:1", `did you mean "test_cases"?`},
 		{"unknown file key", head + "stubs: {}\ntest_cases: []\n", CodeUnknownKey, "2:1", "allowed keys"},
 		{"unknown step key", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - bott: Hello!\n", CodeUnknownKey, "6:9", `did you mean "bot"?`},

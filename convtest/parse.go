@@ -50,7 +50,7 @@ var stepKinds = []StepKind{StepUser, StepBot, StepBotMatches, StepSlotWasSet, St
 
 // The keys allowed at each level of a test file.
 var (
-	fileKeys = []string{"flows", "fixtures", "metadata", "now", "stub_custom_actions", "stub_validators", "test_cases"}
+	fileKeys = []string{"flows", "fixtures", "metadata", "now", "services", "stub_custom_actions", "stub_validators", "test_cases"}
 	caseKeys = []string{"test_case", "fixtures", "metadata", "skip", "steps"}
 	stepKeys = func() []string {
 		keys := []string{"commands", "assertions", "assertion_order_enabled", "metadata"}
@@ -80,6 +80,9 @@ type File struct {
 	// against it.
 	Now      time.Time
 	Fixtures []*Fixture
+	// Services are the local backends started before the file's cases
+	// and stopped after them, in file order.
+	Services []*Service
 	Stubs    []*Stub
 	// ValidatorStubs are the entries of stub_validators: Outputs holds the
 	// verdict (valid, value, message).
@@ -106,6 +109,14 @@ type SlotValue struct {
 	Value    any
 	HasValue bool
 	Pos      diag.Pos
+}
+
+// Service is one entry of services: a command that serves the file's
+// actions, and the environment variable that receives the URL it prints.
+type Service struct {
+	Env     string
+	Command []string
+	Pos     diag.Pos
 }
 
 // Stub is one entry of stub_custom_actions: the outputs or the error an
@@ -560,6 +571,10 @@ func (d *decoder) file(body ast.Node) {
 			}
 		case "fixtures":
 			fixtures = mv
+		case "services":
+			if !isNull(mv.Value) {
+				d.services(mv.Value)
+			}
 		case "stub_custom_actions":
 			stubs = mv
 		case "test_cases":
@@ -648,6 +663,39 @@ func (d *decoder) fixtures(n ast.Node) {
 }
 
 // stubs decodes stub_custom_actions.
+// envName is what an environment variable's name may be.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// services decodes the services mapping: VARIABLE: [command, args...].
+func (d *decoder) services(n ast.Node) {
+	pairs, ok := d.mapping(n, "services")
+	if !ok {
+		return
+	}
+	for _, mv := range pairs {
+		sv := &Service{Env: keyOf(mv), Pos: d.pos(mv.Key)}
+		if !envName.MatchString(sv.Env) {
+			d.errorf(sv.Pos, CodeWrongType, "service %q: the key is the environment variable that receives the service's URL, such as TRAVEL_API_URL", sv.Env)
+			continue
+		}
+		what := "the command of service " + strconv.Quote(sv.Env)
+		seq, ok := d.sequence(mv.Value, what)
+		if !ok {
+			continue
+		}
+		for _, it := range seq.Values {
+			if s, ok := d.scalar(it, "an argument of "+what); ok {
+				sv.Command = append(sv.Command, s)
+			}
+		}
+		if len(sv.Command) == 0 || sv.Command[0] == "" {
+			d.errorf(d.pos(mv.Value), CodeMissingField, "%s is empty: write the program and its arguments, such as [go, run, ./cmd/fakeapi]", what)
+			continue
+		}
+		d.f.Services = append(d.f.Services, sv)
+	}
+}
+
 func (d *decoder) stubs(n ast.Node) {
 	pairs, ok := d.mapping(n, "stub_custom_actions")
 	if !ok {

@@ -142,6 +142,8 @@ func (s *Suite) Run(ctx context.Context) *Report {
 			jobs = append(jobs, job{fi, len(fr.Cases) - 1})
 		}
 	}
+	stop := s.startServices(ctx, jobs)
+	defer stop()
 	n := s.opts.Jobs
 	if n <= 0 {
 		n = runtime.NumCPU()
@@ -258,12 +260,20 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	c := cr.c
 	p := t.Project
 	eng := p.engine
-	runner := &caseRunner{stubs: t.caseStubs[c.Name], fileStubs: t.stubs, vstubs: t.caseVstubs[c.Name], fileVstubs: t.vstubs, fallback: p.fallback}
+	fallback := p.fallback
+	if t.fallback != nil {
+		fallback = t.fallback
+	}
+	runner := &caseRunner{stubs: t.caseStubs[c.Name], fileStubs: t.stubs, vstubs: t.caseVstubs[c.Name], fileVstubs: t.vstubs, fallback: fallback}
 	defer func() { _ = eng.Reset(context.WithoutCancel(ctx), session) }()
 	cr.Status = Passed
 	fail := func(turn *Turn, err error) {
 		cr.Failures = append(cr.Failures, &Failure{Turn: turn.Index, User: turn.User.Text, Pos: turn.User.Pos, Error: err.Error()})
 		cr.Status = Failed
+	}
+	if t.serviceErr != nil && len(c.Turns) > 0 {
+		fail(c.Turns[0], t.serviceErr)
+		return
 	}
 	if len(c.Fixtures) > 0 && len(c.Turns) > 0 {
 		// The fixtures are the conversation's state before its first turn.

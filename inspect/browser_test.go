@@ -274,8 +274,8 @@ func TestInspectorInABrowser(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "saved.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(yaml), 0o644))
-	suite := convtest.Load([]string{path}, convtest.Options{Flows: project, Actions: func(p *ir.Program, dir string) vm.ActionRunner {
-		return actions.New(p, dir, actions.Options{})
+	suite := convtest.Load([]string{path}, convtest.Options{Flows: project, Actions: func(p *ir.Program, dir string, env func(string) (string, bool)) vm.ActionRunner {
+		return actions.New(p, dir, actions.Options{LookupEnv: env})
 	}})
 	require.False(t, suite.Diags.HasErrors(), "%v", suite.Diags)
 	rep := suite.Run(context.Background())

@@ -79,8 +79,8 @@ func TestExamplesInLLMMode(t *testing.T) {
 				ts := httptest.NewServer(fake)
 				defer ts.Close()
 				opts := convtest.Options{
-					Actions: func(p *ir.Program, dir string) vm.ActionRunner {
-						return actions.New(p, dir, actions.Options{})
+					Actions: func(p *ir.Program, dir string, env func(string) (string, bool)) vm.ActionRunner {
+						return actions.New(p, dir, actions.Options{LookupEnv: env})
 					},
 					Understander: func(p *ir.Program, dir string) (vm.Understander, error) {
 						u, _, err := llm.Select(p, dir, llm.Overrides{Mode: mode, BaseURL: ts.URL + "/v1", Model: fixtureModel}, nil)

@@ -59,8 +59,8 @@ func testCommand(e *env) *cli.Command {
 				Flows:    c.String("flows"),
 				Jobs:     c.Int("jobs"),
 				Compiler: compilerOptions(c),
-				Actions: func(p *ir.Program, dir string) vm.ActionRunner {
-					return actions.New(p, dir, actions.Options{})
+				Actions: func(p *ir.Program, dir string, env func(string) (string, bool)) vm.ActionRunner {
+					return actions.New(p, dir, actions.Options{LookupEnv: env})
 				},
 				Understander: func(p *ir.Program, dir string) (vm.Understander, error) {
 					u, _, err := llm.Select(p, dir, over, nil)

@@ -5,10 +5,15 @@
 // Each action is an endpoint, POST /<action>, that takes the request soni
 // sends, {"action": ..., "session": ..., "inputs": {...}}, and answers with
 // a JSON object of outputs (status 200), or with {"error": "..."} and a
-// 4xx status. The answers are derived from the inputs only, so
-// conversations are reproducible: the same trip always gets the same
-// flight, fare and references. There are no flights to or from a city
-// called "Nowhere", and no hotels in it, to show the flows' error paths.
+// 4xx status for a request it cannot serve. The answers are derived from
+// the inputs only, so conversations are reproducible: the same trip always
+// gets the same flight, fare and references.
+//
+// Finding nothing is an answer, not a failure, as in real search APIs:
+// there are no flights to or from a city called "Nowhere", and no rooms
+// in it, and search_flights answers {"found": false} and reserve_hotel
+// {"booked": false} (the other outputs null). So the flows tell "nothing
+// found" (a branch) apart from "the service is down" (on_error).
 //
 // Tests start it with net/http/httptest; users start it by hand with
 // `go run ./internal/faketravel/cmd/faketravel`.
@@ -17,20 +22,16 @@ package faketravel
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/mail"
 	"regexp"
 	"strings"
 	"time"
-)
 
-// maxRequest bounds a request body.
-const maxRequest = 1 << 20
+	"github.com/soni-dev/soni/internal/fakeapi"
+)
 
 // farePerPassenger is the base one-way fare of each cabin, in EUR.
 var farePerPassenger = map[string]float64{"economy": 120, "premium_economy": 240, "business": 680, "first": 1450}
@@ -43,81 +44,13 @@ var hotels = []string{"Hotel Central", "Grand Plaza", "Riverside Inn", "The Old 
 
 var flightID = regexp.MustCompile(`^[A-Z]{2}[0-9]{4}$`)
 
-// errNotFound marks answers with status 404: no flight or hotel.
-var errNotFound = errors.New("not found")
-
-// inputError is a request whose inputs are missing or invalid (status 422).
-type inputError struct{ msg string }
-
-func (e *inputError) Error() string { return e.msg }
-
-func badInput(format string, args ...any) error {
-	return &inputError{fmt.Sprintf(format, args...)}
-}
-
-// request is what soni sends.
-type request struct {
-	Action  string         `json:"action"`
-	Session string         `json:"session"`
-	Inputs  map[string]any `json:"inputs"`
-}
-
 // New returns the fake API's handler.
 func New() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/search_flights", endpoint(searchFlights))
-	mux.Handle("/reserve_flight", endpoint(reserveFlight))
-	mux.Handle("/reserve_hotel", endpoint(reserveHotel))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, map[string]any{
-			"error": fmt.Sprintf("no endpoint %q: use /search_flights, /reserve_flight or /reserve_hotel", r.URL.Path),
-		})
+	return fakeapi.Handler(map[string]fakeapi.Action{
+		"search_flights": func(in map[string]any) (map[string]any, error) { return searchFlights(in) },
+		"reserve_flight": func(in map[string]any) (map[string]any, error) { return reserveFlight(in) },
+		"reserve_hotel":  func(in map[string]any) (map[string]any, error) { return reserveHotel(in) },
 	})
-	return mux
-}
-
-// endpoint adapts an action to HTTP: it checks the method and the body and
-// maps errors to statuses.
-func endpoint(action func(in inputs) (map[string]any, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", http.MethodPost)
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": fmt.Sprintf("method %q not allowed: POST the action request", r.Method)})
-			return
-		}
-		b, err := io.ReadAll(io.LimitReader(r.Body, maxRequest+1))
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "cannot read the request body"})
-			return
-		}
-		if len(b) > maxRequest {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"error": "request larger than 1 MiB"})
-			return
-		}
-		var req request
-		if err := json.Unmarshal(b, &req); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": fmt.Sprintf("request is not a JSON object: %v", err)})
-			return
-		}
-		out, err := action(inputs(req.Inputs))
-		var ie *inputError
-		switch {
-		case errors.As(err, &ie):
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": ie.msg})
-		case errors.Is(err, errNotFound):
-			writeJSON(w, http.StatusNotFound, map[string]any{"error": err.Error()})
-		case err != nil:
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"error": err.Error()})
-		default:
-			writeJSON(w, http.StatusOK, out)
-		}
-	})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // inputs are the action's inputs, with typed accessors that report what is
@@ -128,7 +61,7 @@ func (in inputs) text(name string) (string, error) {
 	s, _ := in[name].(string)
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", badInput("input %q must be a non-empty string", name)
+		return "", fakeapi.BadInput("input %q must be a non-empty string", name)
 	}
 	return s, nil
 }
@@ -136,7 +69,7 @@ func (in inputs) text(name string) (string, error) {
 func (in inputs) count(name string, lo, hi int) (int, error) {
 	f, ok := in[name].(float64)
 	if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-		return 0, badInput("input %q must be a whole number from %d to %d", name, lo, hi)
+		return 0, fakeapi.BadInput("input %q must be a whole number from %d to %d", name, lo, hi)
 	}
 	return int(f), nil
 }
@@ -147,7 +80,7 @@ func (in inputs) date(name string) (string, error) {
 		return "", err
 	}
 	if _, err := time.Parse("2006-01-02", s); err != nil {
-		return "", badInput("input %q must be a date like 2026-07-14, not %q", name, s)
+		return "", fakeapi.BadInput("input %q must be a date like 2026-07-14, not %q", name, s)
 	}
 	return s, nil
 }
@@ -155,7 +88,7 @@ func (in inputs) date(name string) (string, error) {
 func (in inputs) oneOf(name string, values map[string]float64) (string, error) {
 	s, _ := in[name].(string)
 	if _, ok := values[s]; !ok {
-		return "", badInput("input %q has the unknown value %q", name, s)
+		return "", fakeapi.BadInput("input %q has the unknown value %q", name, s)
 	}
 	return s, nil
 }
@@ -170,7 +103,7 @@ func (in inputs) traveller() (string, string, error) {
 		return "", "", err
 	}
 	if _, err := mail.ParseAddress(email); err != nil {
-		return "", "", badInput("input %q is not an e-mail address: %q", "traveller_email", email)
+		return "", "", fakeapi.BadInput("input %q is not an e-mail address: %q", "traveller_email", email)
 	}
 	return name, email, nil
 }
@@ -197,13 +130,13 @@ func searchFlights(in inputs) (map[string]any, error) {
 		return nil, err
 	}
 	if nowhere(origin) || nowhere(dest) || strings.EqualFold(origin, dest) {
-		return nil, fmt.Errorf("%w: no flights from %s to %s on %s", errNotFound, origin, dest, date)
+		return map[string]any{"found": false, "flight_id": nil, "fare": nil, "currency": nil}, nil
 	}
 	h := hash("flight", strings.ToLower(origin), strings.ToLower(dest), date)
 	id := fmt.Sprintf("%c%c%04d", 'A'+h%26, 'A'+(h/26)%26, (h/676)%10000)
 	// Prices vary by route and day, by up to 30%, rounded to whole euros.
 	fare := math.Round(farePerPassenger[cabin]*(1+float64(h%31)/100)) * float64(pax)
-	return map[string]any{"flight_id": id, "fare": fare, "currency": "EUR"}, nil
+	return map[string]any{"found": true, "flight_id": id, "fare": fare, "currency": "EUR"}, nil
 }
 
 func reserveFlight(in inputs) (map[string]any, error) {
@@ -212,7 +145,7 @@ func reserveFlight(in inputs) (map[string]any, error) {
 		return nil, err
 	}
 	if !flightID.MatchString(id) {
-		return nil, badInput("input %q is not a flight id from search_flights: %q", "flight_id", id)
+		return nil, fakeapi.BadInput("input %q is not a flight id from search_flights: %q", "flight_id", id)
 	}
 	pax, err := in.count("passengers", 1, 9)
 	if err != nil {
@@ -247,10 +180,11 @@ func reserveHotel(in inputs) (map[string]any, error) {
 		return nil, err
 	}
 	if nowhere(city) {
-		return nil, fmt.Errorf("%w: no %s room free in %s from %s", errNotFound, room, city, checkIn)
+		return map[string]any{"booked": false, "hotel_name": nil, "total_price": nil, "currency": nil, "reference": nil}, nil
 	}
 	hotel := hotels[hash("hotel", strings.ToLower(city))%uint64(len(hotels))]
 	return map[string]any{
+		"booked":      true,
 		"hotel_name":  hotel + " " + city,
 		"total_price": nightlyRate[room] * float64(nights),
 		"currency":    "EUR",

@@ -68,16 +68,27 @@ func TestTravelFlowsAgainstTheFakeAPI(t *testing.T) {
 		{name: "hotel", api: srv.URL, msgs: hotelTalk, want: "You're booked at Riverside Inn Paris: 390 EUR in total. Your reference is H-DSS6ZY."},
 		{name: "flight fare", api: srv.URL, msgs: flightTalk, want: "The best business fare is 1686 EUR in total, on flight AQ1671. Shall I book it?"},
 		{name: "flight booked", api: srv.URL, msgs: append(append([]string{}, flightTalk...), "yes", "Ana Lopez", "ana@example.com"), want: "Booked! Your reference is MEMRTA. Have a good trip."},
+		// Nothing found is an answer, not a failure: the flows tell it
+		// apart from a service that is down.
 		{
 			name: "no hotel", api: srv.URL,
-			msgs:        []string{"book a hotel", "Nowhere", "2026-07-14", "3", "double", "yes", "Ana Lopez", "ana@example.com"},
-			want:        "Sorry, there is no double room free in Nowhere for those dates.",
-			wantFailure: `/reserve_hotel: status 404 Not Found: "{\"error\":\"not found: no double room free in Nowhere from 2026-07-14\"}"`,
+			msgs: []string{"book a hotel", "Nowhere", "2026-07-14", "3", "double", "yes", "Ana Lopez", "ana@example.com"},
+			want: "Sorry, there is no double room free in Nowhere for those dates.",
+		},
+		{
+			name: "no flight", api: srv.URL,
+			msgs: []string{"book a flight", "Madrid", "Nowhere", "2026-08-01", "business", "2", "yes"},
+			want: "I couldn't find a flight from Madrid to Nowhere on 2026-08-01.",
 		},
 		{
 			name: "api down, search retried", api: down, msgs: flightTalk,
-			want:        "I couldn't find a flight from Madrid to Lisbon on 2026-08-01.",
+			want:        "I can't reach the flight search right now, so I don't know yet what flies on 2026-08-01. Please try again in a few minutes.",
 			wantFailure: "/search_flights failed 3 times: attempt 1: connection failed:",
+		},
+		{
+			name: "api down, hotel", api: down, msgs: hotelTalk,
+			want:        "I can't reach the hotel booking service right now, so nothing is booked. Please try again in a few minutes.",
+			wantFailure: "/reserve_hotel: connection failed:",
 		},
 	}
 	for _, tc := range tests {

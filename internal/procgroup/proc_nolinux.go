@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package actions
+package procgroup
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package actions
+package procgroup
 
 import "syscall"
 

@@ -103,8 +103,6 @@ func (s *Server) turnError(ctx, client context.Context, session string, err erro
 		return &httpError{http.StatusInternalServerError, "runtime_error", fmt.Sprintf("the turn failed at step %q of flow %q: %v; the conversation stays where it was", re.Step, re.Flow, re.Err)}
 	case errors.As(err, &rse), errors.Is(err, checkpoints.ErrCorrupt):
 		return &httpError{http.StatusInternalServerError, "cannot_resume", fmt.Sprintf("the stored conversation of session %q cannot be resumed with these flows; it was left untouched: DELETE /v1/sessions/%s to start it afresh", session, session)}
-	case errors.Is(err, context.Canceled):
-		return &httpError{http.StatusServiceUnavailable, "canceled", "the request was canceled"}
 	}
 	return &httpError{http.StatusServiceUnavailable, "store_unavailable", "the conversation store failed: " + storeCause(err) + "; the turn was not run or not saved: retry later"}
 }

@@ -18,10 +18,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,6 +66,22 @@ type Options struct {
 	// Project is the project path as the user gave it, written as the
 	// flows: of a session saved as a test (GET .../events?format=test).
 	Project string
+
+	// The limits of a connection, for Serve (zero: the Default...
+	// constants). ReadHeaderTimeout bounds reading a request's headers,
+	// ReadTimeout the whole request, WriteTimeout the time from the end
+	// of the headers to the end of the answer (default TurnTimeout +
+	// 30s), IdleTimeout a keep-alive connection between requests.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// StreamIdleTimeout replaces WriteTimeout for a Server-Sent Events
+	// stream, which lasts as long as its turn: it bounds the writing of
+	// each frame, so that a client that stops reading is let go.
+	StreamIdleTimeout time.Duration
+	// MaxHeaderBytes is the largest request header.
+	MaxHeaderBytes int
+	// MaxConns caps the open connections. Up to 16 more are accepted to
+	// answer /healthz and /readyz only; any more get 503 at once.
+	MaxConns int
 }
 
 // Server serves one engine at a time; SetEngine swaps it (a reload).
@@ -81,6 +99,17 @@ type Server struct {
 	programJSON atomic.Pointer[programJSON]
 	// now is the clock (a fake one in tests).
 	now func() time.Time
+
+	// What Serve and Shutdown share: the http.Server, the listeners,
+	// the connections running a turn, closed idle once none does
+	// after Close.
+	mu       sync.Mutex
+	hs       *http.Server
+	lns      []*capListener
+	busy     atomic.Int64
+	idle     chan struct{}
+	idleOnce sync.Once
+	reserve  int // healthReserve, fewer in tests
 }
 
 // New returns a server for the engine.
@@ -91,6 +120,24 @@ func New(eng *soni.Engine, opts Options) *Server {
 	if opts.TurnTimeout <= 0 {
 		opts.TurnTimeout = 30 * time.Second
 	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&opts.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opts.ReadTimeout, DefaultReadTimeout},
+		{&opts.WriteTimeout, opts.TurnTimeout + defaultWriteTimeoutMargin}, {&opts.IdleTimeout, DefaultIdleTimeout},
+		{&opts.StreamIdleTimeout, DefaultStreamIdleTimeout},
+	} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	if opts.MaxHeaderBytes <= 0 {
+		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
 	reg := opts.Registry
 	if reg == nil {
 		reg = prometheus.NewRegistry()
@@ -99,7 +146,7 @@ func New(eng *soni.Engine, opts Options) *Server {
 		// The process's own health: goroutines, memory, file descriptors.
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
-	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg), now: time.Now}
+	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg), now: time.Now, idle: make(chan struct{}), reserve: healthReserve}
 	s.eng.Store(eng)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /webhooks/rest/webhook", s.auth(s.rasaWebhook))
@@ -155,7 +202,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "internal", "the server failed on this request; it was logged")
 		}
 	}()
+	if c := connOf(r); c != nil && c.overflow {
+		// Over the connection cap: health checks only, then let go.
+		w.Header().Set("Connection", "close")
+		if r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+			writeError(w, http.StatusServiceUnavailable, "too_many_connections", "the server has as many connections open as it takes: retry later, or on another replica")
+			return
+		}
+	}
 	if s.closing.Load() && r.URL.Path != "/healthz" {
+		writeError(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica")
+		return
+	}
+	if r.Body == http.NoBody && !s.admit(r) && r.URL.Path != "/healthz" {
 		writeError(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica")
 		return
 	}
@@ -212,11 +271,17 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *httpErro
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+	var ne net.Error
+	switch {
+	case errors.As(err, &mbe):
 		return &httpError{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is over %d bytes", s.opts.MaxBody)}
-	}
-	if err != nil {
+	case errors.As(err, &ne) && ne.Timeout():
+		return &httpError{http.StatusRequestTimeout, "request_timeout", fmt.Sprintf("the body did not arrive within %s", s.opts.ReadTimeout)}
+	case err != nil:
 		return badRequest("the body could not be read")
+	}
+	if !s.admit(r) {
+		return &httpError{http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

@@ -77,15 +77,18 @@ func shopOn(t *testing.T, opts Options, store checkpoints.Journal, stock func(ct
 	require.NoError(t, err)
 	eng.Register("check_stock", func(ctx context.Context, _ vm.ActionRequest) (map[string]any, error) { return stock(ctx) })
 	srv.SetEngine(eng)
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return ts, eng
+	return newTestServer(t, srv), eng
 }
 
-// newTestServer serves srv on a loopback port for the test.
+// newTestServer serves srv on a loopback port for the test, set up as
+// Serve sets it up: timeouts, the connection cap, JSON for net/http's
+// own errors.
 func newTestServer(t *testing.T, srv *Server) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewUnstartedServer(srv)
+	srv.configure(ts.Config)
+	ts.Listener = srv.listener(ts.Listener)
+	ts.Start()
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -281,8 +284,7 @@ func TestReadyPingsTheStore(t *testing.T) {
 	eng, err := soni.New(r.Program, soni.Options{Store: store})
 	require.NoError(t, err)
 	srv := New(eng, Options{})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	ts := newTestServer(t, srv)
 	resp, _ := do(t, ts, http.MethodGet, "/readyz")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	store.down.Store(true)
@@ -299,8 +301,7 @@ func TestShuttingDown(t *testing.T) {
 	eng, err := soni.New(r.Program, soni.Options{})
 	require.NoError(t, err)
 	srv := New(eng, Options{})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	ts := newTestServer(t, srv)
 	srv.Close()
 	resp, body := post(t, ts, "/v1/sessions/x/messages", `{"text": "hi"}`)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/soni-dev/soni/vm"
 )
@@ -13,22 +14,24 @@ import (
 // "data: JSON" line, then a blank line, flushed at once. N counts the
 // frames of the stream from 1.
 type sse struct {
-	w     http.ResponseWriter
-	flush func()
-	n     int
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	idle time.Duration
+	n    int
 }
 
-func newSSE(w http.ResponseWriter) *sse {
+// newSSE starts a stream. A stream lasts as long as its turn, so the
+// server's WriteTimeout does not apply: each frame gets idle to be
+// written instead, and a client that stops reading is let go.
+func newSSE(w http.ResponseWriter, idle time.Duration) *sse {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
+	s := &sse{w: w, rc: http.NewResponseController(w), idle: idle}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(idle))
 	w.WriteHeader(http.StatusOK)
-	s := &sse{w: w, flush: func() {}}
-	if f, ok := w.(http.Flusher); ok {
-		s.flush = f.Flush
-	}
-	s.flush()
+	_ = s.rc.Flush()
 	return s
 }
 
@@ -44,8 +47,9 @@ func (s *sse) frame(kind string, v any) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	b.WriteByte('\n')
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.idle))
 	_, _ = s.w.Write(b.Bytes())
-	s.flush()
+	_ = s.rc.Flush()
 }
 
 func (s *sse) reply(text string) { s.frame("reply", map[string]string{"text": text}) }
@@ -57,7 +61,7 @@ func (s *sse) event(e vm.Event) { s.frame("event", e) }
 // the JSON endpoint answers), or error with the error object. A repeated
 // message id replays the first attempt's replies and events.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, session, key string, in vm.Input) {
-	out := newSSE(w)
+	out := newSSE(w, s.opts.StreamIdleTimeout)
 	rep, he := s.turn(r, session, key, in, out)
 	if he != nil {
 		var e apiError

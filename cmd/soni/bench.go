@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -54,12 +53,11 @@ func benchCommand(e *env) *cli.Command {
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("bench: %s", err), exitFailed)
 				}
-				hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-				go func() { _ = hs.Serve(ln) }()
+				go func() { _ = srv.Serve(ln) }()
 				defer func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 					defer cancel()
-					_ = hs.Shutdown(ctx)
+					_ = srv.Shutdown(ctx)
 				}()
 				url = "http://" + ln.Addr().String()
 			}

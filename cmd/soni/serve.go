@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -35,6 +33,13 @@ func serveCommand(e *env) *cli.Command {
 			&cli.Int64Flag{Name: "max-body", Value: 64 << 10, Usage: "largest request body, in `BYTES`"},
 			&cli.DurationFlag{Name: "turn-timeout", Value: 30 * time.Second, Usage: "longest turn"},
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long SIGTERM waits for turns in flight"},
+			&cli.DurationFlag{Name: "read-header-timeout", Value: serve.DefaultReadHeaderTimeout, Usage: "longest wait for a request's headers"},
+			&cli.DurationFlag{Name: "read-timeout", Value: serve.DefaultReadTimeout, Usage: "longest wait for a whole request, body included"},
+			&cli.DurationFlag{Name: "write-timeout", Usage: "longest time from a request's headers to the end of its answer (default: --turn-timeout + 30s; streams have --stream-idle-timeout instead)"},
+			&cli.DurationFlag{Name: "idle-timeout", Value: serve.DefaultIdleTimeout, Usage: "how long a keep-alive connection may wait for its next request"},
+			&cli.DurationFlag{Name: "stream-idle-timeout", Value: serve.DefaultStreamIdleTimeout, Usage: "longest wait for a streaming client to take one frame"},
+			&cli.IntFlag{Name: "max-header-bytes", Value: serve.DefaultMaxHeaderBytes, Usage: "largest request header, in `BYTES`"},
+			&cli.IntFlag{Name: "max-conns", Value: serve.DefaultMaxConns, Usage: "most open connections (16 more answer /healthz and /readyz only)"},
 			&cli.BoolFlag{Name: "log-messages", Usage: "put the user's text and the replies in the log"},
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error { return runServe(e, c, c.Bool("inspect")) },
@@ -87,6 +92,10 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
 		TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
 		Inspect: inspect, Project: path,
+		ReadHeaderTimeout: c.Duration("read-header-timeout"), ReadTimeout: c.Duration("read-timeout"),
+		WriteTimeout: c.Duration("write-timeout"), IdleTimeout: c.Duration("idle-timeout"),
+		StreamIdleTimeout: c.Duration("stream-idle-timeout"), MaxHeaderBytes: c.Int("max-header-bytes"),
+		MaxConns: c.Int("max-conns"),
 	})
 	measured := srv.Metrics().Store(store)
 	build := func(p *ir.Program) (*soni.Engine, error) {
@@ -109,7 +118,6 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(e.stderr, "soni %s: %s on http://%s (store %s)\n", c.Command.Name, path, ln.Addr(), storeName(c.String("store"), defaultDir))
 	if inspect {
 		fmt.Fprintf(e.stdout, "inspector: http://%s/inspect/\n", ln.Addr())
@@ -136,20 +144,18 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	}()
 
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
 	case <-c.Context.Done():
 	}
-	// SIGTERM or SIGINT: stop accepting, let turns in flight end.
-	srv.Close()
+	// SIGTERM or SIGINT: stop accepting, let turns in flight end, drop
+	// the connections that run none.
 	ctx, cancel := context.WithTimeout(context.Background(), c.Duration("shutdown-timeout"))
 	defer cancel()
-	err = hs.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
+	if err := srv.Shutdown(ctx); err != nil {
 		logger.Warn("shutdown timeout passed with turns still running", "timeout", c.Duration("shutdown-timeout").String())
-		_ = hs.Close()
 		return cli.Exit("", exitFailed)
 	}
 	logger.Info("stopped")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -156,6 +157,22 @@ flows:
 	started, err := os.ReadFile(filepath.Join(dir, "started")) // blocks until the action runs
 	require.NoError(t, err)
 	require.Equal(t, "go\n", string(started))
+	// A client still sending its request, and an idle keep-alive: neither
+	// holds the stop up (issue 20 §2.2; the trickler used to keep soni
+	// until --shutdown-timeout, and it exited 1).
+	trickler, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	require.NoError(t, err)
+	defer trickler.Close()
+	_, err = io.WriteString(trickler, "POST /v1/sessions/slow/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"te")
+	require.NoError(t, err)
+	idle, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	require.NoError(t, err)
+	defer idle.Close()
+	_, err = io.WriteString(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	idleResp, err := http.ReadResponse(bufio.NewReader(idle), nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, idleResp.StatusCode)
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "release"), []byte("now\n"), 0o600))
 	r := <-answered

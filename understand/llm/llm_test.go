@@ -56,22 +56,24 @@ func TestDefaultPromptGolden(t *testing.T) {
 	p, err := ParsePrompt("")
 	require.NoError(t, err)
 	st := m.NewState("s")
-	idle, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
+	today := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
+	at := func(st *vm.State) vm.View { v := m.View(st); v.Now = today; return v }
+	idle, err := RenderPrompt(p, at(st), "Transfer 100 euros to John", 6, AnswerText)
 	require.NoError(t, err)
-	res, err := m.Turn(context.Background(), st, vm.Input{Text: "I want to send money"})
+	res, err := m.Turn(context.Background(), st, vm.Input{Text: "I want to send money", Now: today})
 	require.NoError(t, err)
-	res, err = m.Turn(context.Background(), res.State, vm.Input{Text: "Ana"})
+	res, err = m.Turn(context.Background(), res.State, vm.Input{Text: "Ana", Now: today})
 	require.NoError(t, err)
-	asking, err := RenderPrompt(p, m.View(res.State), "no wait, make it Maria", 6, AnswerText)
+	asking, err := RenderPrompt(p, at(res.State), "no wait, make it Maria", 6, AnswerText)
 	require.NoError(t, err)
 	golden(t, filepath.Join("testdata", "prompt_banking.golden"), idle+"\n=====\n"+asking)
-	again, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerText)
+	again, err := RenderPrompt(p, at(st), "Transfer 100 euros to John", 6, AnswerText)
 	require.NoError(t, err)
 	assert.Equal(t, idle, again, "deterministic")
 
 	// Asked for JSON (response_format json_schema), only the answer
 	// instructions differ.
-	asJSON, err := RenderPrompt(p, m.View(st), "Transfer 100 euros to John", 6, AnswerJSONSchema)
+	asJSON, err := RenderPrompt(p, at(st), "Transfer 100 euros to John", 6, AnswerJSONSchema)
 	require.NoError(t, err)
 	golden(t, filepath.Join("testdata", "prompt_banking_json.golden"), asJSON)
 	tail := func(s string) string { return s[strings.Index(s, "\n\nFlows:"):] }
@@ -214,11 +216,11 @@ func TestHostileAnswers(t *testing.T) {
 		{"unknown slot", "set slot balance 1000000", []vm.Command{{Kind: vm.CmdFallback}}, `slot "balance" is not one flow "transfer_funds" can see`},
 		{"a type refused", "set slot amount lots", []vm.Command{{Kind: vm.CmdFallback}}, `value "lots" does not fit slot "amount" (number)`},
 		{"categorical outside its values", "set slot account_type offshore", []vm.Command{{Kind: vm.CmdFallback}}, `does not fit slot "account_type"`},
-		{"affirm with no confirm pending", "affirm", []vm.Command{{Kind: vm.CmdFallback}}, "no confirmation is pending"},
+		{"affirm with no confirm pending", "affirm", []vm.Command{{Kind: vm.CmdFallback}}, "no confirmation or yes/no question is pending"},
 		{"another flow's slot", "set slot card_last4 1234\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "card_last4", Value: "1234"}, {Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
 		{"duplicates", "set slot recipient Ana\nset slot recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
 		{"start with slots", "start flow check_balance\nset slot account_type savings", []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance", Slots: []vm.SlotValue{{Slot: "account_type", Value: "savings"}}}}, ""},
-		{"clarify", "clarify check_balance transfer_funds nonsense", []vm.Command{{Kind: vm.CmdClarify, Flows: []string{"check_balance", "transfer_funds"}}}, `unknown flow "nonsense" in the choices`},
+		{"clarify", "clarify check_balance transfer_funds nonsense", []vm.Command{{Kind: vm.CmdClarify, Flows: []string{"check_balance", "transfer_funds"}}}, `unknown flow "nonsense"`},
 		{"clarify with one choice", "clarify check_balance", []vm.Command{{Kind: vm.CmdFallback}}, "fewer than two known flows"},
 		{"chitchat and handoff", "chitchat\nhuman handoff", []vm.Command{{Kind: vm.CmdChitchat}, {Kind: vm.CmdHandoff}}, ""},
 	}

@@ -45,10 +45,17 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 		l := strings.TrimSpace(line)
 		l = strings.Trim(l, "`")
 		l = bulletRE.ReplaceAllString(l, "")
+		l = stripComment(l)
 		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "."))
 		if l == "" || strings.HasPrefix(l, "```") {
 			continue
 		}
+		if c, ok := callForm(l); ok {
+			c.Line = n
+			cmds = append(cmds, c)
+			continue
+		}
+		l = keywordRE.ReplaceAllString(l, "$1 $2")
 		fields := splitFields(l)
 		if len(fields) == 0 {
 			continue
@@ -88,7 +95,7 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 				}
 				c.Flows = append(c.Flows, f)
 			}
-		case len(fields) == 1 && (kw == "affirm" || kw == "deny" || kw == "chitchat" || kw == "fallback"):
+		case len(fields) == 1 && (kw == "affirm" || kw == "deny" || kw == "chitchat" || kw == "fallback" || kw == "help"):
 			c.Kind, ok = kw, true
 		}
 		if !ok {
@@ -99,6 +106,80 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 		cmds = append(cmds, c)
 	}
 	return cmds, skipped
+}
+
+// keywordRE reads the two-word keywords written as one: start_flow,
+// set-slot, humanHandoff.
+var keywordRE = regexp.MustCompile(`^(?i)(start|set|correct|cancel|human)[_-]?(flow|slot|handoff)\b`)
+
+// callRE reads Rasa's older command forms: StartFlow(transfer_funds),
+// SetSlot(amount, 50), CancelFlow().
+var callRE = regexp.MustCompile(`^([A-Za-z_]+)\((.*)\)$`)
+
+// callForm reads a command written as a call.
+func callForm(l string) (Raw, bool) {
+	m := callRE.FindStringSubmatch(l)
+	if m == nil {
+		return Raw{}, false
+	}
+	var args []string
+	if a := strings.TrimSpace(m[2]); a != "" {
+		for _, part := range strings.SplitN(a, ",", 2) {
+			args = append(args, strings.Trim(strings.TrimSpace(part), `"'`))
+		}
+	}
+	name := func(s string) bool { return nameRE.MatchString(s) }
+	switch strings.ToLower(strings.ReplaceAll(m[1], "_", "")) {
+	case "startflow":
+		if len(args) == 1 && name(args[0]) {
+			return Raw{Kind: "start_flow", Flow: args[0]}, true
+		}
+	case "setslot", "correctslot":
+		if len(args) == 2 && name(args[0]) {
+			kind := "set_slot"
+			if strings.HasPrefix(strings.ToLower(m[1]), "correct") {
+				kind = "correct_slot"
+			}
+			return Raw{Kind: kind, Slot: args[0], Value: args[1]}, true
+		}
+	case "cancelflow":
+		return Raw{Kind: "cancel_flow"}, len(args) == 0
+	case "humanhandoff", "handoff":
+		return Raw{Kind: "human_handoff"}, len(args) == 0
+	case "chitchat", "affirm", "deny", "fallback", "help":
+		return Raw{Kind: strings.ToLower(strings.ReplaceAll(m[1], "_", ""))}, len(args) == 0
+	case "clarify":
+		var flows []string
+		for _, f := range strings.Split(m[2], ",") {
+			f = strings.Trim(strings.TrimSpace(f), `"'`)
+			if !name(f) {
+				return Raw{}, false
+			}
+			flows = append(flows, f)
+		}
+		return Raw{Kind: "clarify", Flows: flows}, len(flows) > 0
+	}
+	return Raw{}, false
+}
+
+// stripComment drops a comment after a command: "# ...", "// ...", or
+// "-- ..." after a space, outside quotes.
+func stripComment(l string) string {
+	inQuote := byte(0)
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case inQuote != 0:
+			if c == inQuote {
+				inQuote = 0
+			}
+		case c == '"':
+			inQuote = c
+		case i > 0 && l[i-1] == ' ' && (c == '#' || strings.HasPrefix(l[i:], "//") || strings.HasPrefix(l[i:], "-- ")):
+			return strings.TrimSpace(l[:i])
+		}
+	}
+	return l
 }
 
 // splitFields splits a line on spaces, keeping a quoted value ("New

@@ -9,6 +9,7 @@ import (
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -26,6 +27,8 @@ type PromptData struct {
 	Slots   []PromptSlotValue
 	History []vm.Message
 	Message string
+	// Today is the conversation's date, "Wednesday 2027-03-10".
+	Today string
 	// JSON is true when the answer is asked for as JSON
 	// (response_format json_schema) instead of the line grammar.
 	JSON bool
@@ -42,6 +45,9 @@ type PromptFlow struct {
 type PromptSlot struct {
 	Name, Type, Description string
 	Values                  []string
+	// Constraints are its min, max, pattern and synonyms, for people:
+	// "min 0.01, max 10000".
+	Constraints string
 }
 
 // PromptPending is the question that waits.
@@ -67,11 +73,30 @@ func ParsePrompt(src string) (*template.Template, error) {
 func promptData(v vm.View, msg string, maxHistory int) PromptData {
 	prog := v.Program
 	d := PromptData{Stack: v.Stack, Message: cut(msg, MaxMessage)}
+	now := v.Now
+	if now.IsZero() {
+		now = values.Now()
+	}
+	d.Today = now.Format("Monday 2006-01-02")
 	slotOf := func(s *ir.Slot) PromptSlot {
 		ps := PromptSlot{Name: s.Name, Type: string(s.Type), Description: s.Description}
+		var cons []string
 		for _, val := range s.Values {
 			ps.Values = append(ps.Values, val.Value)
+			if len(val.Synonyms) > 0 {
+				cons = append(cons, val.Value+" also said as "+strings.Join(val.Synonyms, ", "))
+			}
 		}
+		if s.Min != nil {
+			cons = append([]string{"min " + tmpl.Format(*s.Min)}, cons...)
+		}
+		if s.Max != nil {
+			cons = append(cons, "max "+tmpl.Format(*s.Max))
+		}
+		if s.Pattern != "" {
+			cons = append(cons, "pattern "+s.Pattern)
+		}
+		ps.Constraints = strings.Join(cons, "; ")
 		return ps
 	}
 	for _, f := range prog.Flows {

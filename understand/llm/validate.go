@@ -3,9 +3,9 @@ package llm
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -23,6 +23,7 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 	if n := len(v.Stack); n > 0 {
 		top = v.Stack[n-1]
 	}
+	conv := v.Converter()
 	drop := func(r Raw, why string, args ...any) {
 		notes = append(notes, fmt.Sprintf("dropped line %d (%s): %s", r.Line, r.Kind, fmt.Sprintf(why, args...)))
 	}
@@ -35,41 +36,72 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 		seen[key] = true
 		cmds = append(cmds, c)
 	}
-	started := -1 // index in cmds of the start_flow the set lines join
+	flowName := func(r Raw, name string) (string, bool) {
+		got, how := resolveFlow(prog, name)
+		switch how {
+		case "":
+			drop(r, "unknown flow %q", name)
+			return "", false
+		case "repaired":
+			notes = append(notes, fmt.Sprintf("line %d (%s): flow %q repaired to %q, the one flow that close", r.Line, r.Kind, name, got))
+		}
+		return got, true
+	}
+	// Order does not matter within one answer: the start comes first, and
+	// the set slot lines of the flow it starts join it wherever they are.
+	started := -1    // index in cmds of the start_flow the set lines join
+	dropped := false // a start_flow was dropped: its set lines go with it
+	for _, r := range raws {
+		if r.Kind != "start_flow" {
+			continue
+		}
+		name, ok := flowName(r, r.Flow)
+		if !ok {
+			dropped = true
+			continue
+		}
+		add(vm.Command{Kind: vm.CmdStartFlow, Flow: name})
+		if started < 0 {
+			started = len(cmds) - 1
+		}
+	}
 	for _, r := range raws {
 		switch r.Kind {
-		case "start_flow":
-			if prog.Flow(r.Flow) == nil {
-				drop(r, "unknown flow %q", r.Flow)
+		case "set_slot", "correct_slot":
+			if placeholder(r.Value) {
+				drop(r, "value %q is a placeholder: it means no value", r.Value)
 				continue
 			}
-			add(vm.Command{Kind: vm.CmdStartFlow, Flow: r.Flow})
-			started = len(cmds) - 1
-		case "set_slot", "correct_slot":
 			flow := top
+			joins := false
 			if started >= 0 {
-				flow = cmds[started].Flow
+				if def := visible(prog, cmds[started].Flow, r.Slot); def != nil && (visible(prog, top, r.Slot) == nil || prog.Slot(r.Slot) == nil || r.Kind == "set_slot") {
+					flow, joins = cmds[started].Flow, r.Kind == "set_slot"
+				}
+			} else if dropped && r.Kind == "set_slot" && (v.Pending == nil || v.Pending.Slot != r.Slot) {
+				drop(r, "its flow was not started")
+				continue
 			}
 			def := visible(prog, flow, r.Slot)
 			if def == nil {
 				drop(r, "slot %q is not one flow %q can see", r.Slot, flow)
 				continue
 			}
-			val, err := values.Convert(def, r.Value)
-			if err != nil && started < 0 && v.Pending != nil && v.Pending.Slot == r.Slot {
+			val, err := conv.Convert(def, r.Value)
+			if err != nil && !joins && v.Pending != nil && v.Pending.Slot == r.Slot {
 				// The slot the question is about, and a wrong value: as
 				// with a typed answer ("abc" for an amount, "actually
 				// 50000" at its confirmation), the VM refuses it with the
 				// slot's invalid message; the slot keeps its value.
 				notes = append(notes, fmt.Sprintf("line %d (%s): value %q does not fit slot %q (%s): %v; given to the VM, which refuses it", r.Line, r.Kind, r.Value, r.Slot, def.Type, err))
-				add(vm.Command{Kind: vm.CommandKind(r.Kind), Slot: r.Slot, Value: r.Value})
+				add(vm.Command{Kind: kindAt(r, v), Slot: r.Slot, Value: r.Value})
 				continue
 			}
 			if err != nil {
 				drop(r, "value %q does not fit slot %q (%s): %v", r.Value, r.Slot, def.Type, err)
 				continue
 			}
-			if started >= 0 && r.Kind == "set_slot" {
+			if joins {
 				st := &cmds[started]
 				dup := false
 				for _, sv := range st.Slots {
@@ -80,38 +112,42 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 				}
 				continue
 			}
-			kind := vm.CmdSetSlot
-			if r.Kind == "correct_slot" {
-				kind = vm.CmdCorrectSlot
-			}
-			add(vm.Command{Kind: kind, Slot: r.Slot, Value: val})
+			add(vm.Command{Kind: kindAt(r, v), Slot: r.Slot, Value: val})
 		case "cancel_flow":
 			add(vm.Command{Kind: vm.CmdCancelFlow})
 		case "affirm", "deny":
-			if v.Pending == nil || v.Pending.Kind != vm.PendingConfirm {
-				drop(r, "no confirmation is pending")
-				continue
+			p := v.Pending
+			switch {
+			case p != nil && p.Kind == vm.PendingConfirm:
+				k := vm.CmdAffirm
+				if r.Kind == "deny" {
+					k = vm.CmdDeny
+				}
+				add(vm.Command{Kind: k})
+			case p != nil && p.Kind == vm.PendingCollect && isBoolean(prog.ResolveSlot(p.Flow, p.Slot)):
+				// A yes or no to a yes/no question sets it.
+				add(vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: r.Kind == "affirm"})
+			default:
+				drop(r, "no confirmation or yes/no question is pending")
 			}
-			k := vm.CmdAffirm
-			if r.Kind == "deny" {
-				k = vm.CmdDeny
-			}
-			add(vm.Command{Kind: k})
-		case "fallback":
-			// Said only when nothing else is: see below.
+		case "fallback", "start_flow":
+			// fallback: said only when nothing else is (below); the starts
+			// were read above.
 		case "chitchat":
 			add(vm.Command{Kind: vm.CmdChitchat})
 		case "human_handoff":
 			add(vm.Command{Kind: vm.CmdHandoff})
+		case "help":
+			add(vm.Command{Kind: vm.CmdHelp})
 		case "clarify":
 			var flows []string
 			for _, f := range r.Flows {
-				if prog.Flow(f) == nil {
-					drop(r, "unknown flow %q in the choices", f)
+				name, ok := flowName(r, f)
+				if !ok {
 					continue
 				}
-				if !slices.Contains(flows, f) {
-					flows = append(flows, f)
+				if !slices.Contains(flows, name) {
+					flows = append(flows, name)
 				}
 			}
 			if len(flows) < 2 {
@@ -125,6 +161,78 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 		return []vm.Command{{Kind: vm.CmdFallback}}, notes
 	}
 	return cmds, notes
+}
+
+// kindAt is the command a set or correct line is at this point of the
+// conversation: "set slot" of a slot that already holds a value, at a
+// confirmation, is a correction (language §11): models trained on Rasa's
+// grammar only know set slot.
+func kindAt(r Raw, v vm.View) vm.CommandKind {
+	if r.Kind == "correct_slot" {
+		return vm.CmdCorrectSlot
+	}
+	if p := v.Pending; p != nil && p.Kind == vm.PendingConfirm && v.Slot != nil {
+		if old, ok := v.Slot(r.Slot); ok && old != nil {
+			return vm.CmdCorrectSlot
+		}
+	}
+	return vm.CmdSetSlot
+}
+
+func isBoolean(s *ir.Slot) bool { return s != nil && s.Type == ir.TypeBoolean }
+
+// placeholder reports whether a value is a model's way of saying "no
+// value": None, null, undefined, "", ?, N/A, unknown.
+func placeholder(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "none", "null", "nil", "undefined", "?", "??", "n/a", "na", "unknown", "<unknown>", "tbd", "-", `""`, "''", "<value>", "value":
+		return true
+	}
+	return false
+}
+
+// resolveFlow finds the flow a model meant: its exact name, the name in
+// another case (Transfer_Funds), or the one flow a letter away. how is
+// "exact", "case", "repaired" or "" (none).
+func resolveFlow(prog *ir.Program, name string) (string, string) {
+	if prog.Flow(name) != nil {
+		return name, "exact"
+	}
+	found, n := "", 0
+	for _, f := range prog.Flows {
+		if strings.EqualFold(f.Name, name) {
+			return f.Name, "case"
+		}
+	}
+	for _, f := range prog.Flows {
+		if oneEdit(strings.ToLower(f.Name), strings.ToLower(name)) {
+			found = f.Name
+			n++
+		}
+	}
+	if n == 1 {
+		return found, "repaired"
+	}
+	return "", ""
+}
+
+// oneEdit reports whether a and b differ by one letter inserted, deleted
+// or changed.
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 || a == b {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i+1:] == b[i:]
 }
 
 // visible returns the definition of a slot the flow can see, or nil.

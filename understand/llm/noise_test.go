@@ -1,0 +1,84 @@
+package llm
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/vm"
+)
+
+// TestSmallModelNoise: the forms small models write instead of the
+// grammar, and the mistakes they make, are read as they were meant
+// (issue 18, §3): name case, Rasa's older forms, comments, a flow one
+// letter off (repaired, and said in the notes), placeholder values, set
+// lines of a start that was dropped, set lines before their start, a yes
+// or no to a yes/no question, and set slot of a set slot at a
+// confirmation.
+func TestSmallModelNoise(t *testing.T) {
+	prog := banking(t)
+	m, err := vm.New(prog, vm.Options{Actions: vm.ActionFunc(func(context.Context, vm.ActionRequest) (map[string]any, error) {
+		return map[string]any{"balance": 9000.0, "currency": "EUR", "reference": "R1"}, nil
+	})})
+	require.NoError(t, err)
+	turn := func(st *vm.State, cmds ...vm.Command) *vm.State {
+		res, err := m.Turn(context.Background(), st, vm.Input{Commands: cmds})
+		require.NoError(t, err)
+		return res.State
+	}
+	idle := m.NewState("s")
+	asking := turn(idle, vm.Command{Kind: vm.CmdStartFlow, Flow: "transfer_funds"})
+	confirming := turn(idle, vm.Command{Kind: vm.CmdStartFlow, Flow: "transfer_funds", Slots: []vm.SlotValue{{Slot: "recipient", Value: "Ana"}, {Slot: "amount", Value: 50}, {Slot: "account_type", Value: "checking"}}})
+	require.Equal(t, vm.PendingConfirm, confirming.Pending.Kind)
+	blocking := turn(turn(idle, vm.Command{Kind: vm.CmdStartFlow, Flow: "lost_card", Slots: []vm.SlotValue{{Slot: "card_last4", Value: "4821"}}}), vm.Command{Kind: vm.CmdAffirm})
+	require.Equal(t, "wants_replacement", blocking.Pending.Slot)
+
+	start := func(flow string, slots ...vm.SlotValue) vm.Command {
+		return vm.Command{Kind: vm.CmdStartFlow, Flow: flow, Slots: slots}
+	}
+	tests := []struct {
+		name   string
+		st     *vm.State
+		answer string
+		want   []vm.Command
+		note   string
+	}{
+		{"name case", idle, "start flow Transfer_Funds", []vm.Command{start("transfer_funds")}, ""},
+		{"start_flow keyword", idle, "start_flow transfer_funds", []vm.Command{start("transfer_funds")}, ""},
+		{"StartFlow call", idle, "StartFlow(transfer_funds)", []vm.Command{start("transfer_funds")}, ""},
+		{"SetSlot call", asking, "SetSlot(recipient, Ana)", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
+		{"CancelFlow call", asking, "CancelFlow()", []vm.Command{{Kind: vm.CmdCancelFlow}}, ""},
+		{"a comment after a line", idle, "start flow check_balance  # the user asks for the balance", []vm.Command{start("check_balance")}, ""},
+		{"a flow one letter off", idle, "start flow transfer_fund", []vm.Command{start("transfer_funds")}, `flow "transfer_fund" repaired to "transfer_funds"`},
+		{"two flows one letter off", idle, "start flow xx", []vm.Command{{Kind: vm.CmdFallback}}, `unknown flow "xx"`},
+		{"placeholder values mean no value", asking, "set slot recipient None\nset slot amount null", []vm.Command{{Kind: vm.CmdFallback}}, `value "None" is a placeholder`},
+		{"placeholder in a start", idle, "start flow transfer_funds\nset slot recipient ?\nset slot amount 40", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "amount", Value: 40.0})}, "placeholder"},
+		{"a dropped start drops its slots", asking, "start flow wire_money\nset slot amount 50", []vm.Command{{Kind: vm.CmdFallback}}, "its flow was not started"},
+		{"set before start", idle, "set slot amount 50\nstart flow transfer_funds\nset slot recipient Bob", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "amount", Value: 50.0}, vm.SlotValue{Slot: "recipient", Value: "Bob"})}, ""},
+		{"affirm at a yes/no question", blocking, "affirm", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "wants_replacement", Value: true}}, ""},
+		{"deny at a yes/no question", blocking, "deny", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "wants_replacement", Value: false}}, ""},
+		{"set slot of a set slot at a confirmation corrects it", confirming, "set slot amount 60", []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "amount", Value: 60.0}}, ""},
+		{"help", idle, "help", []vm.Command{{Kind: vm.CmdHelp}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raws, _ := ParseCommands(tt.answer)
+			got, notes := Validate(raws, m.View(tt.st))
+			assert.Equal(t, tt.want, got)
+			if tt.note != "" {
+				assert.Contains(t, strings.Join(notes, "\n"), tt.note)
+			}
+		})
+	}
+
+	// A set slot at a confirmation runs the checks a correction runs: the
+	// flow goes back to where the slot was collected and confirms again.
+	raws, _ := ParseCommands("set slot amount 60")
+	cmds, _ := Validate(raws, m.View(confirming))
+	res, err := m.Turn(context.Background(), confirming, vm.Input{Commands: cmds})
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(res.Trace, "\n"), "correction of slot amount")
+}

@@ -486,7 +486,7 @@ func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
 // first assertion out of order and why. slot_was_not_set has no place in
 // the timeline and is skipped.
 func checkOrder(prog *ir.Program, asserts []*Step, res *vm.Result) (*Step, string) {
-	after := -1.0
+	after := -1
 	var prev *Step
 	for _, st := range asserts {
 		if st.Kind == StepSlotWasNotSet {
@@ -505,13 +505,27 @@ func checkOrder(prog *ir.Program, asserts []*Step, res *vm.Result) (*Step, strin
 }
 
 // firstAfter finds where on the turn's timeline an assertion first holds
-// after position after: event i is at i, a reply at the number of events
-// before it minus one half. slot_was_set holds when its last slot is set.
-func firstAfter(st *Step, res *vm.Result, after float64) (float64, bool) {
-	event := func(match func(vm.Event) bool) (float64, bool) {
+// after position after. The timeline merges the turn's events and replies
+// in the order they happened, each at its own place: event i is at i plus
+// the number of replies said before it, reply j at the number of events
+// before it plus j. Two replies in a row are two places, so two
+// bot_uttered assertions in a row can both hold in order. slot_was_set
+// holds when its last slot is set.
+func firstAfter(st *Step, res *vm.Result, after int) (int, bool) {
+	// repliesBefore counts the replies said before event i.
+	repliesBefore := func(i int) int {
+		n := 0
+		for j := range res.Replies {
+			if j < len(res.ReplyEvents) && res.ReplyEvents[j] <= i {
+				n++
+			}
+		}
+		return n
+	}
+	event := func(match func(vm.Event) bool) (int, bool) {
 		for i, e := range res.Events {
-			if float64(i) > after && match(e) {
-				return float64(i), true
+			if at := i + repliesBefore(i); at > after && match(e) {
+				return at, true
 			}
 		}
 		return 0, false
@@ -519,9 +533,9 @@ func firstAfter(st *Step, res *vm.Result, after float64) (float64, bool) {
 	switch st.Kind {
 	case StepBotUttered:
 		for j, r := range res.Replies {
-			at := -0.5
+			at := j
 			if j < len(res.ReplyEvents) {
-				at = float64(res.ReplyEvents[j]) - 0.5
+				at += res.ReplyEvents[j]
 			}
 			if at > after && st.Regexp.MatchString(r) {
 				return at, true

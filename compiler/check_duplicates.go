@@ -4,7 +4,8 @@ import "github.com/soni-dev/soni/diag"
 
 // check_duplicates reports definitions given twice (E020): a flow, a
 // conversation slot or an action defined again, usually in another file
-// (within one file YAML already reports the duplicate key), and a slot
+// (within one file YAML already reports the duplicate key), a response
+// defined again, and a slot
 // declared twice in one flow's slots list. It also reports a setting given
 // in two files (E022). Each report sits at the later definition and cites
 // the first.
@@ -33,6 +34,10 @@ func checkDuplicates(c *checker) {
 	validators := make(map[string]diag.Pos, len(c.p.Validators))
 	for _, a := range c.p.Validators {
 		once(validators, "validator", a.Name, a.Path)
+	}
+	responses := make(map[string]diag.Pos, len(c.p.Responses))
+	for _, r := range c.p.Responses {
+		once(responses, "response", r.Name, r.Path)
 	}
 	for _, f := range c.p.Flows {
 		if len(f.Slots) < 2 {

@@ -14,7 +14,7 @@ func checkFlowRefs(c *checker) {
 	var names []string // built on the first error only
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if (s.Kind != ir.KindLink && s.Kind != ir.KindCall) || !s.Target.Set || c.p.Flow(s.Target.V) != nil {
+			if (s.Kind != ir.KindLink && s.Kind != ir.KindCall) || !s.Target.Set || c.p.Flow(s.Target.V) != nil || ir.IsPattern(s.Target.V) {
 				continue
 			}
 			d := c.ds.Add(s.Target.Pos, diag.CodeUnknownFlow, s.Target.Path,

@@ -27,8 +27,12 @@ func checkSlotRefs(c *checker) {
 				off++
 			}
 			line, col := runeLineCol(u.Src.V, off)
+			where := "template"
+			if u.Via != nil && u.Flow != nil {
+				where = fmt.Sprintf("response %q, which flow %q says", u.Via.Name.V, u.Flow.Name.V)
+			}
 			d := c.ds.Add(u.Src.At(line, col), diag.CodeUnknownSlot, u.Src.Path,
-				"unknown slot %q in template: %s", part.Slot, c.unknownSlotHint(u.Flow, part.Slot))
+				"unknown slot %q in %s: %s", part.Slot, where, c.unknownSlotHint(u.Flow, part.Slot))
 			suggestInto(d, part.Slot, c.visibleNames(u.Flow))
 		}
 	}

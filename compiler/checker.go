@@ -27,6 +27,21 @@ type checker struct {
 	tmpls   []*tmplUse
 	envs    map[*flow]map[string]any
 	configs map[envKey]*conf.Config
+	// respUses lists, per response name, where it is said, in the order
+	// the checker met them.
+	respUses map[string][]*respUse
+}
+
+// respUse is one place that names a response: a step's response, a message
+// field's {response: NAME}, or a collect that asks with utter_ask_SLOT.
+type respUse struct {
+	Name posStr
+	Flow *flow
+	Step *step
+	// Value is true where {value}, the refused input, may be shown.
+	Value bool
+	// Implicit is true for a collect's utter_ask_SLOT, which need not exist.
+	Implicit bool
 }
 
 // envKey names an expression environment: a flow's slots, plus the type
@@ -73,6 +88,9 @@ type tmplUse struct {
 	Err     *tmpl.Error
 	Refs    []string
 	Unknown []tmpl.Part
+	// Via names the response this template belongs to, when the template
+	// is a variation's text checked where a step says the response.
+	Via *response
 }
 
 // check is one semantic check.
@@ -93,13 +111,16 @@ var checks = []check{
 	{"kept_slots", checkKeptSlots},
 	{"loop_bodies", checkLoopBodies},
 	{"loops", checkLoops},
+	{"messages", checkMessages},
 	{"mixed_logic", checkMixedLogic},
 	{"names", checkNames},
 	{"outputs", checkOutputs},
 	{"patterns", checkPatterns},
 	{"reachability", checkReachability},
+	{"read_only_slots", checkReadOnlySlots},
 	{"recursion", checkRecursion},
 	{"reserved_names", checkReservedNames},
+	{"responses", checkResponses},
 	{"set_types", checkSetTypes},
 	{"slot_refs", checkSlotRefs},
 	{"slot_types", checkSlotTypes},
@@ -117,7 +138,7 @@ var checks = []check{
 }
 
 func newChecker(p *project, ds *diag.List) *checker {
-	c := &checker{p: p, ds: ds, envs: map[*flow]map[string]any{}, configs: map[envKey]*conf.Config{}}
+	c := &checker{p: p, ds: ds, envs: map[*flow]map[string]any{}, configs: map[envKey]*conf.Config{}, respUses: map[string][]*respUse{}}
 	c.collect()
 	return c
 }
@@ -143,12 +164,22 @@ func (c *checker) collect() {
 		c.slotUses(s, nil)
 	}
 	for _, f := range c.p.Flows {
+		if f.If.Set {
+			// A guard is tested before the flow starts, when only the
+			// conversation slots hold values.
+			c.expr(&exprUse{Src: f.If, Bool: true})
+		}
 		for _, s := range f.Slots {
 			c.slotUses(s, f)
 		}
 		for _, s := range f.Steps {
 			c.tmpl(s.Message, f, s)
-			c.tmpl(s.ErrorMessage, f, s)
+			c.tmplValue(s.ErrorMessage, f, s, true, nil)
+			c.response(&respUse{Name: s.Response, Flow: f, Step: s})
+			c.response(&respUse{Name: s.ErrorResp, Flow: f, Step: s, Value: true})
+			if s.Kind == ir.KindCollect && !s.Message.Set && !s.Response.Set && s.Slot.Set {
+				c.response(&respUse{Name: posStr{V: ir.AskResponse(s.Slot.V), Pos: s.Pos, Path: s.Path, Set: true}, Flow: f, Step: s, Implicit: true})
+			}
 			if s.Condition.Set {
 				c.expr(&exprUse{Src: s.Condition, Flow: f, Step: s, Bool: true})
 			}
@@ -168,21 +199,84 @@ func (c *checker) collect() {
 			}
 		}
 	}
+	// A response no step says is checked on its own: its templates may
+	// read any slot, as a message setting's may.
+	for _, r := range c.p.Responses {
+		if c.p.responses[r.Name.V] != r || len(c.respUses[r.Name.V]) > 0 {
+			continue
+		}
+		for _, v := range r.Variations {
+			c.respTmpl(v.Text, r, nil, nil, true)
+			for _, t := range v.Translation {
+				c.respTmpl(t.Text, r, nil, nil, true)
+			}
+		}
+	}
+}
+
+// response records a use of a response and checks the templates of its
+// variations where it is said: in flow f, at step s.
+func (c *checker) response(u *respUse) {
+	if !u.Name.Set {
+		return
+	}
+	c.respUses[u.Name.V] = append(c.respUses[u.Name.V], u)
+	r := c.p.responses[u.Name.V]
+	if r == nil || r.Builtin {
+		// Unknown (check_messages says so), or soni's own default, whose
+		// text is a message setting checked as such.
+		return
+	}
+	for _, v := range r.Variations {
+		c.respTmpl(v.Text, r, u.Flow, u.Step, u.Value)
+		for _, t := range v.Translation {
+			c.respTmpl(t.Text, r, u.Flow, u.Step, u.Value)
+		}
+	}
+}
+
+// respTmpl records a variation's template as said from flow f at step st;
+// with no flow it may read any slot.
+func (c *checker) respTmpl(s posStr, r *response, f *flow, st *step, value bool) {
+	if f == nil {
+		c.tmplValue(s, nil, nil, value, r)
+		if n := len(c.tmpls); n > 0 && c.tmpls[n-1].Src == s {
+			u := c.tmpls[n-1]
+			u.Setting = true
+			var unknown []tmpl.Part
+			for _, part := range u.Unknown {
+				if c.anySlot(part.Slot) || isContextName(part.Slot) {
+					u.Refs = append(u.Refs, part.Slot)
+				} else {
+					unknown = append(unknown, part)
+				}
+			}
+			u.Unknown = unknown
+		}
+		return
+	}
+	c.tmplValue(s, f, st, value, r)
 }
 
 func (c *checker) slotUses(s *slotDef, f *flow) {
-	c.tmpl(s.Invalid, f, nil)
+	c.tmplValue(s.Invalid, f, nil, true, nil)
+	c.response(&respUse{Name: s.InvalidResp, Flow: f, Value: true})
 	if s.Validation.Set {
 		c.expr(&exprUse{Src: s.Validation, Flow: f, Bool: true, Value: s})
 	}
 }
 
 // tmpl parses and records a template.
-func (c *checker) tmpl(s posStr, f *flow, st *step) {
+func (c *checker) tmpl(s posStr, f *flow, st *step) { c.tmplValue(s, f, st, false, nil) }
+
+// tmplValue parses and records a template; with value, {value} (the
+// refused input of an invalid message) is no slot reference. via is the
+// response whose variation the template is, if any.
+func (c *checker) tmplValue(s posStr, f *flow, st *step, value bool, via *response) {
 	if !s.Set {
 		return
 	}
-	u := &tmplUse{Src: s, Flow: f, Step: st}
+	u := &tmplUse{Src: s, Flow: f, Step: st, Via: via}
 	t, err := tmpl.Parse(s.V)
 	if err != nil {
 		var te *tmpl.Error
@@ -192,7 +286,7 @@ func (c *checker) tmpl(s posStr, f *flow, st *step) {
 	} else {
 		u.T = t
 		for _, part := range t.Parts {
-			if part.Slot == "" {
+			if part.Slot == "" || (value && part.Slot == "value" && !c.visible(f, "value")) {
 				continue
 			}
 			if c.visible(f, part.Slot) {
@@ -467,3 +561,14 @@ func stepDesc(s *step) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// isContextName reports whether name is a pattern's read-only slot: a
+// response said by a default pattern may show it.
+func isContextName(name string) bool {
+	for _, p := range ir.Patterns {
+		if ir.IsPatternSlot(p, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -140,6 +140,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 		proj.Actions = append(proj.Actions, part.proj.Actions...)
 		proj.Validators = append(proj.Validators, part.proj.Validators...)
 		proj.Flows = append(proj.Flows, part.proj.Flows...)
+		proj.Responses = append(proj.Responses, part.proj.Responses...)
 	}
 	if len(proj.Flows) == 0 && !ds.HasErrors() {
 		pos := diag.Pos{}

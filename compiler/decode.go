@@ -387,6 +387,10 @@ func (d *decoder) decodeFile() {
 			for _, f := range d.entries(e.value, "flows") {
 				d.proj.Flows = append(d.proj.Flows, d.flow(f))
 			}
+		case "responses":
+			for _, r := range d.entries(e.value, "responses") {
+				d.proj.Responses = append(d.proj.Responses, d.response(r))
+			}
 		}
 	}
 }
@@ -511,7 +515,7 @@ func (d *decoder) slot(n ast.Node, name posStr, path string) *slotDef {
 		case "validation":
 			s.Validation = d.scalarStr(e.value, e.key.Path)
 		case "invalid_message":
-			s.Invalid = d.scalarStr(e.value, e.key.Path)
+			s.Invalid, s.InvalidResp = d.message(e)
 		case "initial":
 			s.Initial = d.generic(e.value)
 			s.HasInitial = true
@@ -563,6 +567,8 @@ func (d *decoder) action(e entry) *action {
 			a.Required = append(a.Required, d.strList(f.value, f.key.Path)...)
 		case "outputs":
 			a.Outputs = d.strList(f.value, f.key.Path)
+		case "required_outputs":
+			a.RequiredOutputs = d.strList(f.value, f.key.Path)
 		case "run":
 			a.Run = d.run(f.value, f.key.Path, &a.Durations)
 		}
@@ -645,6 +651,10 @@ func (d *decoder) flow(e entry) *flow {
 		switch g.key.V {
 		case "description":
 			f.Description = d.scalarStr(g.value, g.key.Path)
+		case "name":
+			f.Label = d.scalarStr(g.value, g.key.Path)
+		case "if":
+			f.If = d.scalarStr(g.value, g.key.Path)
 		case "trigger":
 			for _, t := range d.entries(g.value, g.key.Path) {
 				if t.key.V == "intents" {
@@ -709,6 +719,8 @@ func (d *decoder) step(f *flow, n ast.Node, pos diag.Pos, path string, inline *[
 			s.JumpTo = jump(str(e), "jump_to")
 		case "message":
 			s.Message = str(e)
+		case "response":
+			s.Response = str(e)
 		case "rephrase":
 			s.Rephrase = d.boolean(e.value)
 		case "slot":
@@ -716,7 +728,7 @@ func (d *decoder) step(f *flow, n ast.Node, pos diag.Pos, path string, inline *[
 		case "validator":
 			s.collect().Validator = str(e)
 		case "validation_error_message":
-			s.collect().ErrorMessage = str(e)
+			s.collect().ErrorMessage, s.collect().ErrorResp = d.message(e)
 		case "force":
 			s.collect().Force = d.boolean(e.value)
 		case "max_attempts":

@@ -33,6 +33,9 @@ func lower(p *project) *ir.Program {
 		for _, s := range a.Outputs {
 			act.Outputs = append(act.Outputs, s.V)
 		}
+		for _, s := range a.RequiredOutputs {
+			act.RequiredOutputs = append(act.RequiredOutputs, s.V)
+		}
 		prog.Actions = append(prog.Actions, act)
 	}
 	sort.Slice(prog.Actions, func(i, j int) bool { return prog.Actions[i].Name < prog.Actions[j].Name })
@@ -48,6 +51,12 @@ func lower(p *project) *ir.Program {
 		}
 	}
 	sort.Slice(prog.Flows, func(i, j int) bool { return prog.Flows[i].Name < prog.Flows[j].Name })
+	for _, r := range p.Responses {
+		if p.responses[r.Name.V] == r {
+			prog.Responses = append(prog.Responses, lowerResponse(r))
+		}
+	}
+	sort.Slice(prog.Responses, func(i, j int) bool { return prog.Responses[i].Name < prog.Responses[j].Name })
 	return prog
 }
 
@@ -206,9 +215,7 @@ func lowerSlot(s *slotDef) *ir.Slot {
 	if s.Validation.Set {
 		out.Validation = &ir.Expr{Src: s.Validation.V, Pos: s.Validation.Pos}
 	}
-	if s.Invalid.Set {
-		out.InvalidMessage = &ir.Template{Src: s.Invalid.V, Pos: s.Invalid.Pos}
-	}
+	out.InvalidMessage = msgOf(s.Invalid, s.InvalidResp)
 	if s.HasInitial && s.Flow == nil {
 		out.Initial = initialValue(s, out)
 	}
@@ -216,7 +223,7 @@ func lowerSlot(s *slotDef) *ir.Slot {
 }
 
 func lowerFlow(p *project, f *flow) *ir.Flow {
-	out := &ir.Flow{Name: f.Name.V, Description: f.Description.V, Pos: f.Pos}
+	out := &ir.Flow{Name: f.Name.V, Label: f.Label.V, Description: f.Description.V, If: exprOf(f.If), Builtin: f.Builtin, Pos: f.Pos}
 	for _, t := range f.Triggers {
 		out.Triggers = append(out.Triggers, t.V)
 	}
@@ -240,6 +247,15 @@ func tmplOf(s posStr) *ir.Template {
 	return &ir.Template{Src: s.V, Pos: s.Pos}
 }
 
+// msgOf lowers a message field: a template, or a response named by
+// {response: NAME} or a step's response key.
+func msgOf(text, resp posStr) *ir.Template {
+	if resp.Set {
+		return &ir.Template{Response: resp.V, Pos: resp.Pos}
+	}
+	return tmplOf(text)
+}
+
 func exprOf(s posStr) *ir.Expr {
 	if !s.Set {
 		return nil
@@ -260,10 +276,15 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
 	switch n.Kind {
 	case ir.KindSay:
-		n.Message = tmplOf(s.Message)
+		n.Message = msgOf(s.Message, s.Response)
 	case ir.KindCollect:
-		n.Message = tmplOf(s.Message)
+		n.Message = msgOf(s.Message, s.Response)
 		n.Slot = s.Slot.V
+		if n.Message == nil {
+			// As in Rasa: a collect with no message asks with the
+			// response utter_ask_SLOT (check_messages reports its absence).
+			n.Message = &ir.Template{Response: ir.AskResponse(s.Slot.V), Pos: s.Pos}
+		}
 		if s.Validator.Set {
 			switch {
 			case ir.IsBuiltinValidator(s.Validator.V):
@@ -274,7 +295,7 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 				n.Validator = &ir.Validator{Expr: exprOf(s.Validator)}
 			}
 		}
-		n.ErrorMessage = tmplOf(s.ErrorMessage)
+		n.ErrorMessage = msgOf(s.ErrorMessage, s.ErrorResp)
 		n.Force = s.Force
 		n.MaxAttempts = s.MaxAttempts
 		n.OnInvalid = f.optPtr(s.OnInvalid)
@@ -311,7 +332,7 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 		n.Target = s.Target.V
 	case ir.KindConfirm:
 		n.Slot = s.Slot.V
-		n.Message = tmplOf(s.Message)
+		n.Message = msgOf(s.Message, s.Response)
 		n.OnConfirm = f.optPtr(s.OnConfirm)
 		n.OnDeny = f.optPtr(s.OnDeny)
 	}

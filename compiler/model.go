@@ -93,11 +93,57 @@ type project struct {
 	// action-shaped declarations with only a description and a run block.
 	Validators []*action
 	Flows      []*flow
+	Responses  []*response
 
 	slots      map[string]*slotDef
 	actions    map[string]*action
 	validators map[string]*action
 	flows      map[string]*flow
+	responses  map[string]*response
+}
+
+// response is a response definition: a name and its variations.
+type response struct {
+	Name       posStr
+	Variations []*variation
+	// Builtin is true for a response soni provides for its default
+	// patterns; its text comes from a message setting.
+	Builtin bool
+	Pos     diag.Pos
+	Path    string
+}
+
+// variation is one variation of a response.
+type variation struct {
+	Text        posStr
+	Condition   []*slotCond
+	Buttons     []*button
+	Image       posStr
+	Custom      any
+	Channel     posStr
+	Translation []*translation
+	Pos         diag.Pos
+	Path        string
+}
+
+// slotCond is one condition of a variation.
+type slotCond struct {
+	Name  posStr
+	Value any
+	Pos   diag.Pos
+}
+
+// button is one button of a variation.
+type button struct {
+	Title   posStr
+	Payload posStr
+	Pos     diag.Pos
+}
+
+// translation is a variation's text in one language.
+type translation struct {
+	Lang posStr
+	Text posStr
 }
 
 // File is one source file of the project.
@@ -129,12 +175,17 @@ type slotDef struct {
 	Pattern     posStr
 	Validation  posStr
 	Invalid     posStr
+	// InvalidResp is the response named by invalid_message: {response: NAME}.
+	InvalidResp posStr
 	Initial     any
 	HasInitial  bool
 	InitialPos  diag.Pos
 	Flow        *flow
 	// Implicit is true for a flow slot created by use, not declared.
 	Implicit bool
+	// ReadOnly is true for a pattern flow's context slot, which the VM
+	// fills when it starts the pattern.
+	ReadOnly bool
 	Pos      diag.Pos
 	Path     string
 }
@@ -146,7 +197,9 @@ type action struct {
 	Inputs      []posStr
 	Required    []posStr
 	Outputs     []posStr
-	Run         *ir.Run
+	// RequiredOutputs are the outputs a call must return.
+	RequiredOutputs []posStr
+	Run             *ir.Run
 	// Durations are the run block's timeouts and backoff, as written.
 	Durations []posStr
 	Pos       diag.Pos
@@ -155,10 +208,16 @@ type action struct {
 
 // flow is a flow definition.
 type flow struct {
-	Name        posStr
+	Name posStr
+	// Label is the flow's name: key, its name for people.
+	Label       posStr
 	Description posStr
 	Triggers    []posStr
-	Slots       []*slotDef
+	// If is the flow's guard expression.
+	If posStr
+	// Builtin is true for a pattern's default flow, made by soni.
+	Builtin bool
+	Slots   []*slotDef
 	// Steps are the top-level steps in list order, followed by inline
 	// while-body steps in the order they appear.
 	Steps []*step
@@ -188,8 +247,10 @@ type step struct {
 	Pos  diag.Pos
 	Path string
 
-	JumpTo    posStr
-	Message   posStr
+	JumpTo  posStr
+	Message posStr
+	// Response is the response the step says instead of a message.
+	Response  posStr
 	Slot      posStr
 	Condition posStr
 	Rephrase  bool
@@ -212,9 +273,12 @@ type step struct {
 type collectFields struct {
 	Validator    posStr
 	ErrorMessage posStr
-	Force        bool
-	MaxAttempts  int
-	OnInvalid    posStr
+	// ErrorResp is the response named by validation_error_message:
+	// {response: NAME}.
+	ErrorResp   posStr
+	Force       bool
+	MaxAttempts int
+	OnInvalid   posStr
 }
 
 // setFields are the fields of set steps.
@@ -376,6 +440,9 @@ func (p *project) namedValidator(f *flow, v string) bool {
 }
 
 var validatorNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Response returns the response with the given name, or nil.
+func (p *project) Response(name string) *response { return p.responses[name] }
 
 // Action returns the action with the given name, or nil.
 func (p *project) Action(name string) *action { return p.actions[name] }

@@ -32,6 +32,12 @@ func (p *project) resolve() {
 			p.flows[f.Name.V] = f
 		}
 	}
+	p.responses = make(map[string]*response, len(p.Responses))
+	for _, r := range p.Responses {
+		if _, dup := p.responses[r.Name.V]; !dup {
+			p.responses[r.Name.V] = r
+		}
+	}
 	for _, f := range p.Flows {
 		f.resolve(p)
 	}
@@ -48,6 +54,21 @@ func (f *flow) resolve(p *project) {
 	for _, s := range f.Slots {
 		if _, dup := f.slots[s.Name.V]; !dup && s.Name.Set {
 			f.slots[s.Name.V] = s
+		}
+	}
+	if ir.IsPattern(f.Name.V) {
+		// A pattern flow reads its context as read-only slots.
+		add := func(name string, t ir.SlotType) {
+			if p.Visible(f, name) != nil {
+				return
+			}
+			s := &slotDef{Name: posStr{V: name, Pos: f.Pos, Set: true}, Resolved: t, Flow: f, Implicit: true, ReadOnly: true, Pos: f.Pos, Path: f.Path}
+			f.slots[name] = s
+			f.Slots = append(f.Slots, s)
+		}
+		add(ir.ContextSlot, ir.TypeAny)
+		for _, ps := range ir.PatternSlots[f.Name.V] {
+			add(ps.Name, ps.Type)
 		}
 	}
 	implicit := func(name posStr) {

@@ -23,6 +23,7 @@ const (
 	CodeInvalidValue    = "T015"
 	CodeUnknownCommand  = "T016"
 	CodeUnsupported     = "T017"
+	CodeUnknownResponse = "T018"
 )
 
 // Rules is the catalogue of the test-file codes, in code order.
@@ -43,7 +44,8 @@ var Rules = []diag.Rule{
 	{Code: CodeDuplicateName, Name: "duplicate-test-name", Severity: diag.Error, Summary: "Two test cases or fixtures of a file share a name.", Help: "Give every test case and fixture of a file its own name."},
 	{Code: CodeInvalidValue, Name: "test-invalid-value", Severity: diag.Error, Summary: "A value in a test file does not fit the slot it is meant for.", Help: "Give a value of the slot's type; fixtures may only preset conversation slots."},
 	{Code: CodeUnknownCommand, Name: "unknown-command", Severity: diag.Error, Summary: "A user step's commands has an entry that is not a command.", Help: "Use start_flow, set_slot, correct_slot, cancel_flow, affirm or deny."},
-	{Code: CodeUnsupported, Name: "unsupported-rasa", Severity: diag.Error, Summary: "A construct of Rasa's test format that soni has no equivalent for: utter names, buttons, stub events, generative assertions.", Help: "Write what the message says instead: bot: or bot_matches: for a reply, bot_uttered: {text_matches: ...}, outputs: for a stub."},
+	{Code: CodeUnsupported, Name: "unsupported-rasa", Severity: diag.Error, Summary: "A construct of Rasa's test format that soni has no equivalent for, such as generative assertions.", Help: "Write what the message says instead: bot: or bot_matches: for a reply, bot_uttered: {text_matches: ...}."},
+	{Code: CodeUnknownResponse, Name: "test-unknown-response", Severity: diag.Error, Summary: "A test names a response the project does not have.", Help: "Use the name of a response of the project under test (responses: in its files, or one of soni's default patterns' responses)."},
 }
 
 var rulesByCode = func() map[string]*diag.Rule {

@@ -696,6 +696,14 @@ func (s *Suite) check(t *Target) bool {
 			if !allSlots[r.name] {
 				suggest(ds.Add(r.pos, CodeUnknownSlot, "", "unknown slot %q: no flow of the project has it", r.name), r.name, slotNames)
 			}
+		case "response":
+			if prog.Response(r.name) == nil {
+				names := make([]string, 0, len(prog.Responses))
+				for _, rs := range prog.Responses {
+					names = append(names, rs.Name)
+				}
+				suggest(ds.Add(r.pos, CodeUnknownResponse, "", "unknown response %q: the project has no such response", r.name), r.name, names)
+			}
 		case "action":
 			if !t.Project.actions[r.name] {
 				suggest(ds.Add(r.pos, CodeUnknownAction, "", "unknown action %q: no step calls it and nothing declares it", r.name), r.name, actionNames)

@@ -70,8 +70,8 @@ func TestBadInput(t *testing.T) {
 		// Rasa's format: what soni has no equivalent for says what to
 		// write instead (T017); mistakes get the usual codes.
 		{"rasa utter step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - utter: utter_greet\n", CodeUnsupported, "6:9", `Rasa's utter steps name a response template ("utter_greet"), which soni does not have: its messages are written in the flows; write bot: "THE TEXT"`},
-		{"rasa utter_name", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {utter_name: utter_greet}\n", CodeUnsupported, "7:27", "bot_uttered.utter_name names a response template (\"utter_greet\"), which soni does not have"},
-		{"rasa buttons", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered:\n              buttons: [{title: Yes, payload: /affirm}]\n", CodeUnsupported, "8:15", "bot_uttered.buttons has no equivalent in soni, whose replies are text: check the reply's text with text_matches: REGEX"},
+		{"rasa utter_name", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {utter_name: utter_greet}\n", CodeUnknownResponse, "7:39", "unknown response \"utter_greet\": the project has no such response"},
+		{"rasa buttons", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered:\n              buttons: [{title: Yes, payload: /affirm, kind: x}]\n", CodeUnknownKey, "8:56", "unknown key \"kind\" in a button"},
 		{"rasa stub events", head + "stub_custom_actions:\n  get_price:\n    events: [{event: slot, name: price, value: 1}]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnsupported, "4:5", `Rasa's stub events have no equivalent in soni, where an action returns outputs: write outputs: {KEY: VALUE, ...}`},
 		{"rasa stub responses", head + "stub_custom_actions:\n  get_price:\n    responses: [{text: hi}]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnsupported, "4:5", `Rasa's stub responses have no equivalent`},
 		{"rasa generative relevant", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - generative_response_is_relevant: {threshold: 0.9}\n", CodeUnsupported, "7:13", `assertion "generative_response_is_relevant" has no equivalent in soni: generative assertions need an LLM judge`},
@@ -84,7 +84,7 @@ func TestBadInput(t *testing.T) {
 		{"rasa assertions on a bot step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - bot: hi\n        assertions: []\n", CodeUnknownKey, "7:9", "assertions belongs to a user step"},
 		{"rasa order not a boolean", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertion_order_enabled: yes please\n", CodeWrongType, "6:34", "must be true or false"},
 		{"rasa unknown metadata", head + "metadata:\n  - web: {channel: web}\ntest_cases:\n  - test_case: a\n    metadata: wbe\n    steps:\n" + hello, CodeUnknownFixture, "6:15", `uses unknown metadata "wbe": define it under the file's metadata (did you mean "web"?)`},
-		{"rasa bot_uttered without text", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {}\n", CodeMissingField, "7:13", "bot_uttered needs text_matches"},
+		{"rasa bot_uttered without text", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {}\n", CodeMissingField, "7:13", "bot_uttered needs utter_name"},
 		{"validator stub unknown", head + "stub_validators:\n  iban_check: {valid: true}\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeUnknownAction, "3:3", `stub for unknown validator "iban_check"`},
 	}
 	for _, tt := range tests {
@@ -281,7 +281,7 @@ func TestCodes(t *testing.T) {
 		assert.Equal(t, diag.Error, r.Severity)
 		assert.Same(t, &Rules[len(seen)-1], RuleOf(r.Code))
 	}
-	assert.Len(t, seen, 17)
+	assert.Len(t, seen, 18)
 	assert.Nil(t, RuleOf("E001"))
 }
 

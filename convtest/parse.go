@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/internal/yamlpos"
+	"github.com/soni-dev/soni/ir"
 
 	"github.com/soni-dev/soni/internal/suggest"
 
@@ -40,13 +41,16 @@ const (
 	StepFlowCompleted  StepKind = "flow_completed"
 	StepFlowCancelled  StepKind = "flow_cancelled"
 	StepActionExecuted StepKind = "action_executed"
+	// StepBotResponse checks that the next reply was said from a response:
+	// bot_response: NAME.
+	StepBotResponse StepKind = "bot_response"
 	// StepBotUttered is Rasa's bot_uttered assertion: some reply of the
 	// turn matches a regular expression. It exists only in assertions.
 	StepBotUttered StepKind = "bot_uttered"
 )
 
 // stepKinds lists every step kind, for did-you-mean suggestions.
-var stepKinds = []StepKind{StepUser, StepBot, StepBotMatches, StepSlotWasSet, StepSlotWasNotSet, StepFlowStarted, StepFlowCompleted, StepFlowCancelled, StepActionExecuted}
+var stepKinds = []StepKind{StepUser, StepBot, StepBotMatches, StepBotResponse, StepSlotWasSet, StepSlotWasNotSet, StepFlowStarted, StepFlowCompleted, StepFlowCancelled, StepActionExecuted}
 
 // The keys allowed at each level of a test file.
 var (
@@ -174,6 +178,13 @@ type Step struct {
 	Text string
 	// Regexp is the compiled bot_matches pattern.
 	Regexp *regexp.Regexp
+	// Response is the response a bot_uttered assertion names
+	// (utter_name); a bot_response step's is its Text.
+	Response string
+	// Buttons, when HasButtons, are the buttons a bot_uttered assertion
+	// expects, in order.
+	Buttons    []ir.Button
+	HasButtons bool
 	// Commands, when non-nil, replace understanding for a user step.
 	Commands []vm.Command
 	// Slots are the slot checks of slot_was_set and slot_was_not_set.
@@ -941,6 +952,13 @@ func (d *decoder) step(n ast.Node) *Step {
 		for _, s := range st.Slots {
 			st.refs = append(st.refs, ref{kind: "slot", name: s.Slot, pos: s.Pos})
 		}
+	case StepBotResponse:
+		s, ok := d.scalar(main.Value, what)
+		if !ok {
+			return nil
+		}
+		st.Text = s
+		st.refs = append(st.refs, ref{kind: "response", name: s, pos: d.pos(main.Value)})
 	case StepFlowStarted, StepFlowCompleted, StepFlowCancelled, StepActionExecuted:
 		s, ok := d.scalar(main.Value, what)
 		if !ok {

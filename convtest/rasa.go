@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/yamlpos"
+	"github.com/soni-dev/soni/ir"
 )
 
 // Rasa's end-to-end test format (Rasa Pro, "assertions") read with the
@@ -163,18 +165,25 @@ func (d *decoder) assertion(n ast.Node) *Step {
 				}
 				st.Text, st.Regexp = s, re
 			case "utter_name":
-				d.unsupported(d.pos(f.Key), "bot_uttered.utter_name names a response template (%s), which soni does not have: its messages are written in the flows; write text_matches: REGEX for the reply you expect", quoteScalar(f.Value))
-				return nil
+				s, ok := d.scalar(f.Value, "bot_uttered.utter_name")
+				if !ok {
+					return nil
+				}
+				st.Response = s
+				st.refs = append(st.refs, ref{kind: "response", name: s, pos: d.pos(f.Value)})
 			case "buttons":
-				d.unsupported(d.pos(f.Key), "bot_uttered.buttons has no equivalent in soni, whose replies are text: check the reply's text with text_matches: REGEX")
-				return nil
+				bs, ok := d.buttons(f.Value)
+				if !ok {
+					return nil
+				}
+				st.Buttons, st.HasButtons = bs, true
 			default:
-				d.unknownKey(f, "bot_uttered", []string{"text_matches"})
+				d.unknownKey(f, "bot_uttered", []string{"buttons", "text_matches", "utter_name"})
 				return nil
 			}
 		}
-		if st.Regexp == nil {
-			d.errorf(st.Pos, CodeMissingField, "bot_uttered needs text_matches: a regular expression for the reply")
+		if st.Regexp == nil && st.Response == "" && !st.HasButtons {
+			d.errorf(st.Pos, CodeMissingField, "bot_uttered needs utter_name: a response's name, text_matches: a regular expression for the reply, or buttons")
 			return nil
 		}
 	default:
@@ -182,6 +191,39 @@ func (d *decoder) assertion(n ast.Node) *Step {
 		return nil
 	}
 	return st
+}
+
+// buttons reads bot_uttered's buttons: [{title, payload}].
+func (d *decoder) buttons(n ast.Node) ([]ir.Button, bool) {
+	seq, ok := d.sequence(n, "bot_uttered.buttons")
+	if !ok {
+		return nil, false
+	}
+	out := []ir.Button{}
+	for _, item := range seq.Values {
+		fields, ok := d.mapping(item, "a button")
+		if !ok {
+			return nil, false
+		}
+		var b ir.Button
+		for _, f := range fields {
+			s, ok := d.scalar(f.Value, "a button's "+keyOf(f))
+			if !ok {
+				return nil, false
+			}
+			switch keyOf(f) {
+			case "title":
+				b.Title = s
+			case "payload":
+				b.Payload = s
+			default:
+				d.unknownKey(f, "a button", []string{"payload", "title"})
+				return nil, false
+			}
+		}
+		out = append(out, b)
+	}
+	return out, true
 }
 
 func isMappingValue(n ast.Node) bool {
@@ -361,7 +403,17 @@ func describe(st *Step) string {
 	case StepSlotWasSet, StepSlotWasNotSet:
 		return fmt.Sprintf("%s %s", st.Kind, slotNames(st.Slots))
 	case StepBotUttered:
-		return fmt.Sprintf("bot_uttered /%s/", st.Text)
+		var parts []string
+		if st.Response != "" {
+			parts = append(parts, st.Response)
+		}
+		if st.Regexp != nil {
+			parts = append(parts, "/"+st.Text+"/")
+		}
+		if st.HasButtons {
+			parts = append(parts, "with buttons "+buttonList(st.Buttons))
+		}
+		return "bot_uttered " + strings.Join(parts, " ")
 	}
 	if st.FlowStepID != "" {
 		return fmt.Sprintf("%s %s at step %s", st.Kind, st.Text, st.FlowStepID)

@@ -295,7 +295,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	}
 	for _, turn := range c.Turns {
 		runner.missing = runner.missing[:0]
-		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User), Now: t.File.Now}
+		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User), Now: t.File.Now, Variations: true}
 		res, err := eng.Handle(ctx, session, in)
 		if err != nil {
 			fail(turn, err)
@@ -335,7 +335,7 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 	replyBad := false
 	checksReplies := hasReplySteps(turn)
 	for _, st := range turn.Checks {
-		if st.Kind != StepBot && st.Kind != StepBotMatches {
+		if !isReplyStep(st.Kind) {
 			continue
 		}
 		var got string
@@ -345,11 +345,24 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		}
 		switch {
 		case st.Kind == StepBot:
+			if have && got != st.Text && slices.Contains(res.Message(i).Variations, st.Text) {
+				// Another variation of the response said here.
+				expected = append(expected, got)
+				break
+			}
 			expected = append(expected, st.Text)
 			if !have || got != st.Text {
 				replyBad = true
 				fail(st.Pos)
 			}
+		case st.Kind == StepBotResponse:
+			if have && res.Message(i).Response == st.Text {
+				expected = append(expected, got)
+				break
+			}
+			expected = append(expected, "(response "+st.Text+")")
+			replyBad = true
+			fail(st.Pos)
 		case have && st.Regexp.MatchString(got):
 			expected = append(expected, got)
 		default:
@@ -411,11 +424,53 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 // that is, whether its replies are checked.
 func hasReplySteps(t *Turn) bool {
 	for _, st := range t.Checks {
-		if st.Kind == StepBot || st.Kind == StepBotMatches {
+		if isReplyStep(st.Kind) {
 			return true
 		}
 	}
 	return false
+}
+
+// isReplyStep reports whether a step checks the next reply of the turn.
+func isReplyStep(k StepKind) bool {
+	return k == StepBot || k == StepBotMatches || k == StepBotResponse
+}
+
+// uttered reports whether reply j of the turn satisfies a bot_uttered
+// assertion: its response name, text and buttons, as far as it gives them.
+func uttered(st *Step, res *vm.Result, j int) bool {
+	u := res.Message(j)
+	switch {
+	case st.Response != "" && u.Response != st.Response:
+		return false
+	case st.Regexp != nil && !st.Regexp.MatchString(u.Text):
+		return false
+	case st.HasButtons && !slices.Equal(st.Buttons, u.Buttons):
+		return false
+	}
+	return true
+}
+
+// buttonList shows buttons for a message.
+func buttonList(bs []ir.Button) string {
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		parts[i] = fmt.Sprintf("%q (%s)", b.Title, b.Payload)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// replyList shows the turn's replies with their response names.
+func replyList(res *vm.Result) string {
+	var out []string
+	for j, r := range res.Replies {
+		s := strconv.Quote(r)
+		if u := res.Message(j); u.Response != "" {
+			s += " (" + u.Response + ")"
+		}
+		out = append(out, s)
+	}
+	return listOrNone(out)
 }
 
 // checkEvents runs one non-reply check step (or assertion) against the
@@ -424,12 +479,12 @@ func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
 	events := res.Events
 	switch st.Kind {
 	case StepBotUttered:
-		for _, r := range res.Replies {
-			if st.Regexp.MatchString(r) {
+		for j := range res.Replies {
+			if uttered(st, res, j) {
 				return nil
 			}
 		}
-		return []string{fmt.Sprintf("bot_uttered: no reply of the turn matches /%s/ (replies: %s)", st.Text, listOrNone(quoteAll(res.Replies)))}
+		return []string{fmt.Sprintf("%s: no reply of the turn matches (replies: %s)", describe(st), replyList(res))}
 	case StepSlotWasSet, StepSlotWasNotSet:
 		var out []string
 		for _, sv := range st.Slots {
@@ -532,12 +587,12 @@ func firstAfter(st *Step, res *vm.Result, after int) (int, bool) {
 	}
 	switch st.Kind {
 	case StepBotUttered:
-		for j, r := range res.Replies {
+		for j := range res.Replies {
 			at := j
 			if j < len(res.ReplyEvents) {
 				at += res.ReplyEvents[j]
 			}
-			if at > after && st.Regexp.MatchString(r) {
+			if at > after && uttered(st, res, j) {
 				return at, true
 			}
 		}

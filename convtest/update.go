@@ -162,7 +162,7 @@ func (u *updater) entryEnd(line, col int) int {
 func (u *updater) turn(c *Case, t *Turn, replies []string) error {
 	var steps []*Step
 	for _, st := range t.Checks {
-		if st.Kind == StepBot || st.Kind == StepBotMatches {
+		if isReplyStep(st.Kind) {
 			steps = append(steps, st)
 		}
 	}

@@ -44,6 +44,9 @@ const (
 	CodeBadPattern          = "E038"
 	CodeLoopBody            = "E039"
 	CodeMisspeltSlotType    = "E040"
+	CodeUnknownResponse     = "E041"
+	CodeBadPayload          = "E042"
+	CodeReadOnlySlot        = "E043"
 	CodeUnreachable         = "W001"
 	CodeInputlessLoop       = "W002"
 	CodeMaybeUnset          = "W003"
@@ -61,6 +64,8 @@ const (
 	CodeUndeclaredValidator = "W015"
 	CodeMixedLogic          = "W016"
 	CodeKeptSlot            = "W017"
+	CodeUnusedResponse      = "W018"
+	CodeEndlessPattern      = "W019"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -94,6 +99,9 @@ var Rules = []Rule{
 	{CodeBadPattern, "bad-pattern", Error, "A regular expression does not compile.", "Fix the regular expression (Go RE2 syntax)."},
 	{CodeLoopBody, "loop-body", Error, "A step belongs to the body of more than one while loop, or a while lists itself.", "List each step in at most one 'do' and never the while step itself."},
 	{CodeMisspeltSlotType, "misspelt-slot-type", Error, "A slot type is a misspelling of a known type, or an unknown type on a slot with min or max.", "Write the type suggested in the message: text, integer, number, boolean, categorical, date or any."},
+	{CodeUnknownResponse, "unknown-response", Error, "A step or message names a response that is not defined, or a collect has no message and no utter_ask_SLOT response.", "Define the response under 'responses:', fix its name, or give the step a message."},
+	{CodeBadPayload, "bad-payload", Error, "A button's payload names a slot, value or flow the project does not have, or is malformed.", "Write /SetSlots(slot=value), /intent{\"slot\": \"value\"} or a soni command with names the project defines."},
+	{CodeReadOnlySlot, "read-only-slot", Error, "A pattern flow sets or collects one of the read-only slots the VM gives it.", "Use another slot name; the pattern's context slots are filled by soni when the pattern starts."},
 	{CodeUnreachable, "unreachable-step", Warning, "A step can never run.", "Jump to the step from somewhere, or remove it."},
 	{CodeInputlessLoop, "loop-without-input", Warning, "A cycle of steps never waits for the user and may loop forever.", "Put a collect or confirm in the cycle, or give it a condition that becomes false."},
 	{CodeMaybeUnset, "slot-maybe-unset", Warning, "A slot may be read before it is set on some path.", "Collect or set the slot on every path before it is read, or give it an initial value."},
@@ -111,6 +119,8 @@ var Rules = []Rule{
 	{CodeUndeclaredValidator, "undeclared-validator", Warning, "A collect names a validator that is neither built in nor declared.", "Declare it under 'validators:', provide it from Go (Engine.RegisterValidator) or a test stub, or use a built-in."},
 	{CodeMixedLogic, "mixed-and-or", Warning, "An expression mixes and and or without parentheses; the Python framework read such conditions from left to right.", "Add parentheses that say which reading you mean."},
 	{CodeKeptSlot, "kept-slot", Warning, "A flow collects a conversation slot and never clears it, so the next run of the flow reuses the old answer.", "Declare the slot in the flow's slots, clear it with a set step (slot: null), or acknowledge a slot meant to outlive the flow with # soni:ignore W017."},
+	{CodeUnusedResponse, "unused-response", Warning, "A response is defined but nothing says it.", "Say it from a step (response: NAME), or remove it."},
+	{CodeEndlessPattern, "endless-pattern", Warning, "A pattern flow that overrides a default can never end, so the conversation it repairs would never resume.", "Give the pattern a path to its end (the last step, or __end__)."},
 }
 
 var rulesByCode = func() map[string]*Rule {

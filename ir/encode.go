@@ -118,7 +118,7 @@ func (p *Program) Validate() error {
 			if bad {
 				return fmt.Errorf("flow %q step %q has an edge outside the flow", f.Name, n.ID)
 			}
-			if (n.Kind == KindLink || n.Kind == KindCall) && !names[n.Target] {
+			if (n.Kind == KindLink || n.Kind == KindCall) && !names[n.Target] && !IsPattern(n.Target) {
 				return fmt.Errorf("flow %q step %q targets unknown flow %q", f.Name, n.ID, n.Target)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/soni-dev/soni/diag"
@@ -64,8 +65,14 @@ type Program struct {
 	// description and a run block) with no inputs or outputs: it is called
 	// with one value and answers with a verdict.
 	Validators []*Action `json:"validators,omitempty"`
-	// Flows are sorted by name.
+	// Flows are sorted by name. They include a default flow for every
+	// conversation-repair pattern the project does not define itself
+	// (see [Patterns]); those have Builtin set.
 	Flows []*Flow `json:"flows"`
+	// Responses are the responses, sorted by name: the project's, and
+	// the built-in ones the default patterns say that the project does
+	// not define (see [BuiltinResponses]).
+	Responses []*Response `json:"responses,omitempty"`
 }
 
 // Settings are the project settings with defaults applied.
@@ -95,6 +102,10 @@ type Settings struct {
 	// (12/04/2026) is read: "dmy" (day first) or "mdy" (month first);
 	// "" refuses it and asks for the month in words.
 	DateOrder string `json:"date_order,omitempty"`
+	// Language is the project's default language: the language of a
+	// session whose language slot and metadata name none. "" means the
+	// responses' texts as written, never a translation.
+	Language string `json:"language,omitempty"`
 	// Understanding is the understanding block, or nil (the rules).
 	Understanding *Understanding `json:"understanding,omitempty"`
 	// Extra holds the compatibility settings (rephrase_responses, llm, ...),
@@ -214,8 +225,11 @@ type Action struct {
 	Inputs   []string `json:"inputs,omitempty"`
 	Required []string `json:"required,omitempty"`
 	Outputs  []string `json:"outputs,omitempty"`
-	Run      *Run     `json:"run,omitempty"`
-	Pos      diag.Pos `json:"pos"`
+	// RequiredOutputs are the outputs the action must return: a call that
+	// leaves one out fails. Any other output it leaves out is not set.
+	RequiredOutputs []string `json:"required_outputs,omitempty"`
+	Run             *Run     `json:"run,omitempty"`
+	Pos             diag.Pos `json:"pos"`
 }
 
 // Run says how an action runs outside Go: a command or an HTTP endpoint.
@@ -247,9 +261,18 @@ type Retry struct {
 
 // Flow is a compiled flow: its nodes in step order, with node 0 the entry.
 type Flow struct {
-	Name        string   `json:"name"`
+	Name string `json:"name"`
+	// Label is the flow's name for people ("transfer money"), as a
+	// pattern's context shows it; "" means the name with its underscores
+	// as spaces (see [Flow.Title]).
+	Label       string   `json:"label,omitempty"`
 	Description string   `json:"description,omitempty"`
 	Triggers    []string `json:"triggers,omitempty"`
+	// If is the flow's guard: the flow can only start while it holds.
+	If *Expr `json:"if,omitempty"`
+	// Builtin is true for a pattern's default flow, which soni provides
+	// because the project does not define a flow of that name.
+	Builtin bool `json:"builtin,omitempty"`
 	// Slots are the flow slots, declared or implicit, sorted by name.
 	Slots []*Slot  `json:"slots,omitempty"`
 	Nodes []*Node  `json:"nodes"`
@@ -296,10 +319,13 @@ type Node struct {
 	OnDeny    *int `json:"on_deny,omitempty"`
 }
 
-// Template is a message template as written, with its position.
+// Template is a message template as written, with its position, or a
+// reference to a response: when Response is set, the message is that
+// response's, and Src is empty.
 type Template struct {
-	Src string   `json:"src"`
-	Pos diag.Pos `json:"pos"`
+	Src      string   `json:"src"`
+	Response string   `json:"response,omitempty"`
+	Pos      diag.Pos `json:"pos"`
 }
 
 // Expr is an expression as written, with its position.
@@ -376,6 +402,25 @@ var BuiltinValidators = []string{"email", "iban", "not_empty", "phone", "positiv
 // IsBuiltinValidator reports whether name is a built-in validator.
 func IsBuiltinValidator(name string) bool {
 	return slices.Contains(BuiltinValidators, name)
+}
+
+// Response returns the response with the given name, or nil.
+func (p *Program) Response(name string) *Response {
+	for _, r := range p.Responses {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Title returns the flow's name for people: its label, or its name with
+// underscores as spaces.
+func (f *Flow) Title() string {
+	if f.Label != "" {
+		return f.Label
+	}
+	return strings.ReplaceAll(f.Name, "_", " ")
 }
 
 // Validator returns the declared validator with the given name, or nil.

@@ -513,11 +513,11 @@ func TestValidate(t *testing.T) {
 		{
 			name: "errors sort by location with numeric indexes",
 			src: "flows:\n  f:\n    steps:\n" + strings.Repeat("      - {step: a, type: say, message: hi}\n", 2) +
-				"      - {step: c, type: say}\n" + strings.Repeat("      - {step: a, type: say, message: hi}\n", 7) +
-				"      - {step: b, type: say}\n",
+				"      - {step: c, type: link}\n" + strings.Repeat("      - {step: a, type: say, message: hi}\n", 7) +
+				"      - {step: b, type: link}\n",
 			want: []want{
-				{"/flows/f/steps/2", Missing, "message", `missing required field "message" in say step`, ""},
-				{"/flows/f/steps/10", Missing, "message", `missing required field "message" in say step`, ""},
+				{"/flows/f/steps/2", Missing, "target", `missing required field "target" in link step`, ""},
+				{"/flows/f/steps/10", Missing, "target", `missing required field "target" in link step`, ""},
 			},
 		},
 	} {
@@ -535,7 +535,7 @@ func TestViolationDetails(t *testing.T) {
 	u := got[0]
 	assert.Equal(t, []string{"flows", "f", "steps", "0", "mesage"}, u.Tokens)
 	assert.Equal(t, "flows.f.steps.0.mesage", u.Path())
-	assert.Equal(t, []string{"jump_to", "message", "rephrase", "step", "type"}, u.Allowed)
+	assert.Equal(t, []string{"jump_to", "message", "rephrase", "response", "step", "type"}, u.Allowed)
 	assert.Equal(t, diag.CodeUnknownKey, u.Kind.Code())
 	assert.True(t, strings.HasSuffix(u.Keyword, "/$defs/sayStep/additionalProperties"), u.Keyword)
 

@@ -65,7 +65,7 @@ func (t *turn) exec(nr *nodeRT) error {
 	n := nr.n
 	switch n.Kind {
 	case ir.KindSay:
-		t.say(t.render(nr.msg))
+		t.sayU(t.utter(nr.msg, nil))
 		t.goTo(n.Next)
 	case ir.KindCollect:
 		sr := t.m.slot(nr.flow, n.Slot)

@@ -49,6 +49,8 @@ type Machine struct {
 	// as templates: they may read conversation slots and use {{ }}.
 	idleMsg, fallbackMsg, cancelMsg *tmpl.Template
 	initial                         map[string]any
+	// responses are the program's responses, compiled.
+	responses map[string]*respRT
 }
 
 // slotRT is a slot definition with its compiled validation and message.
@@ -56,7 +58,7 @@ type slotRT struct {
 	def        *ir.Slot
 	conv       bool
 	validation *compiled
-	invalid    *tmpl.Template
+	invalid    *message
 }
 
 // flowRT is a flow with its nodes compiled and indexed.
@@ -76,8 +78,8 @@ type nodeRT struct {
 	n         *ir.Node
 	flow      *flowRT
 	trace     string
-	msg       *tmpl.Template
-	errMsg    *tmpl.Template
+	msg       *message
+	errMsg    *message
 	cond      *compiled
 	eval      *compiled
 	validator *compiled
@@ -165,11 +167,14 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 			return nil, fmt.Errorf("setting %s %q: %v", msg.name, msg.src, err)
 		}
 	}
+	if err := m.compileResponses(); err != nil {
+		return nil, err
+	}
 	for _, s := range p.Slots {
 		if s == nil {
 			return nil, fmt.Errorf("program has a nil conversation slot")
 		}
-		rt, err := compileSlot(s, true)
+		rt, err := m.compileSlot(s, true)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +224,7 @@ func withDefaults(s ir.Settings) ir.Settings {
 	return s
 }
 
-func compileSlot(s *ir.Slot, conv bool) (*slotRT, error) {
+func (m *Machine) compileSlot(s *ir.Slot, conv bool) (*slotRT, error) {
 	rt := &slotRT{def: s, conv: conv}
 	var err error
 	if s.Validation != nil {
@@ -228,7 +233,7 @@ func compileSlot(s *ir.Slot, conv bool) (*slotRT, error) {
 		}
 	}
 	if s.InvalidMessage != nil {
-		if rt.invalid, err = parseTemplate(s.InvalidMessage); err != nil {
+		if rt.invalid, err = m.parseMessage(s.InvalidMessage); err != nil {
 			return nil, fmt.Errorf("slot %q invalid_message: %w", s.Name, err)
 		}
 	}
@@ -258,7 +263,7 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 		if _, ok := m.conv[s.Name]; ok {
 			continue // a name declared at the top level always means the conversation slot
 		}
-		rt, err := compileSlot(s, false)
+		rt, err := m.compileSlot(s, false)
 		if err != nil {
 			return nil, fmt.Errorf("flow %q: %w", f.Name, err)
 		}
@@ -283,7 +288,7 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 			return nil, fmt.Errorf("flow %q has two steps with id %q", f.Name, n.ID)
 		}
 		fr.index[n.ID] = i
-		nr, err := compileNode(fr, n)
+		nr, err := m.compileNode(fr, n)
 		if err != nil {
 			return nil, fmt.Errorf("%s: flow %q step %q: %w", n.Pos, f.Name, n.ID, err)
 		}
@@ -310,13 +315,13 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 	return fr, nil
 }
 
-func compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
+func (m *Machine) compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
 	nr := &nodeRT{n: n, flow: fr, trace: "step " + fr.f.Name + "." + n.ID + " (" + string(n.Kind) + ")"}
 	var err error
-	if nr.msg, err = parseTemplate(n.Message); err != nil {
+	if nr.msg, err = m.parseMessage(n.Message); err != nil {
 		return nil, err
 	}
-	if nr.errMsg, err = parseTemplate(n.ErrorMessage); err != nil {
+	if nr.errMsg, err = m.parseMessage(n.ErrorMessage); err != nil {
 		return nil, err
 	}
 	if n.Condition != nil {

@@ -48,6 +48,15 @@ type Input struct {
 	// soni chat and soni eval with --now, so that "tomorrow" is always
 	// the same day.
 	Now time.Time
+	// OnMessage, when set, is called like OnReply with each reply and
+	// its response name, buttons and extras.
+	OnMessage func(Utterance)
+	// Channel names the channel the message came from ("rest", "chat",
+	// "test"...): a response's variations for that channel are preferred.
+	Channel string
+	// Variations asks for the texts of every variation of each response
+	// said (Utterance.Variations), which conversation tests match against.
+	Variations bool
 	// Metadata, when not empty, is merged into the session's metadata
 	// (State.Metadata), key by key, and shown in the trace. Its values
 	// must be JSON values (nil, bool, string, numbers, []any,
@@ -59,6 +68,11 @@ type Input struct {
 type Result struct {
 	// Replies are the bot's messages of the turn, in order.
 	Replies []string `json:"replies"`
+	// Messages holds, when some reply of the turn was said from a
+	// response or has buttons, an image or a custom payload, every reply
+	// with those (parallel to Replies); it is nil when every reply is
+	// plain text. [Result.Message] reads either.
+	Messages []Utterance `json:"messages,omitempty"`
 	// Pending is the question the conversation now waits on, or nil.
 	Pending *Pending `json:"pending,omitempty"`
 	// Events are what happened during the turn, in order.
@@ -155,8 +169,12 @@ type turn struct {
 	now  time.Time
 	conv values.Converter
 	// onReply and onEvent are Input.OnReply and Input.OnEvent.
-	onReply func(string)
-	onEvent func(Event)
+	onReply   func(string)
+	onEvent   func(Event)
+	onMessage func(Utterance)
+	// channel and variations are Input.Channel and Input.Variations.
+	channel    string
+	variations bool
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
@@ -242,7 +260,8 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, now: now, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent}
+	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, now: now, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent,
+		onMessage: in.OnMessage, channel: in.Channel, variations: in.Variations}
 	t.conv = values.Converter{Now: t.clock, DateOrder: values.DateOrder(m.settings.DateOrder)}
 	if t.actions == nil {
 		t.actions = m.opts.Actions
@@ -301,6 +320,9 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	}
 	if len(t.res.Events) == 0 {
 		t.res.Events = nil
+	}
+	if len(t.res.Messages) == 0 {
+		t.res.Messages = nil
 	}
 	t.res.State = t.st
 	return t.res, nil
@@ -401,11 +423,33 @@ func (t *turn) remember(msg string) {
 
 func (t *turn) trace(line string) { t.res.Trace = append(t.res.Trace, line) }
 
-func (t *turn) say(msg string) {
-	t.res.Replies = append(t.res.Replies, msg)
+func (t *turn) say(msg string) { t.sayU(Utterance{Text: msg}) }
+
+// sayU appends a reply. An utterance with no text and nothing else (a
+// response whose variation is empty) says nothing.
+func (t *turn) sayU(u Utterance) {
+	if u.Text == "" && len(u.Buttons) == 0 && u.Image == "" && u.Custom == nil {
+		if u.Response != "" {
+			t.trace(t.where() + "response " + u.Response + " is empty: nothing said")
+		}
+		return
+	}
+	if u.rich() && t.res.Messages == nil {
+		t.res.Messages = make([]Utterance, len(t.res.Replies), len(t.res.Replies)+1)
+		for i, r := range t.res.Replies {
+			t.res.Messages[i] = Utterance{Text: r}
+		}
+	}
+	t.res.Replies = append(t.res.Replies, u.Text)
+	if t.res.Messages != nil {
+		t.res.Messages = append(t.res.Messages, u)
+	}
 	t.res.ReplyEvents = append(t.res.ReplyEvents, len(t.res.Events))
 	if t.onReply != nil {
-		t.onReply(msg)
+		t.onReply(u.Text)
+	}
+	if t.onMessage != nil {
+		t.onMessage(u)
 	}
 }
 
@@ -693,14 +737,14 @@ func (t *turn) setSlot(name string, raw any) error {
 	if err != nil {
 		t.trace("invalid value for slot " + name + ": " + err.Error())
 		if answering != nil {
-			t.invalidAnswer(answering, sr, err)
+			t.invalidAnswer(answering, sr, err, raw)
 			return nil
 		}
 		var first *nodeRT
 		if len(collects) > 0 {
 			first = collects[0]
 		}
-		t.say(t.invalidMessage(first, sr, err))
+		t.sayU(t.invalidMessage(first, sr, err, raw))
 		return nil
 	}
 	t.store(sr, v)
@@ -757,7 +801,7 @@ func (t *turn) correctSlot(name string, raw any) error {
 		} else if len(collects) > 0 {
 			at = collects[0]
 		}
-		t.say(t.invalidMessage(at, sr, err))
+		t.sayU(t.invalidMessage(at, sr, err, raw))
 		return nil
 	}
 	if old, ok := t.get(name); ok && sameValue(old, v) {
@@ -859,20 +903,26 @@ func (t *turn) validate(sr *slotRT, collect *nodeRT, v any, named bool) (any, er
 // invalidMessage renders the message for an invalid value (err is why it
 // is invalid): the collect's validation_error_message, the named
 // validator's own message, the slot's invalid_message, or a default.
-func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error) string {
+func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error, raw any) Utterance {
 	var ie *invalidError
+	value := func(name string) (any, bool) {
+		if name == "value" {
+			return refused(raw), true
+		}
+		return nil, false
+	}
 	switch {
 	case errors.Is(err, values.ErrDateOrder):
 		// "12/04/2026": no message of the project's can say why.
-		return err.Error()
+		return Utterance{Text: err.Error()}
 	case collect != nil && collect.errMsg != nil:
-		return t.render(collect.errMsg)
+		return t.utter(collect.errMsg, value)
 	case errors.As(err, &ie) && strings.TrimSpace(ie.msg) != "":
-		return ie.msg
+		return Utterance{Text: ie.msg}
 	case sr.invalid != nil:
-		return t.render(sr.invalid)
+		return t.utter(sr.invalid, value)
 	}
-	return defaultInvalid(sr.def)
+	return Utterance{Text: defaultInvalid(sr.def)}
 }
 
 // defaultInvalid is the invalid message of a slot that gives none. It never
@@ -935,10 +985,10 @@ func typeInvalid(def *ir.Slot) string {
 // invalidAnswer handles an invalid answer to the pending collect: the
 // error message, then the question again, or after max_attempts the
 // on_invalid step or the end of the flow.
-func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT, err error) {
+func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT, err error, raw any) {
 	p := t.st.Pending
 	p.Attempts++
-	t.say(t.invalidMessage(collect, sr, err))
+	t.sayU(t.invalidMessage(collect, sr, err, raw))
 	if max := collect.n.MaxAttempts; max > 0 && p.Attempts >= max {
 		t.trace(collect.flow.f.Name + "." + collect.n.ID + ": " + strconv.Itoa(p.Attempts) + " invalid answers, max_attempts reached")
 		t.st.Pending = nil
@@ -1014,8 +1064,8 @@ func (t *turn) ask(nr *nodeRT, attempts int) {
 		kind = PendingConfirm
 	}
 	prompt := t.prompt(nr)
-	t.st.Pending = &Pending{Kind: kind, Flow: nr.flow.f.Name, Step: nr.n.ID, Slot: nr.n.Slot, Prompt: prompt, Attempts: attempts}
-	t.say(prompt)
+	t.st.Pending = &Pending{Kind: kind, Flow: nr.flow.f.Name, Step: nr.n.ID, Slot: nr.n.Slot, Prompt: prompt.Text, Attempts: attempts}
+	t.sayU(prompt)
 	t.asked = true
 }
 
@@ -1023,19 +1073,22 @@ func (t *turn) ask(nr *nodeRT, attempts int) {
 func (t *turn) reask() {
 	p := t.st.Pending
 	if nr := t.pendingNode(p); nr != nil {
-		p.Prompt = t.prompt(nr)
+		u := t.prompt(nr)
+		p.Prompt = u.Text
+		t.sayU(u)
+	} else {
+		t.say(p.Prompt)
 	}
-	t.say(p.Prompt)
 	t.asked = true
 }
 
 // prompt renders a collect's or confirm's question.
-func (t *turn) prompt(nr *nodeRT) string {
+func (t *turn) prompt(nr *nodeRT) Utterance {
 	if nr.msg != nil {
-		return t.render(nr.msg)
+		return t.utter(nr.msg, nil)
 	}
 	v, _ := t.shown(nr.n.Slot)
-	return "Please confirm " + nr.n.Slot + ": " + tmpl.Format(v) + "."
+	return Utterance{Text: "Please confirm " + nr.n.Slot + ": " + tmpl.Format(v) + "."}
 }
 
 // push starts a flow on top of the stack.

@@ -1,0 +1,73 @@
+package compiler
+
+import (
+	"github.com/goccy/go-yaml/ast"
+)
+
+// message reads a message field: a template string, or {response: NAME}.
+// It returns the template or the response name; at most one is set.
+func (d *decoder) message(e entry) (text, resp posStr) {
+	if _, ok := d.unwrap(e.value).(*ast.MappingNode); ok {
+		for _, f := range d.entries(e.value, e.key.Path) {
+			if f.key.V == "response" {
+				resp = d.scalarStr(f.value, f.key.Path)
+			}
+		}
+		return posStr{}, resp
+	}
+	return d.scalarStr(e.value, e.key.Path), posStr{}
+}
+
+// response decodes a response: a list of variations (the schema checked
+// the shape; anything else is skipped).
+func (d *decoder) response(e entry) *response {
+	r := &response{Name: e.key, Pos: e.key.Pos, Path: e.key.Path}
+	for i, it := range d.items(e.value) {
+		p := index(e.key.Path, i)
+		v := &variation{Pos: d.itemPos(e.value, i, it), Path: p}
+		for _, f := range d.entries(it, p) {
+			switch f.key.V {
+			case "text":
+				v.Text = d.scalarStr(f.value, f.key.Path)
+			case "image":
+				v.Image = d.scalarStr(f.value, f.key.Path)
+			case "channel":
+				v.Channel = d.scalarStr(f.value, f.key.Path)
+			case "custom":
+				v.Custom = d.generic(f.value)
+			case "condition":
+				for j, c := range d.items(f.value) {
+					sc := &slotCond{Pos: d.itemPos(f.value, j, c)}
+					for _, g := range d.entries(c, index(f.key.Path, j)) {
+						switch g.key.V {
+						case "name":
+							sc.Name = d.scalarStr(g.value, g.key.Path)
+						case "value":
+							sc.Value = d.generic(g.value)
+						}
+					}
+					v.Condition = append(v.Condition, sc)
+				}
+			case "buttons":
+				for j, b := range d.items(f.value) {
+					bt := &button{Pos: d.itemPos(f.value, j, b)}
+					for _, g := range d.entries(b, index(f.key.Path, j)) {
+						switch g.key.V {
+						case "title":
+							bt.Title = d.scalarStr(g.value, g.key.Path)
+						case "payload":
+							bt.Payload = d.scalarStr(g.value, g.key.Path)
+						}
+					}
+					v.Buttons = append(v.Buttons, bt)
+				}
+			case "translation":
+				for _, g := range d.entries(f.value, f.key.Path) {
+					v.Translation = append(v.Translation, &translation{Lang: g.key, Text: d.scalarStr(g.value, g.key.Path)})
+				}
+			}
+		}
+		r.Variations = append(r.Variations, v)
+	}
+	return r
+}

@@ -1,0 +1,157 @@
+package ir
+
+import (
+	"sort"
+
+	"github.com/soni-dev/soni/diag"
+)
+
+// DefaultsFile is the file name the default patterns' positions carry.
+const DefaultsFile = "<soni default patterns>"
+
+// The responses the default patterns say (Rasa's names where Rasa has
+// one). A project that defines a response of one of these names changes
+// what the default pattern says without overriding the pattern.
+const (
+	ResponseAskRephrase          = "utter_ask_rephrase"
+	ResponseCanDoSomethingElse   = "utter_can_do_something_else"
+	ResponseClarification        = "utter_clarification_options_rasa"
+	ResponseCorrected            = "utter_corrected_previous_input"
+	ResponseFlowCancelled        = "utter_flow_cancelled_rasa"
+	ResponseContinueInterrupted  = "utter_flow_continue_interrupted"
+	ResponseChitchat             = "utter_free_chitchat_response"
+	ResponseHelp                 = "utter_help"
+	ResponseHumanHandoff         = "utter_human_handoff_not_available"
+	ResponseInternalError        = "utter_internal_error_rasa"
+	ResponseSkipQuestion         = "utter_skip_question_answer"
+	defaultClarify               = "Did you mean {options}?"
+	defaultHelp                  = "Here is what I can do: {flow_descriptions}."
+	defaultSkipQuestion          = "Sorry, I need an answer to this question to go on."
+	defaultPatternDescriptionEnd = " (soni's default)"
+)
+
+// DefaultResponses lists the names of the responses the default patterns
+// say, sorted.
+var DefaultResponses = []string{
+	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseClarification,
+	ResponseCorrected, ResponseFlowCancelled, ResponseContinueInterrupted,
+	ResponseChitchat, ResponseHelp, ResponseHumanHandoff, ResponseInternalError,
+	ResponseSkipQuestion,
+}
+
+// WithDefaults returns the program with soni's default flow for every
+// pattern it does not define, and the default patterns' responses it does
+// not define; both are marked Builtin. The message settings configure the
+// defaults: fallback_message is utter_ask_rephrase, cancel_message
+// utter_flow_cancelled_rasa, action_error_message
+// utter_internal_error_rasa, chitchat_message utter_free_chitchat_response,
+// clarify_message utter_clarification_options_rasa, and handoff either
+// the flow pattern_human_handoff links to or its message. p is not
+// changed; the result shares p's flows and responses.
+func WithDefaults(p *Program) *Program {
+	s := p.Settings
+	d := DefaultSettings()
+	text := func(v, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	out := *p
+	out.Flows = append([]*Flow(nil), p.Flows...)
+	out.Responses = append([]*Response(nil), p.Responses...)
+	line := 0
+	pos := func() diag.Pos {
+		line++
+		return diag.Pos{File: DefaultsFile, Line: line, Col: 1}
+	}
+	addResp := func(name, src string) {
+		if p.Response(name) != nil {
+			return
+		}
+		v := &Variation{Pos: pos()}
+		if src != "" {
+			v.Text = &Template{Src: src, Pos: v.Pos}
+		}
+		out.Responses = append(out.Responses, &Response{Name: name, Variations: []*Variation{v}, Builtin: true, Pos: v.Pos})
+	}
+	handoffFlow := s.Handoff != "" && p.Flow(s.Handoff) != nil
+	handoffMsg := ""
+	if s.Handoff != "" && !handoffFlow {
+		handoffMsg = s.Handoff
+	}
+	addResp(ResponseAskRephrase, text(s.FallbackMessage, d.FallbackMessage))
+	addResp(ResponseCanDoSomethingElse, "")
+	addResp(ResponseClarification, text(s.ClarifyMessage, defaultClarify))
+	addResp(ResponseCorrected, "")
+	addResp(ResponseFlowCancelled, text(s.CancelMessage, d.CancelMessage))
+	addResp(ResponseContinueInterrupted, "")
+	addResp(ResponseChitchat, text(s.ChitchatMessage, text(s.FallbackMessage, d.FallbackMessage)))
+	addResp(ResponseHelp, defaultHelp)
+	addResp(ResponseHumanHandoff, text(handoffMsg, text(s.FallbackMessage, d.FallbackMessage)))
+	addResp(ResponseInternalError, text(s.ActionErrorMessage, d.ActionErrorMessage))
+	addResp(ResponseSkipQuestion, defaultSkipQuestion)
+	sort.Slice(out.Responses, func(i, j int) bool { return out.Responses[i].Name < out.Responses[j].Name })
+
+	say := func(id, resp string) *Node {
+		return &Node{ID: id, Kind: KindSay, Pos: pos(), Message: &Template{Response: resp}}
+	}
+	act := func(id, action string) *Node {
+		return &Node{ID: id, Kind: KindAction, Pos: pos(), Action: action}
+	}
+	link := func(id, target string) *Node {
+		return &Node{ID: id, Kind: KindLink, Pos: pos(), Target: target}
+	}
+	add := func(name, desc string, nodes ...*Node) {
+		if p.Flow(name) != nil {
+			return
+		}
+		for i, n := range nodes {
+			n.Next = i + 1
+			if i == len(nodes)-1 {
+				n.Next = End
+			}
+			if n.Message != nil {
+				n.Message.Pos = n.Pos
+			}
+		}
+		f := &Flow{Name: name, Description: desc + defaultPatternDescriptionEnd, Nodes: nodes, Builtin: true, Pos: pos()}
+		f.Slots = append(f.Slots, &Slot{Name: ContextSlot, Type: TypeAny, Pos: f.Pos})
+		for _, ps := range PatternSlots[name] {
+			f.Slots = append(f.Slots, &Slot{Name: ps.Name, Type: ps.Type, Pos: f.Pos})
+		}
+		sort.Slice(f.Slots, func(i, j int) bool { return f.Slots[i].Name < f.Slots[j].Name })
+		out.Flows = append(out.Flows, f)
+	}
+	add(PatternCancelFlow, "Says that a flow is cancelled, and cancels it",
+		say("inform", ResponseFlowCancelled), act("cancel", ActionCancelFlow))
+	pending := &Node{ID: "pending", Kind: KindBranch, Pos: pos(), Evaluate: &Expr{Src: "question_pending"}, Cases: []Case{{Pattern: "false", Target: End}}}
+	pending.Evaluate.Pos = pending.Pos
+	add(PatternCannotHandle, "Asks the user to rephrase a message that was not understood, when a question waits for its answer",
+		pending, say("rephrase", ResponseAskRephrase))
+	if s.ChitchatMessage != "" {
+		add(PatternChitchat, "Answers small talk", say("answer", ResponseChitchat))
+	} else {
+		add(PatternChitchat, "Answers small talk as a message that was not understood", link("not_understood", PatternCannotHandle))
+	}
+	add(PatternClarification, "Asks which of several flows the user meant",
+		act("offer", ActionClarifyFlows), say("ask", ResponseClarification))
+	add(PatternCompleted, "Runs when the user's flows are done", say("anything_else", ResponseCanDoSomethingElse))
+	add(PatternContinueInterrupted, "Runs when a flow interrupted by another one continues", say("resume", ResponseContinueInterrupted))
+	add(PatternCorrection, "Applies a correction of a slot's value", act("correct", ActionCorrectFlowSlot), say("inform", ResponseCorrected))
+	add(PatternHelp, "Tells the user what the bot can do", say("list", ResponseHelp))
+	switch {
+	case handoffFlow:
+		add(PatternHumanHandoff, "Hands the conversation to a person", link("handoff", s.Handoff))
+	case handoffMsg != "":
+		add(PatternHumanHandoff, "Says how to reach a person", say("inform", ResponseHumanHandoff))
+	default:
+		add(PatternHumanHandoff, "Answers a request for a person as a message that was not understood", link("not_understood", PatternCannotHandle))
+	}
+	add(PatternInternalError, "Says that something went wrong", say("inform", ResponseInternalError))
+	add(PatternRepeatBotMessages, "Says the bot's last messages again", act("repeat", ActionRepeatBotMessages))
+	add(PatternSessionStart, "Starts a conversation", act("start", ActionSessionStart))
+	add(PatternSkipQuestion, "Answers a request to skip a question", say("explain", ResponseSkipQuestion))
+	sort.Slice(out.Flows, func(i, j int) bool { return out.Flows[i].Name < out.Flows[j].Name })
+	return &out
+}

@@ -41,6 +41,7 @@ actions:
       - name: account_type
         required: true
     outputs: [balance]
+    required_outputs: [balance]
     run:
 %s
 flows:
@@ -287,7 +288,9 @@ func TestConversationFaults(t *testing.T) {
 				case vm.EventActionExecuted:
 					executed = append(executed, ev)
 				case vm.EventFlowCompleted, vm.EventFlowCancelled:
-					ended = ev.Type
+					if ev.Flow == "check" {
+						ended = ev.Type
+					}
 				}
 			}
 			trace := strings.Join(rep.Trace, "\n")

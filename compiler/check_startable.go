@@ -8,7 +8,8 @@ import (
 )
 
 // check_startable warns about a flow that nothing can start (W007): it has
-// no trigger intents and no other flow links to it or calls it. A flow
+// no trigger intents and no other flow links to it or calls it (a pattern's
+// flow is started by soni itself). A flow
 // that only links to or calls itself cannot start either. The check does
 // not follow chains: a flow called only by an unstartable flow is not
 // reported, since the warning on the caller already points at the fix.
@@ -23,7 +24,7 @@ func checkStartable(c *checker) {
 		}
 	}
 	for _, f := range c.p.Flows {
-		if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f || brokenTrigger(*c.ds, f) {
+		if len(f.Triggers) > 0 || targeted[f.Name.V] || c.p.Flow(f.Name.V) != f || brokenTrigger(*c.ds, f) || ir.IsPattern(f.Name.V) {
 			continue
 		}
 		c.ds.Add(f.Name.Pos, diag.CodeUnstartableFlow, f.Path,

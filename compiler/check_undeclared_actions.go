@@ -17,7 +17,7 @@ func checkUndeclaredActions(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Kind != ir.KindAction || !s.Call.Set || s.Call.V == "" || c.p.Action(s.Call.V) != nil {
+			if s.Kind != ir.KindAction || !s.Call.Set || s.Call.V == "" || c.p.Action(s.Call.V) != nil || ir.IsBuiltinAction(s.Call.V) {
 				continue
 			}
 			d := c.ds.Add(s.Call.Pos, diag.CodeUndeclaredAction, s.Call.Path,

@@ -106,6 +106,7 @@ var checks = []check{
 	{"branch_patterns", checkBranchPatterns},
 	{"duplicates", checkDuplicates},
 	{"durations", checkDurations},
+	{"endless_patterns", checkEndlessPatterns},
 	{"expressions", checkExpressions},
 	{"flow_refs", checkFlowRefs},
 	{"kept_slots", checkKeptSlots},

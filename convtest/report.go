@@ -133,12 +133,20 @@ func writeFailure(b *strings.Builder, f *Failure, opts TextOptions, indent strin
 	if len(f.Metadata) > 0 {
 		fmt.Fprintf(b, "%ssession metadata: %s\n", indent, tmpl.Format(f.Metadata))
 	}
-	if len(f.Events) == 0 {
+	// The flows of soni's default patterns that ran are left out: they
+	// are in the JSON report.
+	events := make([]vm.Event, 0, len(f.Events))
+	for _, e := range f.Events {
+		if f.defaultPattern == nil || !f.defaultPattern(e.Flow) || e.Type == vm.EventSlotSet {
+			events = append(events, e)
+		}
+	}
+	if len(events) == 0 {
 		fmt.Fprintf(b, "%sevents of the turn: none\n", indent)
 		return
 	}
 	fmt.Fprintf(b, "%sevents of the turn:\n", indent)
-	for _, e := range f.Events {
+	for _, e := range events {
 		if e.Type == vm.EventSlotSet && f.conv != nil && f.conv(e.Slot) {
 			// A conversation slot belongs to no flow: "slot_set tier",
 			// not the flow that happened to set it.
@@ -163,6 +171,8 @@ func EventText(e vm.Event) string {
 			return "slot_set " + name + " cleared"
 		}
 		return "slot_set " + name + " = " + show(e.New)
+	case vm.EventSlotReset:
+		return "slot_reset " + e.Flow + "." + e.Slot
 	case vm.EventActionExecuted:
 		return "action_executed " + e.Action
 	case vm.EventActionFailed:

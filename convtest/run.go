@@ -92,6 +92,9 @@ type Failure struct {
 	// conv tells the conversation slots, which the report names without
 	// the flow that happened to set them.
 	conv func(slot string) bool
+	// defaultPattern reports whether a flow is soni's default flow of a
+	// pattern (the project defines no flow of that name).
+	defaultPattern func(flow string) bool
 	// Error is the runtime error that stopped the turn, if any.
 	Error string
 }
@@ -414,6 +417,7 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		out.Expected = slices.Clone(expected)
 	}
 	out.conv = func(slot string) bool { return prog.Slot(slot) != nil }
+	out.defaultPattern = func(flow string) bool { return ir.IsPattern(flow) && prog.Flow(flow) == nil }
 	if res.State != nil && len(res.State.Metadata) > 0 {
 		out.Metadata = res.State.Metadata
 	}
@@ -624,14 +628,6 @@ func firstAfter(st *Step, res *vm.Result, after int) (int, bool) {
 func looseEqual(want, got any) bool {
 	ok, err := sameValue(nil, want, got)
 	return err == nil && ok
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strconv.Quote(s)
-	}
-	return out
 }
 
 func listOrNone(names []string) string {

@@ -14,6 +14,7 @@ const DefaultsFile = "<soni default patterns>"
 // what the default pattern says without overriding the pattern.
 const (
 	ResponseAskRephrase          = "utter_ask_rephrase"
+	ResponseCannotHandle         = "utter_cannot_handle"
 	ResponseCanDoSomethingElse   = "utter_can_do_something_else"
 	ResponseClarification        = "utter_clarification_options_rasa"
 	ResponseCorrected            = "utter_corrected_previous_input"
@@ -25,7 +26,8 @@ const (
 	ResponseInternalError        = "utter_internal_error_rasa"
 	ResponseSkipQuestion         = "utter_skip_question_answer"
 	defaultClarify               = "Did you mean {options}?"
-	defaultHelp                  = "Here is what I can do: {flow_descriptions}."
+	defaultHelp                  = "Here is what I can do:\n{flow_list}"
+	defaultCannotHandle          = "Sorry, I can't help with that right now."
 	defaultSkipQuestion          = "Sorry, I need an answer to this question to go on."
 	defaultPatternDescriptionEnd = " (soni's default)"
 )
@@ -33,7 +35,7 @@ const (
 // DefaultResponses lists the names of the responses the default patterns
 // say, sorted.
 var DefaultResponses = []string{
-	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseClarification,
+	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseCannotHandle, ResponseClarification,
 	ResponseCorrected, ResponseFlowCancelled, ResponseContinueInterrupted,
 	ResponseChitchat, ResponseHelp, ResponseHumanHandoff, ResponseInternalError,
 	ResponseSkipQuestion,
@@ -82,6 +84,7 @@ func WithDefaults(p *Program) *Program {
 	}
 	addResp(ResponseAskRephrase, text(s.FallbackMessage, d.FallbackMessage))
 	addResp(ResponseCanDoSomethingElse, "")
+	addResp(ResponseCannotHandle, defaultCannotHandle)
 	addResp(ResponseClarification, text(s.ClarifyMessage, defaultClarify))
 	addResp(ResponseCorrected, "")
 	addResp(ResponseFlowCancelled, text(s.CancelMessage, d.CancelMessage))
@@ -107,7 +110,11 @@ func WithDefaults(p *Program) *Program {
 			return
 		}
 		for i, n := range nodes {
-			n.Next = i + 1
+			// A node made with Next End ends the flow; any other goes on
+			// to the next node.
+			if n.Next != End {
+				n.Next = i + 1
+			}
 			if i == len(nodes)-1 {
 				n.Next = End
 			}
@@ -125,10 +132,23 @@ func WithDefaults(p *Program) *Program {
 	}
 	add(PatternCancelFlow, "Says that a flow is cancelled, and cancels it",
 		say("inform", ResponseFlowCancelled), act("cancel", ActionCancelFlow))
-	pending := &Node{ID: "pending", Kind: KindBranch, Pos: pos(), Evaluate: &Expr{Src: "question_pending"}, Cases: []Case{{Pattern: "false", Target: End}}}
-	pending.Evaluate.Pos = pending.Pos
-	add(PatternCannotHandle, "Asks the user to rephrase a message that was not understood, when a question waits for its answer",
-		pending, say("rephrase", ResponseAskRephrase))
+	ended := func(n *Node) *Node {
+		n.Next = End
+		return n
+	}
+	branch := func(id, expr string, target int) *Node {
+		n := &Node{ID: id, Kind: KindBranch, Pos: pos(), Evaluate: &Expr{Src: expr}, Cases: []Case{{Pattern: "true", Target: target}}}
+		n.Evaluate.Pos = n.Pos
+		return n
+	}
+	// pattern_cannot_handle: a flow that cannot start says so; a message
+	// not understood gets the fallback message when a question waits for
+	// its answer, and nothing otherwise (the idle message follows when no
+	// flow is active).
+	add(PatternCannotHandle, "Says that a message was not understood, or that what it asks cannot be done now",
+		branch("not_supported", `reason == "cannot_handle_not_supported"`, 3),
+		branch("pending", "!question_pending", End),
+		ended(say("rephrase", ResponseAskRephrase)), say("not_now", ResponseCannotHandle))
 	if s.ChitchatMessage != "" {
 		add(PatternChitchat, "Answers small talk", say("answer", ResponseChitchat))
 	} else {
@@ -139,7 +159,8 @@ func WithDefaults(p *Program) *Program {
 	add(PatternCompleted, "Runs when the user's flows are done", say("anything_else", ResponseCanDoSomethingElse))
 	add(PatternContinueInterrupted, "Runs when a flow interrupted by another one continues", say("resume", ResponseContinueInterrupted))
 	add(PatternCorrection, "Applies a correction of a slot's value", act("correct", ActionCorrectFlowSlot), say("inform", ResponseCorrected))
-	add(PatternHelp, "Tells the user what the bot can do", say("list", ResponseHelp))
+	add(PatternHelp, "Tells the user what the bot can do",
+		branch("nothing", "len(flow_names) == 0", End), say("list", ResponseHelp))
 	switch {
 	case handoffFlow:
 		add(PatternHumanHandoff, "Hands the conversation to a person", link("handoff", s.Handoff))

@@ -90,6 +90,7 @@ var PatternSlots = map[string][]PatternSlot{
 	PatternHelp: {
 		{"flow_names", TypeAny, "the flows a user can start, a list of names"},
 		{"flow_descriptions", TypeText, "what the bot can do as one phrase: their descriptions, joined with commas and \"and\""},
+		{"flow_list", TypeText, "the same descriptions as a list, one \"- description\" per line"},
 	},
 	PatternInternalError: {
 		{"error_type", TypeText, "the error's class: action_failed, action_timeout, action_bad_output or action_missing"},

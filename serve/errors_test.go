@@ -21,6 +21,7 @@ import (
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -261,7 +262,7 @@ func TestProgramIsProjectRelative(t *testing.T) {
 		for _, m := range regexp.MustCompile(`"pos": "([^"]*):\d+:\d+"`).FindAllStringSubmatch(body, -1) {
 			files[m[1]] = true
 		}
-		assert.Equal(t, map[string]bool{"shop.yaml": true, "more/extra.yaml": true}, files, project)
+		assert.Equal(t, map[string]bool{"shop.yaml": true, "more/extra.yaml": true, ir.DefaultsFile: true}, files, project, "the project's files, and soni's default patterns")
 		assert.False(t, strings.Contains(body, filepath.Base(dir)), "the program names %s", dir)
 		_, again := do(t, ts, http.MethodGet, "/v1/program")
 		assert.True(t, body == again, "the answer is the same each time")

@@ -32,7 +32,9 @@ func (s *Server) program(w http.ResponseWriter, _ *http.Request) {
 		p = &programJSON{eng: eng}
 		s.programJSON.Store(p)
 	}
-	p.once.Do(func() { p.body, p.err = encodeRelative(eng.Program(), s.opts.Project) })
+	// The inspector draws the patterns' flows too: the program comes with
+	// soni's default patterns, marked builtin, where it defines none.
+	p.once.Do(func() { p.body, p.err = encodeRelative(ir.WithDefaults(eng.Program()), s.opts.Project) })
 	if p.err != nil {
 		writeError(w, http.StatusInternalServerError, "internal", "the program could not be encoded")
 		return

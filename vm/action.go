@@ -42,6 +42,26 @@ type ActionRequest struct {
 	// the events). It is computed when called, so a runner that does not
 	// need it costs nothing. It is never nil in a request made by the VM.
 	Conversation func() ActionConversation
+	// Say asks the bot to say a message at the action's step: the VM
+	// says the messages of a call, in order, once the call has succeeded
+	// and its outputs are stored (a failed call says none). It is never
+	// nil in a request made by the VM. Package actions calls it for the
+	// "messages" of a command's or an endpoint's answer and for the
+	// responses of a Rasa action server.
+	Say func(ActionMessage)
+}
+
+// ActionMessage is a message an action asks the bot to say: a text, or a
+// response of the project by name, with buttons, an image or a custom
+// payload.
+type ActionMessage struct {
+	Text string `json:"text,omitempty"`
+	// Response names a response of the project, said as a step would say
+	// it (with the slots' values after the call); Text is then ignored.
+	Response string      `json:"response,omitempty"`
+	Buttons  []ir.Button `json:"buttons,omitempty"`
+	Image    string      `json:"image,omitempty"`
+	Custom   any         `json:"custom,omitempty"`
 }
 
 // ActionConversation is what an action step knows of its conversation

@@ -78,24 +78,3 @@ func (m *Machine) clarified(flows []string, text string) (string, bool) {
 	f, ok := v.(string)
 	return f, ok
 }
-
-// helpText says what the assistant can do: the descriptions of the flows
-// a message can start (those with trigger phrases), in the program's
-// order, or their names when they have no description.
-func (t *turn) helpText() string {
-	var lines []string
-	for _, f := range t.m.prog.Flows {
-		if len(f.Triggers) == 0 || strings.HasPrefix(f.Name, "pattern_") {
-			continue
-		}
-		d := strings.TrimSuffix(strings.TrimSpace(f.Description), ".")
-		if d == "" {
-			d = strings.ReplaceAll(f.Name, "_", " ")
-		}
-		lines = append(lines, "- "+d)
-	}
-	if len(lines) == 0 {
-		return t.render(t.m.idleMsg)
-	}
-	return "Here is what I can do:\n" + strings.Join(lines, "\n")
-}

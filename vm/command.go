@@ -25,6 +25,12 @@ const (
 	// "help"): the VM lists what the flows a message can start do (their
 	// descriptions), then asks the pending question again.
 	CmdHelp CommandKind = "help"
+	// CmdRepeat asks the bot to say its last messages again ("what?",
+	// "say that again"): pattern_repeat_bot_messages.
+	CmdRepeat CommandKind = "repeat_bot_messages"
+	// CmdSkipQuestion asks to skip the pending question:
+	// pattern_skip_question.
+	CmdSkipQuestion CommandKind = "skip_question"
 	// CmdClarify says the message could start any of Flows: the
 	// clarify_message setting asks which one.
 	CmdClarify CommandKind = "clarify"

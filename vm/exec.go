@@ -55,6 +55,9 @@ func (t *turn) run() error {
 		if err := t.exec(nr); err != nil {
 			return err
 		}
+		if t.err != nil {
+			return t.runtimeErr(nr, t.err)
+		}
 	}
 	t.node = nil
 	return nil
@@ -110,14 +113,41 @@ func (t *turn) exec(nr *nodeRT) error {
 			t.goTo(n.Next)
 		}
 	case ir.KindAction:
+		if ok, err := t.builtinAction(nr); ok {
+			return err
+		}
 		return t.action(nr)
 	case ir.KindLink:
 		target := t.m.flows[n.Target]
+		var ctx map[string]any
+		if target.pattern {
+			// A pattern started by a link (pattern_chitchat's default to
+			// pattern_cannot_handle) gets its context as when soni starts
+			// it, computed while the linking flow is still on the stack.
+			ctx = t.patternContext(target.f.Name)
+		}
 		t.popTop(EventFlowCompleted)
-		return t.push(target, nr)
+		if err := t.push(target, nr); err != nil {
+			return err
+		}
+		if target.pattern {
+			t.fillContext(target, ctx)
+		}
+		return nil
 	case ir.KindCall:
+		target := t.m.flows[n.Target]
+		var ctx map[string]any
+		if target.pattern {
+			ctx = t.patternContext(target.f.Name)
+		}
 		t.top().AfterCall = true
-		return t.push(t.m.flows[n.Target], nr)
+		if err := t.push(target, nr); err != nil {
+			return err
+		}
+		if target.pattern {
+			t.fillContext(target, ctx)
+		}
+		return nil
 	}
 	return nil
 }
@@ -262,6 +292,7 @@ func (t *turn) action(nr *nodeRT) error {
 	var (
 		wmu   sync.Mutex
 		warns []string
+		said  []ActionMessage
 		done  bool
 	)
 	req.Warn = func(w string) {
@@ -269,6 +300,13 @@ func (t *turn) action(nr *nodeRT) error {
 		defer wmu.Unlock()
 		if !done {
 			warns = append(warns, w)
+		}
+	}
+	req.Say = func(m ActionMessage) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		if !done {
+			said = append(said, m)
 		}
 	}
 	// The conversation is read while the VM waits for the runner; a runner
@@ -298,8 +336,12 @@ func (t *turn) action(nr *nodeRT) error {
 		req.Inputs = t.env(nil, false)["slots"].(map[string]any)
 	}
 	var out map[string]any
+	class := "action_failed"
 	if err == nil {
 		out, err = t.callAction(req)
+		if err != nil {
+			class = errorClass(err)
+		}
 	}
 	wmu.Lock()
 	done = true
@@ -316,12 +358,34 @@ func (t *turn) action(nr *nodeRT) error {
 		v  any
 	}
 	var stores []store
+	var utters []Utterance
+	if err == nil {
+		class = "action_bad_output"
+		if decl != nil {
+			for _, r := range decl.RequiredOutputs {
+				if _, ok := out[r]; !ok {
+					err = fmt.Errorf("action %q returned no output %q, which it declares under required_outputs", n.Action, r)
+					break
+				}
+			}
+		}
+		for _, m := range said {
+			if err != nil {
+				break
+			}
+			if m.Response != "" && t.m.responses[m.Response] == nil {
+				err = fmt.Errorf("action %q asked to say response %q, which the project does not have", n.Action, m.Response)
+			}
+		}
+	}
 	if err == nil {
 		for _, mp := range n.MapOutputs {
 			raw, ok := out[mp.Output]
 			if !ok {
-				err = fmt.Errorf("action %q returned no output %q", n.Action, mp.Output)
-				break
+				// An output the action did not return leaves its slot as
+				// it was; only required_outputs must be returned.
+				t.trace(t.where() + "action " + n.Action + " returned no output " + mp.Output + ": slot " + mp.Slot + " is left as it was")
+				continue
 			}
 			if err = checkFinite(raw); err != nil {
 				err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
@@ -345,21 +409,42 @@ func (t *turn) action(nr *nodeRT) error {
 			t.goTo(*n.OnError)
 			return nil
 		}
-		t.say(t.m.actionErr.Render(func(name string) (any, bool) {
-			if name == "action" {
-				return n.Action, true
-			}
-			return t.get(name)
-		}))
-		t.finishTop(EventFlowCancelled)
-		return nil
+		return t.internalError(nr, class, err)
 	}
 	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action, Outputs: out})
 	for _, s := range stores {
 		t.store(s.sr, s.v)
 	}
+	for _, m := range said {
+		if m.Response != "" {
+			u := t.utter(&message{resp: t.m.responses[m.Response]}, nil)
+			if len(m.Buttons) > 0 {
+				u.Buttons = m.Buttons
+			}
+			utters = append(utters, u)
+			continue
+		}
+		utters = append(utters, Utterance{Text: m.Text, Buttons: m.Buttons, Image: m.Image, Custom: m.Custom})
+	}
+	for _, u := range utters {
+		t.sayU(u)
+	}
 	t.goTo(n.Next)
 	return nil
+}
+
+// errorClass sorts an action call's failure for pattern_internal_error:
+// action_timeout, action_missing (nothing runs the action) or
+// action_failed.
+func errorClass(err error) string {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "timed out"):
+		return "action_timeout"
+	case strings.Contains(msg, "no runner for action") || strings.Contains(msg, "is registered") || strings.Contains(msg, "no stub and no run"):
+		return "action_missing"
+	}
+	return "action_failed"
 }
 
 // conversation returns what the action step of nr knows of the

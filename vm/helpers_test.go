@@ -2,6 +2,7 @@ package vm
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,7 +75,35 @@ func do(t testing.TB, m *Machine, st *State, cmds ...Command) *Result {
 }
 
 // eventTypes lists the events of a result as "type flow[/slot|action]".
+// eventTypes lists a turn's events as "type flow[/slot|/action]", leaving
+// out the patterns' own flows and the slot_reset events of ended flows:
+// the tests of the patterns use allEventTypes.
 func eventTypes(res *Result) []string {
+	var out []string
+	for _, e := range allEventTypes(res) {
+		if strings.HasPrefix(e, "slot_reset ") || strings.Contains(e, " pattern_") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// userEvents returns a turn's events without the patterns' own flows and
+// the slot_reset events of ended flows.
+func userEvents(res *Result) []Event {
+	var out []Event
+	for _, e := range res.Events {
+		if e.Type == EventSlotReset || strings.HasPrefix(e.Flow, "pattern_") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// allEventTypes lists every event of a turn as "type flow[/slot|/action]".
+func allEventTypes(res *Result) []string {
 	var out []string
 	for _, e := range res.Events {
 		s := string(e.Type) + " " + e.Flow

@@ -51,6 +51,9 @@ type Machine struct {
 	initial                         map[string]any
 	// responses are the program's responses, compiled.
 	responses map[string]*respRT
+	// full is the program with soni's default patterns and their
+	// responses added where it defines none (ir.WithDefaults).
+	full *ir.Program
 }
 
 // slotRT is a slot definition with its compiled validation and message.
@@ -71,6 +74,10 @@ type flowRT struct {
 	// validator or an error message: a value given for the slot at any
 	// time must pass their validators.
 	collects map[string][]*nodeRT
+	// pattern is true for a conversation-repair pattern's flow.
+	pattern bool
+	// guard is the flow's if: expression, or nil.
+	guard *compiled
 }
 
 // nodeRT is a node with its templates and expressions compiled.
@@ -129,6 +136,7 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 	}
 	m := &Machine{
 		prog:        p,
+		full:        ir.WithDefaults(p),
 		opts:        opts,
 		settings:    withDefaults(p.Settings),
 		fingerprint: fp,
@@ -187,7 +195,7 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 			m.initial[s.Name] = v
 		}
 	}
-	for _, f := range p.Flows {
+	for _, f := range m.full.Flows {
 		fr, err := m.compileFlow(f)
 		if err != nil {
 			return nil, err
@@ -255,7 +263,13 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 	if f == nil {
 		return nil, fmt.Errorf("program has a nil flow")
 	}
-	fr := &flowRT{f: f, index: make(map[string]int, len(f.Nodes)), slots: map[string]*slotRT{}}
+	fr := &flowRT{f: f, index: make(map[string]int, len(f.Nodes)), slots: map[string]*slotRT{}, pattern: ir.IsPattern(f.Name)}
+	if f.If != nil {
+		var err error
+		if fr.guard, err = compileExpr(f.If); err != nil {
+			return nil, fmt.Errorf("flow %q guard: %w", f.Name, err)
+		}
+	}
 	for _, s := range f.Slots {
 		if s == nil {
 			return nil, fmt.Errorf("flow %q has a nil slot", f.Name)

@@ -98,13 +98,16 @@ func TestFlowEventsNameTheirStep(t *testing.T) {
 	p := program(nil, nil, flow("f", nil, say("hello", "hi"), collect("ask", "x", "X?"), say("done", "ok")))
 	m := newMachine(t, p, Options{})
 	res := do(t, m, m.NewState("s"), start("f"))
-	require.NotEmpty(t, res.Events)
-	assert.Equal(t, Event{Type: EventFlowStarted, Flow: "f", Step: "hello"}, res.Events[0])
+	evs := userEvents(res)
+	require.NotEmpty(t, evs)
+	assert.Equal(t, Event{Type: EventFlowStarted, Flow: "f", Step: "hello"}, evs[0])
 	res = do(t, m, res.State, cancel)
-	assert.Equal(t, Event{Type: EventFlowCancelled, Flow: "f", Step: "ask"}, res.Events[len(res.Events)-1])
+	evs = userEvents(res)
+	assert.Equal(t, Event{Type: EventFlowCancelled, Flow: "f", Step: "ask"}, evs[len(evs)-1])
 	res = do(t, m, m.NewState("s"), start("f"), setSlot("x", "1"))
-	assert.Equal(t, Event{Type: EventFlowCompleted, Flow: "f", Step: "done"}, res.Events[len(res.Events)-1])
-	assert.Equal(t, []int{2, 2}, res.ReplyEvents, "both replies after flow_started and the slot (commands apply first), before the completion")
+	evs = userEvents(res)
+	assert.Equal(t, Event{Type: EventFlowCompleted, Flow: "f", Step: "done"}, evs[len(evs)-1])
+	assert.Equal(t, []int{4, 4}, res.ReplyEvents, "both replies after pattern_session_start's two events, flow_started and the slot (commands apply first), before the completion")
 }
 
 // TestActionIdempotencyKeys: each action call carries

@@ -71,8 +71,8 @@ type varRT struct {
 
 // compileResponses compiles the program's responses.
 func (m *Machine) compileResponses() error {
-	m.responses = make(map[string]*respRT, len(m.prog.Responses))
-	for _, r := range m.prog.Responses {
+	m.responses = make(map[string]*respRT, len(m.full.Responses))
+	for _, r := range m.full.Responses {
 		if r == nil {
 			return fmt.Errorf("program has a nil response")
 		}
@@ -127,11 +127,10 @@ func (m *Machine) parseMessage(t *ir.Template) (*message, error) {
 // utter renders a message. extra, when not nil, is asked first for each
 // name (the refused {value} of an invalid message, a setting's {action}).
 func (t *turn) utter(msg *message, extra func(string) (any, bool)) Utterance {
-	get := t.getter
-	if get == nil {
-		t.getter = t.get
-		get = t.getter
+	if t.getter == nil {
+		t.getter = t.shown
 	}
+	get := t.getter
 	if extra != nil {
 		base := get
 		get = func(name string) (any, bool) {

@@ -112,10 +112,13 @@ type EventType string
 
 // The event types.
 const (
-	EventFlowStarted    EventType = "flow_started"
-	EventFlowCompleted  EventType = "flow_completed"
-	EventFlowCancelled  EventType = "flow_cancelled"
-	EventSlotSet        EventType = "slot_set"
+	EventFlowStarted   EventType = "flow_started"
+	EventFlowCompleted EventType = "flow_completed"
+	EventFlowCancelled EventType = "flow_cancelled"
+	EventSlotSet       EventType = "slot_set"
+	// EventSlotReset: a flow ended and its flow slot, which held Old, went
+	// out of scope with it.
+	EventSlotReset      EventType = "slot_reset"
 	EventActionExecuted EventType = "action_executed"
 	EventActionFailed   EventType = "action_failed"
 	// EventSessionRestarted: the conversation was idle longer than the
@@ -146,6 +149,15 @@ type Event struct {
 type turn struct {
 	// clarify holds the flows a clarify command of this turn offered.
 	clarify []string
+	// applying is true while the turn's commands are applied: the
+	// patterns they ask for wait in queue until the last one is applied,
+	// and the slot corrections in corrections.
+	applying    bool
+	queue       []queued
+	corrections []correction
+	// err is an error found where it could not be returned (starting a
+	// pattern after a flow ended); the run loop returns it.
+	err error
 	// msg is the turn's user message.
 	msg string
 	m   *Machine
@@ -287,9 +299,11 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		understood = append(understood, line)
 	}
 	t.res.Trace = append(t.res.Trace, understood...)
+	started := t.st.Revision == 0 && len(t.st.Stack) == 0
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
 		if idle := now.Sub(t.st.Updated); idle > exp {
 			t.restart(idle)
+			started = true
 		}
 	}
 	if len(in.Metadata) > 0 {
@@ -298,10 +312,27 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		}
 		t.trace("metadata: " + tmpl.Format(in.Metadata))
 	}
+	if t.channel == "" {
+		t.channel, _ = t.st.Metadata["channel"].(string)
+	}
+	if started {
+		// A new conversation starts with pattern_session_start, before
+		// its first message is applied.
+		if err := t.pushPattern(ir.PatternSessionStart, nil); err != nil {
+			return nil, err
+		}
+		if err := t.run(); err != nil {
+			return nil, err
+		}
+	}
+	t.applying = true
 	for i := range cmds {
 		if err := t.apply(&cmds[i]); err != nil {
 			return nil, err
 		}
+	}
+	if err := t.flushPatterns(); err != nil {
+		return nil, err
 	}
 	if err := t.run(); err != nil {
 		return nil, err
@@ -594,6 +625,13 @@ func (t *turn) apply(c *Command) error {
 		if fr == nil {
 			return fmt.Errorf("start_flow: unknown flow %q", c.Flow)
 		}
+		if fr.pattern {
+			return fmt.Errorf("start_flow: flow %q is a pattern, which soni starts by itself when the conversation needs it", c.Flow)
+		}
+		if !t.canStart(fr) {
+			t.trace(guardMessage(fr))
+			return t.cannotHandle(reasonNotSupported)
+		}
 		if top := t.top(); top != nil && top.Flow == c.Flow {
 			t.trace("flow " + c.Flow + " is already on top")
 		} else if err := t.push(fr, nil); err != nil {
@@ -616,7 +654,7 @@ func (t *turn) apply(c *Command) error {
 			t.trace("no active flow to cancel")
 			return nil
 		}
-		t.cancelTop()
+		return t.cancelFlow()
 	case CmdAffirm, CmdDeny:
 		t.trace("command " + string(c.Kind))
 		p := t.blocking()
@@ -628,87 +666,46 @@ func (t *turn) apply(c *Command) error {
 				return t.setSlot(p.Slot, c.Kind == CmdAffirm)
 			}
 		}
-		t.fallback()
+		return t.fallback()
 	case CmdFallback:
 		t.trace("command fallback")
-		t.fallback()
+		return t.fallback()
 	case CmdChitchat:
 		t.trace("command chitchat")
-		if t.m.chitchatMsg == nil {
-			t.fallback()
-			return nil
-		}
-		t.say(t.render(t.m.chitchatMsg))
-		if t.blocking() != nil {
-			t.reask()
-		}
+		return t.requestPattern(ir.PatternChitchat, nil)
 	case CmdHandoff:
 		t.trace("command human_handoff")
-		h := t.m.settings.Handoff
-		if fr := t.m.flows[h]; fr != nil {
-			if top := t.top(); top == nil || top.Flow != h {
-				return t.push(fr, nil)
-			}
-			return nil
-		}
-		if h == "" {
-			t.fallback()
-			return nil
-		}
-		t.say(h)
+		return t.requestPattern(ir.PatternHumanHandoff, nil)
 	case CmdHelp:
 		t.trace("command help")
-		t.say(t.helpText())
-		if t.blocking() != nil {
-			t.reask()
+		return t.requestPattern(ir.PatternHelp, t.helpContext())
+	case CmdRepeat:
+		t.trace("command repeat_bot_messages")
+		return t.requestPattern(ir.PatternRepeatBotMessages, t.repeatContext())
+	case CmdSkipQuestion:
+		t.trace("command skip_question")
+		ctx := map[string]any{}
+		if p := t.blocking(); p != nil {
+			ctx["skipped_slot"] = p.Slot
 		}
+		return t.requestPattern(ir.PatternSkipQuestion, ctx)
 	case CmdClarify:
 		t.trace("command clarify " + strings.Join(c.Flows, " "))
-		var opts []string
-		for _, name := range c.Flows {
-			if fr := t.m.flows[name]; fr != nil {
-				d := fr.f.Description
-				if d == "" {
-					d = name
-				}
-				opts = append(opts, strings.TrimSuffix(d, "."))
-			}
+		ctx := t.clarifyContext(c.Flows)
+		if ctx == nil {
+			return t.fallback()
 		}
-		if len(opts) < 2 {
-			t.fallback()
-			return nil
-		}
-		t.clarify = t.clarify[:0]
-		for _, name := range c.Flows {
-			if t.m.flows[name] != nil && !slices.Contains(t.clarify, name) {
-				t.clarify = append(t.clarify, name)
-			}
-		}
-		list := strings.Join(opts[:len(opts)-1], ", ") + " or " + opts[len(opts)-1]
-		t.say(t.m.clarifyMsg.Render(func(name string) (any, bool) {
-			if name == "options" {
-				return list, true
-			}
-			return t.get(name)
-		}))
+		return t.requestPattern(ir.PatternClarification, ctx)
 	default:
 		return fmt.Errorf("unknown command %q", c.Kind)
 	}
 	return nil
 }
 
-// fallback says the fallback message and asks the pending question again,
-// or says the idle message when nothing is pending.
-func (t *turn) fallback() {
-	if t.blocking() != nil {
-		t.say(t.render(t.m.fallbackMsg))
-		t.reask()
-		return
-	}
-	if len(t.st.Stack) == 0 {
-		t.say(t.render(t.m.idleMsg))
-	}
-}
+// fallback starts pattern_cannot_handle: by default, the fallback message
+// and the pending question again, or the idle message when nothing is
+// pending.
+func (t *turn) fallback() error { return t.cannotHandle(reasonDefault) }
 
 // setSlot converts, validates and stores a value given by a command. An
 // answer to the pending collect moves its flow on; an invalid value is
@@ -716,6 +713,18 @@ func (t *turn) fallback() {
 func (t *turn) setSlot(name string, raw any) error {
 	fr := t.topFlow()
 	sr := t.m.slot(fr, name)
+	fi := len(t.st.Stack) - 1
+	if sr == nil && fr != nil && fr.pattern {
+		// A slot of the flow the patterns on top interrupted.
+		if u := t.userFrame(); u >= 0 {
+			if ufr := t.m.flows[t.st.Stack[u].Flow]; t.m.slot(ufr, name) != nil {
+				fr, sr, fi = ufr, t.m.slot(ufr, name), u
+			}
+		}
+	}
+	if sr != nil && fr != nil && fr.pattern && ir.IsPatternSlot(fr.f.Name, name) {
+		return fmt.Errorf("set_slot: %q is a read-only slot of %s, which soni fills when the pattern starts", name, fr.f.Name)
+	}
 	if sr == nil {
 		if fr == nil {
 			return fmt.Errorf("set_slot: %q is not a conversation slot and no flow is active", name)
@@ -723,6 +732,9 @@ func (t *turn) setSlot(name string, raw any) error {
 		return fmt.Errorf("set_slot: flow %q has no slot %q", fr.f.Name, name)
 	}
 	p := t.blocking()
+	if fi != len(t.st.Stack)-1 {
+		p = nil
+	}
 	var answering *nodeRT
 	var one [1]*nodeRT
 	collects := []*nodeRT(nil)
@@ -747,7 +759,7 @@ func (t *turn) setSlot(name string, raw any) error {
 		t.sayU(t.invalidMessage(first, sr, err, raw))
 		return nil
 	}
-	t.store(sr, v)
+	t.storeIn(fi, sr, v)
 	switch {
 	case answering != nil:
 		t.st.Pending = nil
@@ -773,7 +785,16 @@ func (t *turn) setSlot(name string, raw any) error {
 func (t *turn) correctSlot(name string, raw any) error {
 	fr := t.topFlow()
 	sr := t.m.slot(fr, name)
-	if sr == nil || fr == nil {
+	fi := len(t.st.Stack) - 1
+	if fr != nil && fr.pattern && !ir.IsPatternSlot(fr.f.Name, name) {
+		// Under patterns, a correction is about the flow they interrupted.
+		if u := t.userFrame(); u >= 0 {
+			if ufr := t.m.flows[t.st.Stack[u].Flow]; t.m.slot(ufr, name) != nil {
+				fr, sr, fi = ufr, t.m.slot(ufr, name), u
+			}
+		}
+	}
+	if sr == nil || fr == nil || fr.pattern {
 		return t.setSlot(name, raw)
 	}
 	first := -1
@@ -784,7 +805,7 @@ func (t *turn) correctSlot(name string, raw any) error {
 		}
 	}
 	p := t.blocking()
-	if p != nil && p.Kind == PendingCollect && p.Slot == name {
+	if p != nil && p.Kind == PendingCollect && p.Slot == name && fi == len(t.st.Stack)-1 {
 		// The pending question asks for this very slot: it is an answer.
 		return t.setSlot(name, raw)
 	}
@@ -804,24 +825,27 @@ func (t *turn) correctSlot(name string, raw any) error {
 		t.sayU(t.invalidMessage(at, sr, err, raw))
 		return nil
 	}
-	if old, ok := t.get(name); ok && sameValue(old, v) {
+	old, had := t.valueIn(fi, sr)
+	if had && sameValue(old, v) {
 		t.trace("correction of slot " + name + " does not change it")
 		return nil
 	}
-	t.store(sr, v)
-	cur, ok := fr.index[t.top().Step]
-	if first >= 0 && ok && cur > first {
-		t.trace("correction of slot " + name + ": flow " + fr.f.Name + " goes back to " + fr.nodes[first].n.ID)
-		t.st.Pending = nil
-		t.goTo(first)
-		return nil
+	// pattern_correction applies it (action_correct_flow_slot), or asks
+	// first when the project's pattern says so.
+	return t.queueCorrection(correction{frame: fi, flow: fr.f.Name, slot: name, old: old, hadOld: had, new: v})
+}
+
+// valueIn returns a slot's value in frame fi's scope.
+func (t *turn) valueIn(fi int, sr *slotRT) (any, bool) {
+	if sr.conv {
+		v, ok := t.st.Slots[sr.def.Name]
+		return v, ok
 	}
-	if p != nil && p.Kind == PendingConfirm {
-		// Drop the question so the confirm runs again and asks with the
-		// new value.
-		t.st.Pending = nil
+	if fi < 0 || fi >= len(t.st.Stack) {
+		return nil, false
 	}
-	return nil
+	v, ok := t.st.Stack[fi].Slots[sr.def.Name]
+	return v, ok
 }
 
 // sameValue reports whether a correction leaves a slot's value as it was.
@@ -998,7 +1022,9 @@ func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT, err error, raw any) {
 			t.goTo(*oi)
 			return
 		}
-		t.cancelTop()
+		if err := t.cancelFlow(); err != nil && t.err == nil {
+			t.err = err
+		}
 		return
 	}
 	t.reask()
@@ -1019,19 +1045,24 @@ func (t *turn) answerConfirm(p *Pending, yes bool) error {
 	case nr.n.OnDeny != nil:
 		t.goTo(*nr.n.OnDeny)
 	default:
-		t.cancelTop()
+		return t.cancelFlow()
 	}
 	return nil
 }
 
 // store writes a slot of the top flow's scope and records the event. A nil
 // value clears the slot.
-func (t *turn) store(sr *slotRT, v any) {
+func (t *turn) store(sr *slotRT, v any) { t.storeIn(len(t.st.Stack)-1, sr, v) }
+
+// storeIn writes a slot of frame fi's scope (a conversation slot, or the
+// frame's own flow slot) and records the event. A nil value clears it.
+func (t *turn) storeIn(fi int, sr *slotRT, v any) {
 	name := sr.def.Name
 	var m map[string]any
 	flow := ""
-	top := t.top()
-	if top != nil {
+	var top *Frame
+	if fi >= 0 && fi < len(t.st.Stack) {
+		top = &t.st.Stack[fi]
 		flow = top.Flow
 	}
 	if sr.conv {
@@ -1112,19 +1143,21 @@ func (t *turn) goTo(next int) {
 	top.Step = t.m.flows[top.Flow].nodes[next].n.ID
 }
 
-// cancelTop ends the top flow with the cancel message.
-func (t *turn) cancelTop() {
-	t.say(t.render(t.m.cancelMsg))
-	t.finishTop(EventFlowCancelled)
-}
-
 // finishTop pops the top flow (its flow slots go with it) and lets a flow
-// below that called it continue after the call.
+// below that called it continue after the call. When a flow that is not a
+// pattern completes and no caller goes on, pattern_continue_interrupted
+// starts if the flow below it continues, or pattern_completed if none is
+// left.
 func (t *turn) finishTop(ev EventType) {
+	ended := t.top().Flow
+	pattern := t.isPatternFrame(t.top())
 	t.popTop(ev)
 	for {
 		top := t.top()
 		if top == nil || !top.AfterCall {
+			if ev == EventFlowCompleted && !pattern {
+				t.continueOrComplete(ended)
+			}
 			return
 		}
 		if ev == EventFlowCancelled {
@@ -1141,18 +1174,39 @@ func (t *turn) finishTop(ev EventType) {
 			top.Step = fr.nodes[next].n.ID
 			return
 		}
+		ended, pattern = top.Flow, t.isPatternFrame(top)
 		t.popTop(EventFlowCompleted)
 	}
 }
 
 func (t *turn) popTop(ev EventType) {
-	top := t.top()
-	name, step := top.Flow, top.Step
+	top := *t.top()
 	t.st.Stack[len(t.st.Stack)-1] = Frame{}
 	t.st.Stack = t.st.Stack[:len(t.st.Stack)-1]
 	t.st.Pending = nil
-	t.trace("flow " + name + " " + eventVerb(ev))
-	t.event(Event{Type: ev, Flow: name, Step: step})
+	t.trace("flow " + top.Flow + " " + eventVerb(ev))
+	t.event(Event{Type: ev, Flow: top.Flow, Step: top.Step})
+	t.resetSlots(&top)
+}
+
+// resetSlots records a slot_reset event for each flow slot of an ended
+// frame that held a value (not a pattern's read-only context), in name
+// order: the slots go out of scope with their flow.
+func (t *turn) resetSlots(f *Frame) {
+	if len(f.Slots) == 0 {
+		return
+	}
+	var arr [8]string
+	names := arr[:0]
+	for k := range f.Slots {
+		if !ir.IsPatternSlot(f.Flow, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		t.event(Event{Type: EventSlotReset, Flow: f.Flow, Slot: k, Old: f.Slots[k]})
+	}
 }
 
 func eventVerb(ev EventType) string {

@@ -190,7 +190,10 @@ function shownFlow() {
   const fs = frames();
   if (fs.length) return fs[fs.length - 1].flow;
   const last = ui.records[ui.records.length - 1];
-  if (last && last.visited && last.visited.length) return last.visited[last.visited.length - 1].flow;
+  // With no flow left, the last flow the turn ran that is not one of
+  // soni's default patterns (a project's own pattern is shown).
+  const ran = ((last && last.visited) || []).filter((v) => { const f = flowDef(v.flow); return !(f && f.builtin); });
+  if (ran.length) return ran[ran.length - 1].flow;
   return "";
 }
 

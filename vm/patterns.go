@@ -1,0 +1,551 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+)
+
+// The patterns: conversation repair runs as flows on the stack. The VM
+// starts a pattern's flow by itself (a correction, a cancellation, a
+// message it did not understand, a flow that completed...) and gives it
+// its context as read-only slots; the flow is soni's default
+// (ir.WithDefaults) or the project's own flow of the same name. While the
+// commands of a turn are applied, the patterns they ask for wait in a
+// queue and start, in order, once every command is applied, so that a
+// command after a correction still sees the flow it is about.
+
+// queued is a pattern waiting to start.
+type queued struct {
+	name string
+	ctx  map[string]any
+}
+
+// correction is one slot correction waiting for pattern_correction.
+type correction struct {
+	// frame is the index of the stack frame whose slot is corrected, or
+	// -1 for a conversation slot.
+	frame int
+	// flow is the frame's flow, checked when the correction applies.
+	flow     string
+	slot     string
+	old, new any
+	hadOld   bool
+}
+
+// The reasons of pattern_cannot_handle.
+const (
+	reasonDefault      = "cannot_handle_default"
+	reasonNotSupported = "cannot_handle_not_supported"
+)
+
+// requestPattern starts a pattern: at once while the turn runs flows, or
+// after the last command while the commands are applied.
+func (t *turn) requestPattern(name string, ctx map[string]any) error {
+	if t.applying {
+		t.queue = append(t.queue, queued{name, ctx})
+		return nil
+	}
+	return t.pushPattern(name, ctx)
+}
+
+// flushPatterns starts the patterns the commands asked for, the first
+// asked on top, so that it runs first; the corrections, gathered into one
+// pattern_correction, where the first correction was asked for.
+func (t *turn) flushPatterns() error {
+	t.applying = false
+	q := t.queue
+	t.queue = nil
+	for i := len(q) - 1; i >= 0; i-- {
+		ctx := q[i].ctx
+		if q[i].name == ir.PatternCorrection {
+			ctx = t.correctionContext()
+			t.corrections = nil
+		}
+		if err := t.pushPattern(q[i].name, ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pushPattern starts a pattern's flow on top of the stack with its context.
+func (t *turn) pushPattern(name string, ctx map[string]any) error {
+	fr := t.m.flows[name]
+	if fr == nil {
+		return errors.New("pattern " + name + " has no flow")
+	}
+	t.trace("pattern " + name)
+	if err := t.push(fr, nil); err != nil {
+		return err
+	}
+	t.fillContext(fr, ctx)
+	return nil
+}
+
+// fillContext gives a pattern frame its context: the whole map as the
+// context slot, and each key the flow has a slot for as that slot.
+func (t *turn) fillContext(fr *flowRT, ctx map[string]any) {
+	if ctx == nil {
+		ctx = map[string]any{}
+	}
+	top := t.top()
+	top.Slots = make(map[string]any, len(ctx)+1)
+	top.Slots[ir.ContextSlot] = ctx
+	for k, v := range ctx {
+		if _, ok := fr.slots[k]; ok && v != nil {
+			top.Slots[k] = v
+		}
+	}
+}
+
+// isPatternFrame reports whether a frame runs a pattern's flow.
+func (t *turn) isPatternFrame(f *Frame) bool {
+	fr := t.m.flows[f.Flow]
+	return fr != nil && fr.pattern
+}
+
+// userFrame returns the index of the topmost frame that is not a pattern,
+// or -1.
+func (t *turn) userFrame() int {
+	for i := len(t.st.Stack) - 1; i >= 0; i-- {
+		if !t.isPatternFrame(&t.st.Stack[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// patternContext is the context of a pattern started by a link from
+// another flow (pattern_chitchat's default links to pattern_cannot_handle).
+func (t *turn) patternContext(name string) map[string]any {
+	switch name {
+	case ir.PatternCannotHandle:
+		return map[string]any{"reason": reasonDefault, "question_pending": t.questionBelow()}
+	case ir.PatternHelp:
+		return t.helpContext()
+	}
+	return map[string]any{}
+}
+
+// questionBelow reports whether the flow the patterns on top of the stack
+// interrupted waits at a question (which it asks again when they end).
+func (t *turn) questionBelow() bool {
+	i := t.userFrame()
+	if i < 0 {
+		return false
+	}
+	f := &t.st.Stack[i]
+	fr := t.m.flows[f.Flow]
+	idx, ok := fr.index[f.Step]
+	return ok && !f.AfterCall && fr.nodes[idx].n.Kind.WaitsForUser()
+}
+
+// cannotHandle asks for pattern_cannot_handle.
+func (t *turn) cannotHandle(reason string) error {
+	return t.requestPattern(ir.PatternCannotHandle, map[string]any{"reason": reason, "question_pending": t.blocking() != nil})
+}
+
+// cancelFlow asks for pattern_cancel_flow about the topmost flow that is
+// not a pattern: it and the flows that called it, with the patterns above
+// it, are the frames action_cancel_flow cancels.
+func (t *turn) cancelFlow() error {
+	i := t.userFrame()
+	if i < 0 {
+		t.trace("no flow to cancel")
+		return nil
+	}
+	var frames []any
+	for j := len(t.st.Stack) - 1; j > i; j-- {
+		frames = append(frames, int64(j))
+	}
+	frames = append(frames, int64(i))
+	for j := i - 1; j >= 0 && t.st.Stack[j].AfterCall; j-- {
+		frames = append(frames, int64(j))
+	}
+	fr := t.m.flows[t.st.Stack[i].Flow]
+	return t.requestPattern(ir.PatternCancelFlow, map[string]any{
+		"canceled_name":   fr.f.Title(),
+		"canceled_flow":   fr.f.Name,
+		"canceled_frames": frames,
+	})
+}
+
+// helpContext lists what the bot can do: the flows a message can start
+// (with trigger phrases, not patterns, whose guard holds).
+func (t *turn) helpContext() map[string]any {
+	var names, descs, lines []any
+	var parts []string
+	for _, f := range t.m.prog.Flows {
+		fr := t.m.flows[f.Name]
+		if len(f.Triggers) == 0 || fr == nil || fr.pattern || !t.canStart(fr) {
+			continue
+		}
+		d := strings.TrimSuffix(strings.TrimSpace(f.Description), ".")
+		if d == "" {
+			d = f.Title()
+		}
+		names = append(names, f.Name)
+		descs = append(descs, d)
+		lines = append(lines, "- "+d)
+		parts = append(parts, d)
+	}
+	list := make([]string, len(lines))
+	for i, l := range lines {
+		list[i] = l.(string)
+	}
+	return map[string]any{
+		"flow_names":        orEmpty(names),
+		"flow_descriptions": joinPhrase(parts, "and"),
+		"flow_list":         strings.Join(list, "\n"),
+		"descriptions":      orEmpty(descs),
+	}
+}
+
+func orEmpty(l []any) []any {
+	if l == nil {
+		return []any{}
+	}
+	return l
+}
+
+// joinPhrase joins words as a phrase: "a", "a or b", "a, b or c".
+func joinPhrase(parts []string, conj string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
+}
+
+// canStart reports whether a flow's guard (if:) holds, in the scope of
+// the conversation slots.
+func (t *turn) canStart(fr *flowRT) bool {
+	if fr.guard == nil {
+		return true
+	}
+	env := make(map[string]any, len(t.st.Slots)+1)
+	slots := make(map[string]any, len(t.st.Slots))
+	for k, v := range t.st.Slots {
+		env[k], slots[k] = v, v
+	}
+	env["slots"] = slots
+	ok, err := fr.guard.test(env)
+	if err != nil {
+		t.trace("flow " + fr.f.Name + ": guard error, treated as false: " + err.Error())
+		return false
+	}
+	return ok
+}
+
+// CanStart reports whether a flow may start in the conversation st: it
+// exists, is not a pattern, and its guard (if:) holds.
+func (m *Machine) CanStart(st *State, flow string) bool {
+	fr := m.flows[flow]
+	if fr == nil || fr.pattern {
+		return false
+	}
+	if fr.guard == nil {
+		return true
+	}
+	if st == nil {
+		st = &State{}
+	}
+	t := &turn{m: m, ctx: context.Background(), st: st, res: &Result{}}
+	return t.canStart(fr)
+}
+
+// queueCorrection records a correction for pattern_correction.
+func (t *turn) queueCorrection(c correction) error {
+	if len(t.corrections) == 0 {
+		if top := t.top(); top != nil && top.Flow == ir.PatternCorrection && t.isPatternFrame(top) {
+			// A new correction while the last one waits for its answer
+			// replaces it.
+			t.popTop(EventFlowCancelled)
+		}
+		if err := t.requestPattern(ir.PatternCorrection, nil); err != nil {
+			return err
+		}
+	}
+	for i := range t.corrections {
+		if t.corrections[i].slot == c.slot && t.corrections[i].frame == c.frame {
+			t.corrections[i].new = c.new
+			return nil
+		}
+	}
+	t.corrections = append(t.corrections, c)
+	return nil
+}
+
+// correctionContext is pattern_correction's context, from the
+// corrections gathered. The frames and values are kept under
+// "corrections" for action_correct_flow_slot.
+func (t *turn) correctionContext() map[string]any {
+	cs := slices.Clone(t.corrections)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].slot < cs[j].slot })
+	corrected := map[string]any{}
+	previous := map[string]any{}
+	var names, news, items []any
+	flow := ""
+	for _, c := range cs {
+		corrected[c.slot] = c.new
+		if c.hadOld {
+			previous[c.slot] = c.old
+		}
+		names = append(names, c.slot)
+		news = append(news, c.new)
+		items = append(items, map[string]any{"slot": c.slot, "frame": int64(c.frame), "flow": c.flow, "value": c.new})
+		if flow == "" && c.frame >= 0 && c.frame < len(t.st.Stack) {
+			flow = t.st.Stack[c.frame].Flow
+		}
+	}
+	ctx := map[string]any{
+		"corrected_slots":      corrected,
+		"previous_slot_values": previous,
+		"new_slot_values":      orEmpty(news),
+		"corrected_slot_names": orEmpty(names),
+		"is_reset_only":        false,
+		"reset_flow_id":        flow,
+		"corrections":          orEmpty(items),
+	}
+	if len(cs) > 0 {
+		c := cs[0]
+		ctx["corrected_slot"] = c.slot
+		label := strings.ReplaceAll(c.slot, "_", " ")
+		if sr := t.slotOfFrame(c.frame, c.slot); sr != nil {
+			if l := strings.TrimSpace(sr.def.Label); l != "" {
+				label = l
+			}
+			ctx["new_value"] = sr.def.Shown(c.new)
+			if c.hadOld {
+				ctx["old_value"] = sr.def.Shown(c.old)
+			}
+		}
+		ctx["corrected_slot_label"] = label
+	}
+	return ctx
+}
+
+// slotOfFrame returns the definition of a slot as frame i (-1: the
+// conversation) sees it.
+func (t *turn) slotOfFrame(i int, name string) *slotRT {
+	if sr, ok := t.m.conv[name]; ok {
+		return sr
+	}
+	if i < 0 || i >= len(t.st.Stack) {
+		return nil
+	}
+	return t.m.slot(t.m.flows[t.st.Stack[i].Flow], name)
+}
+
+// builtinAction runs one of the built-in actions of the patterns. It
+// reports false for any other action.
+func (t *turn) builtinAction(nr *nodeRT) (bool, error) {
+	name := nr.n.Action
+	if !ir.IsBuiltinAction(name) || t.m.prog.Action(name) != nil {
+		return false, nil
+	}
+	ctx, _ := t.top().Slots[ir.ContextSlot].(map[string]any)
+	switch name {
+	case ir.ActionCorrectFlowSlot:
+		t.applyCorrections(ctx)
+	case ir.ActionCancelFlow:
+		t.cancelFrames(ctx)
+	case ir.ActionClarifyFlows:
+		t.clarify = t.clarify[:0]
+		for _, f := range listOf(ctx["flows"]) {
+			if s, ok := f.(string); ok && t.m.flows[s] != nil && !slices.Contains(t.clarify, s) {
+				t.clarify = append(t.clarify, s)
+			}
+		}
+	case ir.ActionRepeatBotMessages:
+		for _, m := range listOf(ctx["last_bot_messages"]) {
+			if s, ok := m.(string); ok {
+				t.say(s)
+			}
+		}
+	case ir.ActionSessionStart, ir.ActionListen:
+	}
+	t.goTo(nr.n.Next)
+	return true, nil
+}
+
+func listOf(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// applyCorrections applies pattern_correction's corrections
+// (action_correct_flow_slot), language.md §11: each value is stored where
+// it belongs, and a flow that collects a corrected slot and is past its
+// first collect of it goes back there, so that every step after it runs
+// again with the new value.
+func (t *turn) applyCorrections(ctx map[string]any) {
+	back := map[int]int{} // frame index -> node index to go back to
+	for _, item := range listOf(ctx["corrections"]) {
+		c, _ := item.(map[string]any)
+		slot, _ := c["slot"].(string)
+		fi, ok := toInt(c["frame"])
+		if !ok || slot == "" {
+			continue
+		}
+		flow, _ := c["flow"].(string)
+		if fi < 0 || fi >= len(t.st.Stack) || t.st.Stack[fi].Flow != flow {
+			t.trace("correction of slot " + slot + ": flow " + flow + " has ended")
+			continue
+		}
+		sr := t.slotOfFrame(fi, slot)
+		if sr == nil {
+			continue
+		}
+		v := c["value"]
+		if v != nil {
+			nv, err := t.convertTyped(sr, v)
+			if err != nil {
+				t.trace("correction of slot " + slot + ": " + err.Error())
+				continue
+			}
+			v = nv
+		}
+		t.storeIn(fi, sr, v)
+		f := &t.st.Stack[fi]
+		fr := t.m.flows[f.Flow]
+		first := -1
+		for i, nr := range fr.nodes {
+			if nr.n.Kind == ir.KindCollect && nr.n.Slot == slot {
+				first = i
+				break
+			}
+		}
+		cur, ok := fr.index[f.Step]
+		if first >= 0 && ok && cur > first && !f.AfterCall {
+			if b, seen := back[fi]; !seen || first < b {
+				back[fi] = first
+			}
+		}
+	}
+	for fi, first := range back {
+		f := &t.st.Stack[fi]
+		fr := t.m.flows[f.Flow]
+		t.trace("correction: flow " + fr.f.Name + " goes back to " + fr.nodes[first].n.ID)
+		f.Step = fr.nodes[first].n.ID
+	}
+}
+
+// cancelFrames cancels the frames pattern_cancel_flow was started for
+// (action_cancel_flow), from the top down, keeping the pattern itself and
+// anything started above them since.
+func (t *turn) cancelFrames(ctx map[string]any) {
+	var idx []int
+	for _, v := range listOf(ctx["canceled_frames"]) {
+		if i, ok := toInt(v); ok && i >= 0 && i < len(t.st.Stack)-1 {
+			idx = append(idx, i)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(idx)))
+	idx = slices.Compact(idx)
+	for _, i := range idx {
+		f := t.st.Stack[i]
+		t.st.Stack = slices.Delete(t.st.Stack, i, i+1)
+		t.trace("flow " + f.Flow + " cancelled")
+		t.event(Event{Type: EventFlowCancelled, Flow: f.Flow, Step: f.Step})
+		t.resetSlots(&f)
+	}
+}
+
+// toInt reads a frame index kept in a context (int64 in a turn, a JSON
+// number after a checkpoint).
+func toInt(v any) (int, bool) {
+	f, ok := values.Float64(v)
+	if !ok || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// repeatContext holds the bot's messages of the previous turn.
+func (t *turn) repeatContext() map[string]any {
+	h := t.st.History
+	end := len(h)
+	start := end
+	for start > 0 && h[start-1].Role == RoleBot {
+		start--
+	}
+	var msgs []any
+	for _, m := range h[start:end] {
+		msgs = append(msgs, m.Text)
+	}
+	return map[string]any{"last_bot_messages": orEmpty(msgs)}
+}
+
+// clarifyContext is pattern_clarification's context, or nil when fewer
+// than two of the flows exist.
+func (t *turn) clarifyContext(flows []string) map[string]any {
+	var names, titles []any
+	var opts []string
+	for _, name := range flows {
+		fr := t.m.flows[name]
+		if fr == nil || fr.pattern || slices.Contains(names, any(name)) {
+			continue
+		}
+		d := strings.TrimSuffix(strings.TrimSpace(fr.f.Description), ".")
+		if d == "" {
+			d = name
+		}
+		names = append(names, name)
+		titles = append(titles, fr.f.Title())
+		opts = append(opts, d)
+	}
+	if len(opts) < 2 {
+		return nil
+	}
+	list := joinPhrase(opts, "or")
+	return map[string]any{"flows": names, "names": titles, "clarification_options": list, "options": list}
+}
+
+// internalError cancels the flow whose action failed (and the flows that
+// called it) and starts pattern_internal_error.
+func (t *turn) internalError(nr *nodeRT, class string, err error) error {
+	t.finishTop(EventFlowCancelled)
+	return t.requestPattern(ir.PatternInternalError, map[string]any{
+		"error_type": class,
+		"action":     nr.n.Action,
+		"info":       err.Error(),
+	})
+}
+
+// continueOrComplete starts, after a flow that is not a pattern
+// completed, pattern_continue_interrupted when the flow it interrupted
+// continues, or pattern_completed when no flow is left.
+func (t *turn) continueOrComplete(ended string) {
+	top := t.top()
+	var err error
+	switch {
+	case top == nil:
+		err = t.requestPattern(ir.PatternCompleted, map[string]any{"previous_flow": ended})
+	case !top.AfterCall && !t.isPatternFrame(top):
+		fr := t.m.flows[top.Flow]
+		err = t.requestPattern(ir.PatternContinueInterrupted, map[string]any{
+			"previous_flow_name": fr.f.Title(),
+			"previous_flow":      fr.f.Name,
+			"interrupting_flow":  ended,
+		})
+	}
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// guardMessage is the trace line for a flow whose guard keeps it from
+// starting.
+func guardMessage(fr *flowRT) string {
+	return "flow " + fr.f.Name + " cannot start: its guard " + strconv.Quote(fr.f.If.Src) + " is false"
+}

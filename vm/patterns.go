@@ -3,6 +3,7 @@ package vm
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -389,7 +390,11 @@ func listOf(v any) []any {
 // first collect of it goes back there, so that every step after it runs
 // again with the new value.
 func (t *turn) applyCorrections(ctx map[string]any) {
-	back := map[int]int{} // frame index -> node index to go back to
+	type backTo struct {
+		node int
+		slot string
+	}
+	back := map[int]backTo{} // frame index -> where to go back to
 	for _, item := range listOf(ctx["corrections"]) {
 		c, _ := item.(map[string]any)
 		slot, _ := c["slot"].(string)
@@ -427,16 +432,17 @@ func (t *turn) applyCorrections(ctx map[string]any) {
 		}
 		cur, ok := fr.index[f.Step]
 		if first >= 0 && ok && cur > first && !f.AfterCall {
-			if b, seen := back[fi]; !seen || first < b {
-				back[fi] = first
+			if b, seen := back[fi]; !seen || first < b.node {
+				back[fi] = backTo{first, slot}
 			}
 		}
 	}
-	for fi, first := range back {
+	for _, fi := range slices.Sorted(maps.Keys(back)) {
+		b := back[fi]
 		f := &t.st.Stack[fi]
 		fr := t.m.flows[f.Flow]
-		t.trace("correction: flow " + fr.f.Name + " goes back to " + fr.nodes[first].n.ID)
-		f.Step = fr.nodes[first].n.ID
+		t.trace("correction of slot " + b.slot + ": flow " + fr.f.Name + " goes back to " + fr.nodes[b.node].n.ID)
+		f.Step = fr.nodes[b.node].n.ID
 	}
 }
 

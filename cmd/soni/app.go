@@ -121,6 +121,7 @@ func newApp(e *env) *cli.App {
 		sessionsCommand(e),
 		benchCommand(e),
 		evalCommand(e),
+		importCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/soni-dev/soni/internal/fakeactionserver"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fixtureActions are the custom actions of testdata/rasa/project
+// (actions/actions.py), written again in Go for the fake action server.
+func fixtureActions() map[string]fakeactionserver.Action {
+	slot := fakeactionserver.SlotSet
+	return map[string]fakeactionserver.Action{
+		"action_check_funds": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			amount, _ := req.Tracker.Slot("amount").(float64)
+			return fakeactionserver.Answer{Events: []map[string]any{slot("has_funds", amount <= 1200)}}, nil
+		},
+		"action_execute_transfer": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			payees, _ := req.Tracker.Slot("recent_payees").([]any)
+			payees = append(payees, req.Tracker.Slot("recipient"))
+			return fakeactionserver.Answer{Events: []map[string]any{slot("transfer_ok", true), slot("recent_payees", payees)}}, nil
+		},
+		"action_get_balance": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{
+				Events:    []map[string]any{slot("balance", 1200.0)},
+				Responses: []map[string]any{{"text": "Let me look that up."}},
+			}, nil
+		},
+		"action_guess_colour": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Events: []map[string]any{slot("favourite_colour", "green")}}, nil
+		},
+	}
+}
+
+// TestImportRasaFixture imports testdata/rasa/project with the CLI and
+// runs the imported conversation tests with `soni test`, the custom
+// actions answered by a fake Rasa action server: the test report is
+// pinned in testdata/rasa/soni-test.golden (SONI_UPDATE=1 rewrites it).
+func TestImportRasaFixture(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	srv := httptest.NewServer(fakeactionserver.New(fixtureActions()))
+	defer srv.Close()
+	t.Setenv("RASA_ACTION_ENDPOINT", srv.URL+"/webhook")
+	t.Chdir(t.TempDir())
+
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"soni", "import", "rasa", filepath.Join(root, "testdata/rasa/project"), "-o", "bot"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "written     domain.yaml")
+	assert.Contains(t, out.String(), "bot/IMPORT.md lists")
+
+	// The imported project validates with no error.
+	out.Reset()
+	errOut.Reset()
+	code = run(context.Background(), []string{"soni", "validate", "bot"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+
+	// Its tests run under soni test with no manual edit.
+	out.Reset()
+	errOut.Reset()
+	run(context.Background(), []string{"soni", "test", "bot"}, nil, &out, &errOut)
+	got := strings.ReplaceAll(out.String(), srv.URL, "http://ACTION-SERVER")
+	path := filepath.Join(root, "testdata/rasa/soni-test.golden")
+	if os.Getenv("SONI_UPDATE") != "" {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run SONI_UPDATE=1 go test ./cmd/soni -run TestImportRasaFixture")
+	assert.Equal(t, string(want), got, "run SONI_UPDATE=1 go test ./cmd/soni -run TestImportRasaFixture")
+	assert.Empty(t, errOut.String()[:strings.LastIndex(errOut.String(), "\n")+1], "stderr has only the summary")
+}
+
+// TestImportRasaAgain covers re-running the import: unchanged files stay,
+// a file a person edited is kept (and --force overwrites it), a file the
+// importer did not write is never touched, and what changed is said.
+func TestImportRasaAgain(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	src := t.TempDir()
+	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join(root, "testdata/rasa/project"))))
+	dst := t.TempDir()
+	imp := func(extra ...string) string {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"soni", "import", "rasa", src, "-o", dst}, extra...), nil, &out, &errOut)
+		require.Equal(t, 0, code, errOut.String())
+		return out.String()
+	}
+	// A file of the person's own is there before the first import.
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "notes.yaml"), []byte("test_cases: []\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dst, "flows"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "flows", "patterns.yaml"), []byte("# mine\n"), 0o644))
+	first := imp()
+	assert.Contains(t, first, "written     flows/banking.yaml")
+	assert.Contains(t, first, "skipped     flows/patterns.yaml")
+	assert.Contains(t, first, "1 files the importer did not write were left alone")
+	b, err := os.ReadFile(filepath.Join(dst, "flows", "patterns.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, "# mine\n", string(b))
+
+	again := imp()
+	assert.Contains(t, again, "files unchanged")
+	assert.NotContains(t, again, "written ")
+	assert.NotContains(t, again, "overwritten ")
+
+	// The Rasa project changes; a person edits one imported file.
+	edited := filepath.Join(dst, "tests", "happy", "balance.yaml")
+	require.NoError(t, os.WriteFile(edited, []byte("# my edit\ntest_cases: []\n"), 0o644))
+	flows := filepath.Join(src, "data", "flows", "banking.yml")
+	b, err = os.ReadFile(flows)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(flows, bytes.Replace(b, []byte("send money to someone you know"), []byte("send money to a friend"), 1), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(src, "e2e_tests", "stubs", "transfer_stubbed.yml")))
+	third := imp()
+	assert.Contains(t, third, "overwritten flows/banking.yaml")
+	assert.Contains(t, third, "kept        tests/happy/balance.yaml")
+	assert.Contains(t, third, "removed     tests/stubs/transfer_stubbed.yaml")
+	assert.Contains(t, third, "1 files edited since the last import were kept; --force overwrites them")
+	b, err = os.ReadFile(edited)
+	require.NoError(t, err)
+	assert.Equal(t, "# my edit\ntest_cases: []\n", string(b))
+	b, err = os.ReadFile(filepath.Join(dst, "flows", "banking.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "send money to a friend")
+	_, err = os.Stat(filepath.Join(dst, "tests", "stubs", "transfer_stubbed.yaml"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	forced := imp("--force")
+	assert.Contains(t, forced, "overwritten tests/happy/balance.yaml")
+	b, err = os.ReadFile(edited)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "my edit")
+	b, err = os.ReadFile(filepath.Join(dst, "notes.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, "test_cases: []\n", string(b), "a file the importer never wrote is never touched")
+
+	// The JSON report.
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"soni", "import", "rasa", src, "-o", dst, "--format", "json"}, nil, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	assert.True(t, strings.HasPrefix(out.String(), "{\n  \"source\": "))
+	assert.Contains(t, out.String(), `"where": "config.yml:5"`)
+	assert.Contains(t, out.String(), `"action": "unchanged"`)
+}

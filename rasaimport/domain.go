@@ -1,0 +1,505 @@
+package rasaimport
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// soniSlotTypes maps Rasa's slot types to soni's.
+var soniSlotTypes = map[string]string{
+	"text": "text", "bool": "boolean", "float": "number", "categorical": "categorical", "any": "any", "list": "any",
+}
+
+// slotDef writes the definition of a slot (without its name).
+func (im *importer) slotDef(si *slotInfo, out string) *ymap {
+	m := &ymap{}
+	typ, ok := soniSlotTypes[si.typ]
+	if !ok {
+		typ = "text"
+		im.rep.add(si.at, "slot", StatusManual, out, "pick one of text, bool, float, categorical, any, list",
+			"slot %q has the type %q, which the importer does not know: soni reads it as text", si.name, si.typ)
+	}
+	if si.typ == "list" {
+		im.rep.add(si.at, "slot", StatusApproximated, out, "nothing; use len(...) and in over the value in conditions",
+			"slot %q is a list: soni holds it as a slot of type any", si.name)
+	}
+	m.add("type", typ)
+	if si.description != "" {
+		m.add("description", si.description)
+	}
+	n := si.n
+	if typ == "categorical" {
+		vals := &yseq{flow: true}
+		for _, v := range n.get("values").list() {
+			if s := v.str(); s != "" && s != "__other__" {
+				vals.add(s)
+			}
+		}
+		if len(vals.items) == 0 {
+			m.entries[0].val = "text"
+			im.rep.add(si.at, "slot", StatusManual, out, "list the slot's values",
+				"categorical slot %q lists no values: soni reads it as text", si.name)
+		} else {
+			m.add("values", vals)
+		}
+	}
+	if typ == "number" {
+		if v := n.get("min_value"); v != nil && v.kind == kScalar {
+			m.add("min", v.v)
+		}
+		if v := n.get("max_value"); v != nil && v.kind == kScalar {
+			m.add("max", v.v)
+		}
+	}
+	if v := n.get("initial_value"); v != nil && v.kind != kNull && si.flow == "" {
+		m.add("initial", nodeY(v))
+	}
+	for _, mp := range n.get("mappings").list() {
+		kind := mp.get("type").str()
+		switch kind {
+		case "from_llm", "controlled", "":
+		case "from_text":
+			if len(si.collectedIn) > 0 {
+				im.rep.add(mp.at, "slot", StatusApproximated, out, "nothing, if the slot's collect is where the text is given",
+					"slot %q is filled from_text: in soni a collect of it stores the answer's text; other messages do not fill it", si.name)
+			} else {
+				im.rep.add(mp.at, "slot", StatusManual, out, "collect the slot in a flow, or set it in an action",
+					"slot %q is filled from_text outside any collect: soni has no such mapping", si.name)
+			}
+		case "from_entity":
+			im.rep.add(mp.at, "slot", StatusManual, out, "give the slot values (categorical) or a pattern (text) so that soni's rules find it in a message, or use the LLM understanding",
+				"slot %q is filled from the entity %q: soni has no entity extraction", si.name, mp.get("entity").str())
+		case "from_intent", "from_trigger_intent":
+			im.rep.add(mp.at, "slot", StatusManual, out, "set the slot with a set step in the flow the intent starts, or a button payload /SetSlots(...)",
+				"slot %q is set to %q when the intent %q is predicted: soni has no intents", si.name, scalarString(mp.get("value").value()), mp.get("intent").str())
+		case "custom":
+			if a := mp.get("action").str(); a != "" {
+				if _, used := im.actionsUsed[a]; !used {
+					im.rep.add(mp.at, "slot", StatusManual, out, "call the action in a flow, or set the slot there",
+						"slot %q is filled by the custom action %q, which no flow calls", si.name, a)
+				}
+			} else {
+				im.rep.add(mp.at, "slot", StatusManual, out, "set the slot in the flows, or with an action's outputs",
+					"slot %q has a custom mapping with no action", si.name)
+			}
+		default:
+			im.rep.add(mp.at, "slot", StatusManual, out, "set the slot in the flows, or with an action's outputs",
+				"slot %q has the mapping %q, which soni has no equivalent for", si.name, kind)
+		}
+	}
+	for i, k := range n.keys {
+		switch k {
+		case "type", "values", "min_value", "max_value", "initial_value", "mappings", "influence_conversation":
+		default:
+			im.rep.add(n.vals[i].at, "slot", StatusIgnored, out, "nothing in soni corresponds to it",
+				"slot %q: the key %q is not translated", si.name, k)
+		}
+	}
+	return m
+}
+
+// domainFile writes domain.yaml: settings, conversation slots, responses
+// and actions.
+func (im *importer) domainFile() *ymap {
+	const out = "domain.yaml"
+	doc := &ymap{}
+	doc.add("version", "1.0")
+
+	settings := &ymap{}
+	if sc := im.p.sessionConfig; sc != nil {
+		if v := sc.get("session_expiration_time"); v != nil {
+			if f, ok := v.v.(int64); ok && f > 0 {
+				settings.add("session_expiration", f)
+			} else if f, ok := v.v.(float64); ok && f > 0 {
+				settings.add("session_expiration", f)
+			}
+		}
+		if v, ok := sc.get("carry_over_slots_to_new_session").boolean(); ok {
+			settings.add("carry_over_slots", v)
+		}
+	}
+	if im.p.llm {
+		im.rep.add(im.p.llmAt, "config", StatusManual, out, "set settings.understanding to {mode: hybrid, llm: {base_url, model}} (docs/understanding.md), and record fixtures for the tests",
+			"Rasa understood messages with a language model; the imported project uses soni's rules, which need trigger phrases and understand less")
+	}
+	if l := im.p.language; l != "" && l != "en" && l != "es" {
+		im.rep.add(loc{File: "config.yml"}, "config", StatusApproximated, out, "write the flows' trigger phrases in the language, or use the LLM understanding",
+			"the assistant's language is %q; soni's rules understand English and Spanish", l)
+	}
+	if len(settings.entries) > 0 {
+		doc.add("settings", settings)
+	}
+
+	slots := &ymap{}
+	for _, name := range im.slotOrder {
+		si := im.slots[name]
+		if routerSlots[name] && len(si.refs) == 0 {
+			im.rep.add(si.at, "slot", StatusIgnored, out, "nothing: soni runs flows only",
+				"slot %q is set by Rasa's coexistence router, which soni does not have: it is not imported", name)
+			im.sum.Slots.add(false)
+			continue
+		}
+		ok := im.slotClean(si, out, func() {
+			if si.flow == "" {
+				slots.add(name, im.slotDef(si, out))
+			}
+		})
+		im.sum.Slots.add(ok)
+	}
+	if len(slots.entries) > 0 {
+		doc.add("slots", slots)
+	}
+
+	if !im.f.responses {
+		for _, r := range im.p.responses {
+			vs := r.n.list()
+			ok := len(vs) == 1 && len(vs[0].keys) == 1 && vs[0].has("text") && !strings.Contains(vs[0].get("text").str(), "{{")
+			im.sum.Responses.add(ok)
+		}
+	}
+	if im.f.responses {
+		rs := &ymap{}
+		for _, r := range im.p.responses {
+			before := len(im.rep.items)
+			rs.add(r.name, im.responseDef(r, out))
+			im.sum.Responses.add(len(im.rep.items) == before)
+		}
+		if len(rs.entries) > 0 {
+			doc.add("responses", rs)
+		}
+	}
+
+	actions := &ymap{}
+	url := im.p.actionURL
+	if url == "" {
+		url = "http://localhost:5055/webhook"
+	}
+	if im.p.actionURL == "" && len(im.actionOrder) > 0 {
+		im.rep.add(loc{File: "endpoints.yml"}, "action", StatusManual, out, "set the URL of the action server in RASA_ACTION_ENDPOINT, or edit the run blocks",
+			"endpoints.yml has no action_endpoint: the actions call %s", url)
+	}
+	for _, name := range im.actionOrder {
+		a := im.actionsUsed[name]
+		before := len(im.rep.items)
+		d := &ymap{}
+		py := im.p.py[name]
+		switch {
+		case py == nil:
+			im.rep.add(a.at, "action", StatusManual, out, "list the slots the action sets under its outputs, and map them in the flows",
+				"no Python class of the action server defines the action %q: its outputs come only from the tests' stubs and the slot mappings", name)
+		default:
+			if py.dynamicSet {
+				im.rep.add(py.at, "action", StatusApproximated, out, "list the slots it may set under the action's outputs, and map them in the flows",
+					"action %q sets slots whose names are computed: the import only maps the slots it names", name)
+			}
+			if py.messages && !im.f.responses {
+				im.rep.add(py.at, "action", StatusApproximated, out, "say the message with a say step after the action, or wait for soni to show action messages",
+					"action %q sends messages (dispatcher.utter_message), which soni does not show yet", name)
+			}
+		}
+		if outs := im.actionSlots(name); len(outs) > 0 {
+			seq := &yseq{flow: true}
+			for _, o := range outs {
+				seq.add(o)
+			}
+			d.add("outputs", seq)
+		}
+		run := &ymap{}
+		rasa := &ymap{}
+		rasa.add("url", "${RASA_ACTION_ENDPOINT:-"+url+"}")
+		run.add("rasa", rasa)
+		d.add("run", run)
+		actions.add(name, d)
+		im.sum.Actions.add(len(im.rep.items) == before)
+	}
+	if len(actions.entries) > 0 {
+		doc.add("actions", actions)
+	}
+	return doc
+}
+
+// slotClean runs write and reports whether it added no report item.
+func (im *importer) slotClean(si *slotInfo, out string, write func()) bool {
+	before := len(im.rep.items)
+	write()
+	return len(im.rep.items) == before
+}
+
+// responseDef writes a response's variations.
+func (im *importer) responseDef(r *named, out string) *yseq {
+	vs := &yseq{}
+	for _, v := range r.n.list() {
+		if v.kind != kMap {
+			im.rep.add(v.at, "response", StatusCommented, out, "write the variation as a mapping with text:",
+				"a variation of response %q is not a mapping", r.name)
+			continue
+		}
+		m := &ymap{}
+		var comments []string
+		for i, k := range v.keys {
+			val := v.vals[i]
+			switch k {
+			case "text":
+				m.add("text", im.template(val.str(), "", r.name, val.at, out))
+			case "condition", "buttons", "image", "custom", "channel":
+				m.add(k, nodeY(val))
+			case "translation":
+				tr := &ymap{}
+				for j, lang := range val.keys {
+					t := val.vals[j]
+					if t.kind == kMap {
+						t = t.get("text")
+					}
+					tr.add(lang, im.template(t.str(), "", r.name, t.at, out))
+				}
+				m.add("translation", tr)
+			case "id":
+			case "metadata":
+				im.rep.add(val.at, "response", StatusIgnored, out, "nothing; soni never rephrases its messages",
+					"response %q: the variation's metadata (rephrasing, templating) is not translated", r.name)
+			default:
+				comments = append(comments, commentLines(k, val)...)
+				im.rep.add(val.at, "response", StatusCommented, out, "use text, buttons, image or custom",
+					"response %q: the key %q of a variation has no soni equivalent", r.name, k)
+			}
+		}
+		vs.add(m, comments...)
+	}
+	return vs
+}
+
+// commentLines writes key: value as comment text.
+func commentLines(key string, v *node) []string {
+	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: key, val: nodeY(v)}}}, nil)), "\n")
+	return []string{"Rasa (kept as a comment):\n" + body}
+}
+
+// commentItem writes a list item as comment text.
+func commentItem(v any) []string {
+	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: "x", val: &yseq{items: []yitem{{val: v}}}}}}, nil)), "\n")
+	lines := strings.Split(body, "\n")[1:]
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	return []string{"Rasa (kept as a comment):\n" + strings.Join(lines, "\n")}
+}
+
+// template rewrites a Rasa response text as a soni template: a {name}
+// that is no slot is escaped, since soni would read it as one. flow, when
+// not "", is the flow the text is said in.
+func (im *importer) template(t, flow, response string, at loc, out string) string {
+	if strings.Contains(t, "{{") || strings.Contains(t, "{%") {
+		im.rep.add(at, "response", StatusManual, out, "write the text with {slot} references, or as several variations with conditions",
+			"response %q is a Jinja template, which soni's templates are not: the import writes it as text", response)
+		return strings.NewReplacer("{{", "{{", "}}", "}}", "{%", "{{%", "%}", "%}}").Replace(t)
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range templateRef.FindAllStringSubmatchIndex(t, -1) {
+		b.WriteString(t[last:m[0]])
+		last = m[1]
+		whole := t[m[0]:m[1]]
+		if whole == "{{" || whole == "}}" {
+			b.WriteString(whole)
+			continue
+		}
+		name := strings.TrimSpace(t[m[2]:m[3]])
+		if i := strings.IndexAny(name, ":!.["); i >= 0 {
+			name = name[:i]
+		}
+		if validName(name) && im.slots[name] != nil && (flow == "" || im.visible(name, flow)) {
+			b.WriteString(whole)
+			continue
+		}
+		b.WriteString(escapeTemplate(whole))
+		im.rep.add(at, "response", StatusApproximated, out, "make it a slot, or reword the message",
+			"response %q uses %s, which is no slot soni can show there: the import writes it as text", response, whole)
+	}
+	b.WriteString(t[last:])
+	return b.String()
+}
+
+// pickVariation returns the variation said when soni has no responses:
+// the first with no condition and no channel, else the first.
+func pickVariation(r *named) *node {
+	vs := r.n.list()
+	for _, v := range vs {
+		if !v.has("condition") && !v.has("channel") && v.get("text").str() != "" {
+			return v
+		}
+	}
+	for _, v := range vs {
+		if v.get("text").str() != "" {
+			return v
+		}
+	}
+	return nil
+}
+
+// inlineText is the text said for a response when soni has no responses.
+func (im *importer) inlineText(name, flow, out string, at loc) string {
+	r := im.responses[name]
+	v := pickVariation(r)
+	if v == nil {
+		im.rep.add(r.at, "response", StatusManual, out, "write the message's text",
+			"response %q has no text (only images, buttons or custom payloads), which soni cannot say", name)
+		return name
+	}
+	if !im.inlined[name] {
+		im.inlined[name] = true
+		var lost []string
+		vs := r.n.list()
+		if len(vs) > 1 {
+			lost = append(lost, fmt.Sprintf("%d other variations", len(vs)-1))
+		}
+		for _, k := range []string{"condition", "buttons", "image", "custom", "channel", "translation"} {
+			if slices.ContainsFunc(vs, func(x *node) bool { return x.has(k) }) {
+				lost = append(lost, k)
+			}
+		}
+		if len(lost) > 0 {
+			im.rep.add(r.at, "response", StatusApproximated, out, "nothing to do once soni has responses: re-run the import",
+				"response %q is said as its text %q, without its %s", name, v.get("text").str(), strings.Join(lost, ", "))
+		}
+	}
+	return im.template(v.get("text").str(), flow, name, v.get("text").at, out)
+}
+
+// sayFields adds the message of a say step that says a response.
+func (im *importer) sayFields(m *ymap, name, flow, out string, at loc) {
+	if im.f.responses {
+		m.add("response", name)
+		return
+	}
+	m.add("message", im.inlineText(name, flow, out, at))
+}
+
+// sayDefault adds the message of a say step that says one of Rasa's
+// default responses, which the project does not define.
+func (im *importer) sayDefault(m *ymap, name, out string, at loc) {
+	if im.f.responses {
+		m.add("response", name)
+		return
+	}
+	if !im.inlined[name] {
+		im.inlined[name] = true
+		im.rep.add(at, "step", StatusApproximated, out, "write the message you want, or re-run the import once soni has responses",
+			"%q is one of Rasa's default responses, which the project does not define: soni says %q", name, rasaResponses[name])
+	}
+	m.add("message", rasaResponses[name])
+}
+
+// questionFields adds the question of a collect asked with a response.
+func (im *importer) questionFields(m *ymap, name, flow, out string, at loc) {
+	if im.f.responses {
+		m.add("response", name)
+		return
+	}
+	m.add("message", im.inlineText(name, flow, out, at))
+}
+
+// errorMessage adds a collect's validation_error_message from a response.
+func (im *importer) errorMessage(m *ymap, name, flow, out string, at loc) {
+	if im.responses[name] == nil {
+		im.rep.add(at, "step", StatusManual, out, "add the response, or write the message",
+			"flow %q rejects with the response %q, which the domain does not define", flow, name)
+		return
+	}
+	m.add("validation_error_message", im.inlineText(name, flow, out, at))
+}
+
+// validName reports whether s is a soni slot or action name.
+func validName(s string) bool {
+	return nameRE.MatchString(s)
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// descriptionLead matches how descriptions often start before their
+// verb ("the user needs to", "user asks for").
+var descriptionLead = regexp.MustCompile(`(?i)^(?:(?:the )?user (?:needs|wants|asks|is asked|would like) (?:to|for) |to )`)
+
+// descriptionCut matches where a description's leading verb phrase ends.
+var descriptionCut = regexp.MustCompile(`(?i)[,;:(]| (?:to|for|with|from|by|in|on|at|about|of|and|or|which|that|if|including) `)
+
+// verbPhrase returns the leading verb phrase of a flow description
+// ("send money" of "send money to friends and family"), or "" when it is
+// the whole description or shorter than two words.
+func verbPhrase(d string) string {
+	v := descriptionLead.ReplaceAllString(d, "")
+	if loc := descriptionCut.FindStringIndex(v); loc != nil {
+		v = v[:loc[0]]
+	}
+	v = strings.TrimSpace(v)
+	if v == d || len(strings.Fields(v)) < 2 {
+		return ""
+	}
+	return v
+}
+
+// phraseWords matches a word character: a trigger phrase needs one.
+var phraseWords = regexp.MustCompile(`[\p{L}\p{N}]`)
+
+// triggers computes each flow's trigger phrases: its name, and the
+// nlu.yml examples of its nlu_trigger intents. A phrase goes to the first
+// flow that has it (soni's phrases belong to one flow).
+func (im *importer) triggers() map[string][]string {
+	out := map[string][]string{}
+	owner := map[string]string{}
+	for _, f := range im.p.flows {
+		if isPattern(f.name) {
+			continue
+		}
+		if g := f.n.get("if"); g != nil {
+			if v, ok := g.boolean(); ok && !v {
+				continue // startable only by a link or a call
+			}
+		}
+		var phrases []string
+		name := f.n.get("name").str()
+		if name == "" {
+			name = f.name
+		}
+		phrases = append(phrases, strings.NewReplacer("_", " ", "-", " ").Replace(name))
+		// The description is what Rasa's language model starts the flow
+		// from; soni's rules read it as one more phrase.
+		if d := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(f.n.get("description").str()), ".")); d != "" && !strings.Contains(d, "\n") {
+			phrases = append(phrases, d)
+			if v := verbPhrase(d); v != "" {
+				phrases = append(phrases, v)
+			}
+		}
+		for _, t := range f.n.get("nlu_trigger").list() {
+			intent := t.get("intent")
+			iname := intent.str()
+			if intent != nil && intent.kind == kMap {
+				iname = intent.get("name").str()
+			}
+			ex, ok := im.p.intents[iname]
+			if !ok {
+				im.rep.add(t.at, "flow", StatusManual, "", "add examples of the intent to nlu.yml, or trigger phrases to the flow",
+					"flow %q is triggered by the intent %q, which has no examples in nlu.yml", f.name, iname)
+			}
+			phrases = append(phrases, ex...)
+		}
+		for _, p := range phrases {
+			p = strings.TrimSpace(p)
+			key := strings.ToLower(strings.Join(strings.Fields(p), " "))
+			if !phraseWords.MatchString(p) {
+				continue
+			}
+			if o, taken := owner[key]; taken {
+				if o != f.name {
+					im.rep.add(f.at, "flow", StatusApproximated, "", "reword one of the phrases",
+						"the trigger phrase %q of flow %q is also one of flow %q, which keeps it (a soni trigger phrase belongs to one flow)", p, f.name, o)
+				}
+				continue
+			}
+			owner[key] = f.name
+			out[f.name] = append(out[f.name], p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,513 @@
+package rasaimport
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// endStep is soni's jump target that ends a flow.
+const endStep = "__end__"
+
+// flowBuilder translates the steps of one Rasa flow into soni steps.
+type flowBuilder struct {
+	im  *importer
+	f   *rflow
+	out string
+	// steps are the soni steps, in order.
+	steps *yseq
+	// used are the step ids taken.
+	used map[string]bool
+	// idOf is the soni id of each Rasa step.
+	idOf map[*node]string
+	// rasaID maps a Rasa step id to its soni id.
+	rasaID map[string]string
+	// end is where "END" goes: __end__, or the step that clears the
+	// slots Rasa resets when the flow ends.
+	end string
+	// resets are the conversation slots cleared at the end.
+	resets []string
+}
+
+// idChars are the characters a soni step id may not have.
+var idChars = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// cleanID turns a Rasa id into a soni step id.
+func cleanID(s string) string {
+	s = strings.Trim(idChars.ReplaceAllString(s, "_"), "_")
+	if s == "" || !(s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z') {
+		s = "step_" + s
+	}
+	if s == endStep {
+		s = "end_step"
+	}
+	return s
+}
+
+// unique returns id, or id_2, id_3... when it is taken, and takes it.
+func (b *flowBuilder) unique(id string) string {
+	out := id
+	for n := 2; b.used[out]; n++ {
+		out = fmt.Sprintf("%s_%d", id, n)
+	}
+	b.used[out] = true
+	return out
+}
+
+// assignIDs gives every Rasa step its soni id: the Rasa ids first, so
+// that generated ids never take one, then the others.
+func (b *flowBuilder) assignIDs(steps []*node) {
+	var all []*node
+	var walk func([]*node)
+	walk = func(list []*node) {
+		for _, st := range list {
+			all = append(all, st)
+			for _, nx := range st.get("next").list() {
+				for _, k := range []string{"then", "else"} {
+					if t := nx.get(k); t != nil && t.kind == kSeq {
+						walk(t.items)
+					}
+				}
+			}
+		}
+	}
+	walk(steps)
+	for _, st := range all {
+		if id := st.get("id").str(); id != "" {
+			sid := b.unique(cleanID(id))
+			b.idOf[st] = sid
+			b.rasaID[id] = sid
+		}
+	}
+	for _, st := range all {
+		if _, ok := b.idOf[st]; ok {
+			continue
+		}
+		var base string
+		switch {
+		case st.has("collect"):
+			base = "ask_" + st.get("collect").str()
+		case st.has("action"):
+			base = st.get("action").str()
+		case st.has("set_slots"):
+			base = "set"
+			if kv := st.get("set_slots").list(); len(kv) > 0 && len(kv[0].keys) > 0 {
+				base = "set_" + kv[0].keys[0]
+			}
+		case st.has("call"):
+			base = "call_" + st.get("call").str()
+		case st.has("link"):
+			base = "link_" + st.get("link").str()
+		case st.has("noop"):
+			base = "check"
+		default:
+			base = "rasa_step"
+		}
+		b.idOf[st] = b.unique(cleanID(base))
+	}
+}
+
+// build translates the flow's steps.
+func (b *flowBuilder) build() *yseq {
+	steps := b.f.n.get("steps").list()
+	b.assignIDs(steps)
+	if len(b.resets) > 0 {
+		b.end = b.unique("reset_slots")
+	}
+	b.seq(steps, true)
+	if len(b.resets) > 0 {
+		m := &ymap{}
+		m.add("step", b.end)
+		m.add("type", "set")
+		sl := &ymap{}
+		for _, s := range b.resets {
+			sl.add(s, nil)
+		}
+		m.add("slots", sl)
+		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends).")
+	}
+	return b.steps
+}
+
+// target resolves a Rasa jump target.
+func (b *flowBuilder) target(t string, at loc) string {
+	if t == "END" {
+		return b.end
+	}
+	if id, ok := b.rasaID[t]; ok {
+		return id
+	}
+	b.im.rep.add(at, "step", StatusManual, b.out, "write the step id this should go to", "flow %q jumps to %q, which is no step id of the flow; the import ends the flow there", b.f.name, t)
+	return b.end
+}
+
+// seq translates a list of steps. root is true for the flow's own list:
+// its last step ends the flow by running past it; a nested list's last
+// step jumps to the end.
+func (b *flowBuilder) seq(list []*node, root bool) {
+	for i, st := range list {
+		fall := b.end
+		if i+1 < len(list) {
+			fall = b.idOf[list[i+1]]
+		} else if root {
+			fall = ""
+		}
+		b.stepWithNext(st, fall, i+1 < len(list))
+	}
+}
+
+// stepWithNext translates one step and where it goes next. fall is
+// where it goes without a next ("" runs past the end of the flow); last
+// is false when fall is the step written right after it, reached without
+// a jump.
+func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
+	last := !notLast
+	before := len(b.im.rep.items)
+	id := b.idOf[st]
+	m, comment := b.step(st, id)
+	nx := st.get("next")
+	isLink := st.has("link")
+	b.im.sum.Steps.add(false)
+	defer func() {
+		if len(b.im.rep.items) == before {
+			b.im.sum.Steps.Converted++
+		}
+	}()
+	switch {
+	case nx == nil || nx.kind == kNull || isLink:
+		if m == nil {
+			if fall == "" {
+				fall = b.end
+			}
+			m = b.noop(id, fall)
+		} else if last && fall != "" && !isLink {
+			m.add("jump_to", fall)
+		}
+		b.emit(m, comment)
+	case nx.kind == kScalar:
+		t := b.target(nx.str(), nx.at)
+		if m == nil {
+			m = b.noop(id, t)
+		} else {
+			m.add("jump_to", t)
+		}
+		b.emit(m, comment)
+	default:
+		b.branches(st, id, m, comment, nx.list())
+	}
+}
+
+// emit appends a step.
+func (b *flowBuilder) emit(m *ymap, comment []string) {
+	b.steps.add(m, comment...)
+}
+
+// noop is a step that only jumps: a Rasa noop, or a step kept as a
+// comment, which must still carry its id for the jumps to it.
+func (b *flowBuilder) noop(id, to string) *ymap {
+	m := &ymap{}
+	m.add("step", id)
+	m.add("type", "branch")
+	m.add("evaluate", "true")
+	m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: to}}})
+	return m
+}
+
+// branches translates a step whose next is a list of conditions: one
+// branch step per condition, then the steps of the branches written
+// inline.
+func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, links []*node) {
+	type link struct {
+		cond   string
+		at     loc
+		target *node
+	}
+	var ifs []link
+	var elseT *node
+	for _, l := range links {
+		switch {
+		case l.has("if"):
+			ifs = append(ifs, link{cond: l.get("if").str(), at: l.at, target: l.get("then")})
+		case l.has("else"):
+			elseT = l.get("else")
+		}
+	}
+	var nested [][]*node
+	resolve := func(t *node) string {
+		switch {
+		case t == nil || t.kind == kNull:
+			return b.end
+		case t.kind == kSeq:
+			if len(t.items) == 0 {
+				return b.end
+			}
+			nested = append(nested, t.items)
+			return b.idOf[t.items[0]]
+		}
+		return b.target(t.str(), t.at)
+	}
+	if len(ifs) == 0 {
+		to := resolve(elseT)
+		if m == nil {
+			m = b.noop(id, to)
+		} else if !(elseT != nil && elseT.kind == kSeq && len(elseT.items) > 0) {
+			m.add("jump_to", to)
+		}
+		b.emit(m, comment)
+		for _, n := range nested {
+			b.seq(n, false)
+		}
+		return
+	}
+	if m != nil {
+		b.emit(m, comment)
+	}
+	owner := id
+	for k, l := range ifs {
+		bid := ""
+		if k == 0 && m == nil {
+			bid = id
+		} else {
+			bid = b.unique(owner + "_next")
+		}
+		bm := &ymap{}
+		bm.add("step", bid)
+		bm.add("type", "branch")
+		var bcomment []string
+		if k == 0 && m == nil {
+			bcomment = comment
+		}
+		w := &condWriter{slotType: b.im.slotType}
+		expr, err := translateCond(l.cond, w)
+		if err != nil {
+			bcomment = append(bcomment, "Rasa: if: "+l.cond)
+			b.im.rep.add(l.at, "step", StatusCommented, b.out, "rewrite the condition over the flow's slots, or take the branch out",
+				"in flow %q, the condition %q cannot be translated (%v): the branch is never taken", b.f.name, l.cond, err)
+			expr = "false"
+		}
+		bm.add("evaluate", expr)
+		cases := &ymap{flow: true}
+		cases.add("true", resolve(l.target))
+		if k == len(ifs)-1 {
+			cases.add("default", resolve(elseT))
+		}
+		bm.add("cases", cases)
+		b.emit(bm, bcomment)
+	}
+	for _, n := range nested {
+		b.seq(n, false)
+	}
+}
+
+// step translates the step itself, without its next: a soni step, or nil
+// for a noop; comment is what goes above it.
+func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
+	im := b.im
+	m := &ymap{}
+	m.add("step", id)
+	switch {
+	case st.has("collect"):
+		return b.collect(st, m), nil
+	case st.has("action"):
+		name := st.get("action").str()
+		switch {
+		case im.responses[name] != nil:
+			m.add("type", "say")
+			im.sayFields(m, name, b.f.name, b.out, st.at)
+			return m, nil
+		case rasaResponses[name] != "":
+			m.add("type", "say")
+			im.sayDefault(m, name, b.out, st.at)
+			return m, nil
+		case isBuiltinAction(name):
+			c := commentOf(withoutNext(st), "Rasa's default action "+name+": "+builtinActions[name]+".")
+			im.rep.add(st.at, "step", StatusCommented, b.out, "nothing to do if soni's behaviour suits you; otherwise express it with soni steps",
+				"flow %q runs Rasa's default action %q, which soni has no action for: %s", b.f.name, name, builtinActions[name])
+			return nil, c
+		case strings.HasPrefix(name, "utter_"):
+			im.rep.add(st.at, "step", StatusManual, b.out, "add the response to the domain, or fix the name",
+				"flow %q says the response %q, which the domain does not define", b.f.name, name)
+			m.add("type", "say")
+			m.add("message", name)
+			return m, nil
+		}
+		m.add("type", "action")
+		m.add("call", name)
+		if outs := im.actionSlots(name); len(outs) > 0 {
+			mo := &ymap{}
+			for _, o := range outs {
+				if im.visible(o, b.f.name) {
+					mo.add(o, o)
+				}
+			}
+			if len(mo.entries) > 0 {
+				m.add("map_outputs", mo)
+			}
+		}
+		return m, nil
+	case st.has("set_slots"):
+		m.add("type", "set")
+		sl := &ymap{}
+		for _, kv := range st.get("set_slots").list() {
+			for i, k := range kv.keys {
+				v := kv.vals[i].value()
+				if s, ok := v.(string); ok {
+					v = escapeTemplate(s)
+				}
+				if im.slots[k] == nil {
+					im.rep.add(kv.at, "step", StatusManual, b.out, "declare the slot in the domain",
+						"flow %q sets slot %q, which the domain does not declare: soni keeps it as a slot of the flow, of type any", b.f.name, k)
+				}
+				sl.add(k, v)
+			}
+		}
+		if len(sl.entries) == 0 {
+			return nil, commentOf(st, "An empty set_slots.")
+		}
+		m.add("slots", sl)
+		return m, nil
+	case st.has("call"), st.has("link"):
+		kind := "call"
+		if st.has("link") {
+			kind = "link"
+		}
+		target := st.get(kind).str()
+		if im.flows[target] == nil && !(im.f.patterns && isPattern(target)) {
+			im.rep.add(st.at, "step", StatusCommented, b.out, "import or write the flow, or remove the step",
+				"flow %q %ss %q, which is not a flow of the project (or one soni provides)", b.f.name, kind, target)
+			return nil, commentOf(st, "")
+		}
+		m.add("type", kind)
+		m.add("target", target)
+		return m, nil
+	case st.has("noop"):
+		return nil, nil
+	}
+	keys := strings.Join(st.keys, ", ")
+	im.rep.add(st.at, "step", StatusCommented, b.out, "express the step with soni's steps (say, collect, set, branch, action, call, link)",
+		"flow %q has a step soni cannot express (keys: %s)", b.f.name, keys)
+	return nil, commentOf(st, "")
+}
+
+// collect translates a collect step.
+func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
+	im := b.im
+	slot := st.get("collect").str()
+	m.add("type", "collect")
+	e := m.add("slot", slot)
+	si := im.slots[slot]
+	if si == nil {
+		im.rep.add(st.at, "step", StatusManual, b.out, "declare the slot in the domain with its type",
+			"flow %q collects slot %q, which the domain does not declare: soni keeps the answer as text in a slot of the flow", b.f.name, slot)
+	} else if si.flow == "" && !contains(b.resets, slot) {
+		// Rasa keeps the value after the flow (persisted), as the
+		// conversation slot does.
+		e.trailing = "soni:ignore W017"
+	}
+	utter := st.get("utter").str()
+	if utter == "" {
+		utter = "utter_ask_" + slot
+	}
+	switch {
+	case im.responses[utter] != nil:
+		im.questionFields(m, utter, b.f.name, b.out, st.at)
+	case im.p.py["action_ask_"+slot] != nil || im.domainAction("action_ask_"+slot):
+		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
+		im.rep.add(st.at, "step", StatusManual, b.out, "write the question (the action's text) in the collect's message, or move the action to soni",
+			"flow %q asks for %q with the custom action %q, whose message soni cannot show: the import asks a generic question", b.f.name, slot, "action_ask_"+slot)
+	default:
+		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
+		im.rep.add(st.at, "step", StatusManual, b.out, "add a response utter_ask_"+slot+" or write the question",
+			"flow %q collects %q, but there is no response %q to ask for it: the import asks a generic question", b.f.name, slot, utter)
+	}
+	if f, ok := st.get("ask_before_filling").boolean(); ok && f {
+		m.add("force", true)
+	}
+	if rj := st.get("rejections").list(); len(rj) > 0 {
+		b.rejections(st, m, slot, rj)
+	}
+	return m
+}
+
+// rejections translates a collect's rejections into its validator: the
+// answer is valid when no rejection's condition holds.
+func (b *flowBuilder) rejections(st *node, m *ymap, slot string, rj []*node) {
+	im := b.im
+	var conds []string
+	var msg string
+	for i, r := range rj {
+		w := &condWriter{slotType: im.slotType, value: slot}
+		expr, err := translateCond(r.get("if").str(), w)
+		if err != nil {
+			im.rep.add(r.at, "step", StatusCommented, b.out, "write the check as the collect's validator expression over value",
+				"in flow %q, the rejection %q of %q cannot be translated (%v)", b.f.name, r.get("if").str(), slot, err)
+			continue
+		}
+		conds = append(conds, "not "+wrap(expr))
+		if i == 0 {
+			msg = r.get("utter").str()
+		} else if u := r.get("utter").str(); u != msg {
+			im.rep.add(r.at, "step", StatusApproximated, b.out, "split the checks over several collects, or word one message for all",
+				"in flow %q, %q has several rejections with their own messages; soni says the first one's (%q) for every rejection", b.f.name, slot, msg)
+		}
+	}
+	if len(conds) == 0 {
+		return
+	}
+	m.add("validator", strings.Join(conds, " and "))
+	if msg != "" {
+		im.errorMessage(m, msg, b.f.name, b.out, st.at)
+	}
+	im.rep.add(st.at, "step", StatusApproximated, b.out, "nothing, unless a flow relied on seeing the rejected value",
+		"in flow %q, Rasa stores a rejected value of %q and then resets it; soni never stores it", b.f.name, slot)
+}
+
+// commentOf writes a Rasa step as comment lines, with a note first.
+func commentOf(st *node, note string) []string {
+	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: "rasa", val: &yseq{items: []yitem{{val: nodeY(st)}}}}}}, nil)), "\n")
+	lines := strings.Split(body, "\n")[1:]
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	out := []string{}
+	if note != "" {
+		out = append(out, note)
+	}
+	out = append(out, "Rasa step kept as a comment (soni cannot express it):")
+	out = append(out, strings.Join(lines, "\n"))
+	return out
+}
+
+// withoutNext returns a step without its next (translated on its own).
+func withoutNext(st *node) *node {
+	c := &node{kind: st.kind, at: st.at}
+	for i, k := range st.keys {
+		if k != "next" {
+			c.keys = append(c.keys, k)
+			c.vals = append(c.vals, st.vals[i])
+		}
+	}
+	return c
+}
+
+// escapeTemplate escapes { and } in a literal that soni would read as a
+// template.
+func escapeTemplate(s string) string {
+	return strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
+}
+
+// isPattern reports whether a flow name is a Rasa pattern's.
+func isPattern(name string) bool { return strings.HasPrefix(name, "pattern_") }
+
+// visible reports whether slot is visible in flow: a conversation slot,
+// or a slot of that flow.
+func (im *importer) visible(slot, flow string) bool {
+	si := im.slots[slot]
+	return si != nil && (si.flow == "" || si.flow == flow)
+}
+
+// domainAction reports whether the domain lists an action.
+func (im *importer) domainAction(name string) bool {
+	return slices.ContainsFunc(im.p.actions, func(a *named) bool { return a.name == name })
+}

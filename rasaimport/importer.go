@@ -1,0 +1,255 @@
+package rasaimport
+
+import (
+	"fmt"
+	"strings"
+)
+
+// importer holds the state of one translation.
+type importer struct {
+	p   *rasaProject
+	f   features
+	rep reporter
+	sum Summary
+
+	slots     map[string]*slotInfo
+	slotOrder []string
+	responses map[string]*named
+	flows     map[string]*rflow
+	// actionsUsed are the custom actions the flows call, in actionOrder.
+	actionsUsed map[string]*actionUse
+	actionOrder []string
+	// stubSets are the slots the tests' stubs of each action set.
+	stubSets map[string][]string
+	// inlined and regexped remember the responses already reported.
+	inlined, regexped map[string]bool
+	// stepIDs maps each flow's Rasa step ids to soni's.
+	stepIDs map[string]map[string]string
+}
+
+// Translate reads the Rasa project in src and returns the soni project's
+// files, by path relative to the output directory, and the migration
+// report (whose Markdown is also the file IMPORT.md).
+func Translate(src string) (map[string][]byte, *Report, error) {
+	return translate(src, available)
+}
+
+func translate(src string, f features) (map[string][]byte, *Report, error) {
+	p, err := loadProject(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	im := &importer{p: p, f: f, slots: map[string]*slotInfo{}, responses: map[string]*named{}, flows: map[string]*rflow{},
+		actionsUsed: map[string]*actionUse{}, stubSets: map[string][]string{}, inlined: map[string]bool{}, regexped: map[string]bool{},
+		stepIDs: map[string]map[string]string{}}
+	for _, s := range p.slots {
+		if old := im.slots[s.name]; old != nil {
+			im.rep.add(s.at, "slot", StatusApproximated, "domain.yaml", "keep one definition",
+				"slot %q is defined again (first at %s); the import keeps the last definition", s.name, old.at)
+			old.named = s
+			old.typ = strings.ToLower(s.n.get("type").str())
+			continue
+		}
+		im.slots[s.name] = &slotInfo{named: s, typ: strings.ToLower(s.n.get("type").str())}
+		im.slotOrder = append(im.slotOrder, s.name)
+		if !validName(s.name) {
+			im.rep.add(s.at, "slot", StatusManual, "domain.yaml", "rename the slot with letters, digits and _",
+				"slot %q is not a name soni accepts", s.name)
+		}
+	}
+	for _, r := range p.responses {
+		if old := im.responses[r.name]; old != nil {
+			im.rep.add(r.at, "response", StatusApproximated, "domain.yaml", "keep one definition",
+				"response %q is defined again (first at %s); the import keeps the last definition", r.name, old.at)
+		}
+		im.responses[r.name] = r
+	}
+	for _, fl := range p.flows {
+		if old := im.flows[fl.name]; old != nil {
+			return nil, nil, fmt.Errorf("%s: flow %q is defined twice (first at %s): Rasa refuses that too", fl.at, fl.name, old.at)
+		}
+		im.flows[fl.name] = fl
+	}
+	im.analyze()
+	files := map[string][]byte{}
+
+	// The flows, one soni file per Rasa data file.
+	trig := im.triggers()
+	var order []string
+	byFile := map[string]*ymap{}
+	for _, fl := range p.flows {
+		out := flowPath(fl.file)
+		doc := byFile[out]
+		if doc == nil {
+			doc = &ymap{}
+			doc.add("version", "1.0")
+			doc.add("flows", &ymap{})
+			byFile[out] = doc
+			order = append(order, out)
+		}
+		flows := doc.get("flows").(*ymap)
+		fe := flows.add(fl.name, im.flowDef(fl, out, trig[fl.name]))
+		if isPattern(fl.name) && !im.f.patterns {
+			fe.comments = []string{"A Rasa pattern override. soni runs it as a flow of its own name; it takes over\nRasa's repair only where soni has pattern flows (see IMPORT.md)."}
+		}
+	}
+	for _, out := range order {
+		files[out] = emit(byFile[out], header(p, "flows"))
+	}
+
+	files["domain.yaml"] = emit(im.domainFile(), header(p, "domain"))
+
+	for _, t := range p.tests {
+		out, doc := im.testFile(t)
+		files[out] = emit(doc, header(p, "tests"))
+	}
+
+	for _, ig := range p.ignored {
+		im.rep.add(ig.at, "data", StatusIgnored, "", ig.fix, "%s", ig.what)
+	}
+	for _, fm := range p.forms {
+		im.rep.add(fm.at, "data", StatusManual, "", "write the form as a flow of collect steps",
+			"the form %q (Rasa's NLU-based dialogue) is not translated", fm.name)
+	}
+
+	rep := &Report{Source: src, Summary: im.sum, Items: im.rep.sorted()}
+	files["IMPORT.md"] = rep.Markdown()
+	return files, rep, nil
+}
+
+// flowPath is where the flows of a Rasa data file go: flows/ and its path
+// below data/, with the .yaml extension.
+func flowPath(rel string) string {
+	p := strings.TrimPrefix(strings.TrimPrefix(rel, "data/"), "flows/")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".yml"), ".yaml") + ".yaml"
+	return "flows/" + p
+}
+
+// header is the comment at the top of each written file.
+func header(p *rasaProject, kind string) []string {
+	return []string{fmt.Sprintf("Written by soni import rasa (%s). Re-running the import overwrites this file\nunless it was edited since; see IMPORT.md.", kind)}
+}
+
+// flowDef translates one flow.
+func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
+	before := len(im.rep.items)
+	m := &ymap{}
+	if d := fl.n.get("description").str(); d != "" {
+		m.add("description", d)
+	}
+	if len(phrases) > 0 {
+		seq := &yseq{}
+		for _, p := range phrases {
+			seq.add(p)
+		}
+		m.add("trigger", &ymap{entries: []yentry{{key: "intents", val: seq}}})
+	}
+	var guardComment []string
+	if g := fl.n.get("if"); g != nil {
+		if v, ok := g.boolean(); ok && !v {
+			// if: False: only a link or a call starts it, as a flow with no
+			// trigger in soni.
+		} else {
+			w := &condWriter{slotType: im.slotType}
+			expr, err := translateCond(g.str(), w)
+			switch {
+			case err != nil:
+				guardComment = commentLines("if", g)
+				im.rep.add(g.at, "flow", StatusCommented, out, "rewrite the guard over slots, or check the condition in the flow's first step",
+					"the guard of flow %q cannot be translated (%v)", fl.name, err)
+			case im.f.guards:
+				m.add("if", expr)
+			default:
+				guardComment = commentLines("if", g)
+				im.rep.add(g.at, "flow", StatusCommented, out, "check the condition in a branch at the flow's start, or re-run the import once soni has flow guards",
+					"flow %q has the guard %q (soni: %s), which soni cannot express yet: the flow can start at any time", fl.name, g.str(), expr)
+			}
+		}
+	}
+	for i, k := range fl.n.keys {
+		v := fl.n.vals[i]
+		switch k {
+		case "description", "if", "steps", "persisted_slots", "nlu_trigger", "name":
+		case "always_include_in_prompt":
+			im.rep.add(v.at, "flow", StatusIgnored, out, "nothing; soni's prompt lists every flow a message can start",
+				"flow %q: always_include_in_prompt is not translated", fl.name)
+		case "run_pattern_completed":
+			if b, ok := v.boolean(); ok && !b {
+				im.rep.add(v.at, "flow", StatusApproximated, out, "nothing, unless the completion message matters",
+					"flow %q does not run pattern_completed in Rasa; soni ends it as any flow", fl.name)
+			}
+		default:
+			im.rep.add(v.at, "flow", StatusIgnored, out, "nothing in soni corresponds to it",
+				"flow %q: the key %q is not translated", fl.name, k)
+		}
+	}
+	slots := &yseq{}
+	for _, name := range im.slotOrder {
+		si := im.slots[name]
+		if si.flow != fl.name {
+			continue
+		}
+		def := im.slotDef(si, out)
+		item := &ymap{}
+		item.add("name", name)
+		item.entries = append(item.entries, def.entries...)
+		slots.add(item)
+	}
+	if len(slots.items) > 0 {
+		m.add("slots", slots)
+	}
+	b := &flowBuilder{im: im, f: fl, out: out, steps: &yseq{}, used: map[string]bool{endStep: true}, idOf: map[*node]string{}, rasaID: map[string]string{}, end: endStep}
+	b.resets = im.resetSlots(fl)
+	e := m.add("steps", b.build())
+	e.comments = guardComment
+	im.stepIDs[fl.name] = b.rasaID
+	ok := len(im.rep.items) == before
+	if isPattern(fl.name) {
+		im.sum.Patterns.add(ok && im.f.patterns)
+	} else {
+		im.sum.Flows.add(ok)
+	}
+	return m
+}
+
+// resetSlots are the conversation slots a flow collects that Rasa resets
+// when the flow ends: those whose collect does not say
+// reset_after_flow_ends: false and that the flow does not persist.
+func (im *importer) resetSlots(fl *rflow) []string {
+	persisted := map[string]bool{}
+	for _, s := range fl.n.get("persisted_slots").list() {
+		persisted[s.str()] = true
+	}
+	var out []string
+	var walk func([]*node)
+	walk = func(list []*node) {
+		for _, st := range list {
+			if st.has("collect") {
+				slot := st.get("collect").str()
+				si := im.slots[slot]
+				keep, ok := st.get("reset_after_flow_ends").boolean()
+				if si != nil && si.flow == "" && !(ok && !keep) && !persisted[slot] && !contains(out, slot) {
+					out = append(out, slot)
+				}
+			}
+			for _, nx := range st.get("next").list() {
+				for _, k := range []string{"then", "else"} {
+					if t := nx.get(k); t != nil && t.kind == kSeq {
+						walk(t.items)
+					}
+				}
+			}
+		}
+	}
+	walk(fl.n.get("steps").list())
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

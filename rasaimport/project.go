@@ -1,0 +1,382 @@
+package rasaimport
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/soni-dev/soni/internal/safefile"
+)
+
+// maxFileSize bounds one file of a Rasa project.
+const maxFileSize = 8 << 20
+
+// ReadError is a file or directory that could not be read or created
+// (a missing path, a permission, an output path that is a file), as
+// opposed to a Rasa project whose content is wrong.
+type ReadError struct{ err error }
+
+func (e *ReadError) Error() string { return e.err.Error() }
+
+// rasaProject is a Rasa project as read from disk: every construct the
+// importer translates, with where it is.
+type rasaProject struct {
+	// root is the project directory.
+	root string
+	// language is config.yml's language.
+	language string
+	// llm says whether config.yml's pipeline has an LLM command
+	// generator.
+	llm   bool
+	llmAt loc
+	// actionURL is endpoints.yml's action_endpoint url.
+	actionURL string
+	actionAt  loc
+	// sessionConfig is the domain's session_config.
+	sessionConfig *node
+
+	slots     []*named
+	responses []*named
+	actions   []*named // the domain's actions list
+	forms     []*named
+	flows     []*rflow
+	// intents maps an intent to its nlu.yml examples, in order.
+	intents  map[string][]string
+	intentAt map[string]loc
+	tests    []*rtestFile
+	py       map[string]*pyAction
+	// pyFiles is how many Python files were read.
+	pyFiles int
+	// ignored are files and keys the importer reads but does not
+	// translate (stories, rules, forms...), for the report.
+	ignored []ignoredPart
+}
+
+// named is a named construct of the domain (a slot, a response, an
+// action) and its definition.
+type named struct {
+	name string
+	at   loc
+	n    *node
+}
+
+// rflow is a Rasa flow.
+type rflow struct {
+	name string
+	// file is the data file (relative to the project) that defines it.
+	file string
+	at   loc
+	n    *node
+}
+
+// rtestFile is a Rasa end-to-end test file.
+type rtestFile struct {
+	// rel is its path relative to the project.
+	rel string
+	n   *node
+}
+
+// ignoredPart is something of the Rasa project the importer does not
+// translate, and why.
+type ignoredPart struct {
+	at   loc
+	what string
+	fix  string
+}
+
+// loadProject reads the Rasa project in dir.
+func loadProject(dir string) (*rasaProject, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, &ReadError{fmt.Errorf("cannot read the Rasa project %q: %v", dir, errors.Unwrap(err))}
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%q is not a directory: give the Rasa project's directory (the one with config.yml and domain.yml or domain/)", dir)
+	}
+	p := &rasaProject{root: dir, intents: map[string][]string{}, intentAt: map[string]loc{}, py: map[string]*pyAction{}}
+
+	if n, err := p.readOptional("config.yml", "config.yaml", "config/config.yml", "config/config.yaml"); err != nil {
+		return nil, err
+	} else if n != nil {
+		p.language = n.get("language").str()
+		for _, c := range n.get("pipeline").list() {
+			name := c.get("name").str()
+			if strings.Contains(name, "CommandGenerator") && strings.Contains(name, "LLM") {
+				if !p.llm {
+					p.llm, p.llmAt = true, c.at
+				}
+			}
+		}
+	}
+	if n, err := p.readOptional("endpoints.yml", "endpoints.yaml"); err != nil {
+		return nil, err
+	} else if n != nil {
+		if ae := n.get("action_endpoint"); ae != nil {
+			p.actionURL, p.actionAt = ae.get("url").str(), ae.at
+		}
+	}
+
+	// The domain: domain.yml, or every YAML file below domain/.
+	domainFiles, err := p.yamlFiles("domain.yml", "domain.yaml", "domain")
+	if err != nil {
+		return nil, err
+	}
+	if len(domainFiles) == 0 {
+		return nil, fmt.Errorf("%q has no domain.yml and no domain/ directory: is it a Rasa project?", dir)
+	}
+	for _, f := range domainFiles {
+		n, err := p.read(f)
+		if err != nil {
+			return nil, err
+		}
+		p.domain(f, n)
+	}
+
+	dataFiles, err := p.yamlFiles("", "", "data")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range dataFiles {
+		n, err := p.read(f)
+		if err != nil {
+			return nil, err
+		}
+		p.data(f, n)
+	}
+	if len(p.flows) == 0 {
+		return nil, fmt.Errorf("%q defines no flows under data/: the importer translates Rasa CALM flows", dir)
+	}
+
+	for _, d := range []string{"e2e_tests", "tests"} {
+		files, err := p.yamlFiles("", "", d)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			n, err := p.read(f)
+			if err != nil {
+				return nil, err
+			}
+			if n.has("test_cases") {
+				p.tests = append(p.tests, &rtestFile{rel: f, n: n})
+			}
+		}
+	}
+
+	if err := p.python(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// readOptional reads the first of names that exists, or returns nil.
+func (p *rasaProject) readOptional(names ...string) (*node, error) {
+	for _, name := range names {
+		if _, err := os.Stat(filepath.Join(p.root, name)); err == nil {
+			return p.read(name)
+		}
+	}
+	return nil, nil
+}
+
+// read reads one YAML file of the project (rel is relative to the root).
+func (p *rasaProject) read(rel string) (*node, error) {
+	b, err := safefile.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)), maxFileSize)
+	if err != nil {
+		return nil, &ReadError{fmt.Errorf("cannot read %s: %v", rel, readErr(err))}
+	}
+	return parseYAML(rel, b)
+}
+
+// yamlFiles lists, relative to the root and sorted, the file file or
+// alt if one exists, else the YAML files below dir (hidden ones left
+// out). Symbolic links are not followed out of the project.
+func (p *rasaProject) yamlFiles(file, alt, dir string) ([]string, error) {
+	for _, f := range []string{file, alt} {
+		if f == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(p.root, f)); err == nil && st.Mode().IsRegular() {
+			return []string{f}, nil
+		}
+	}
+	return p.walk(dir, func(name string) bool {
+		return strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml")
+	})
+}
+
+// walk lists the regular files below dir (relative to the root) whose
+// names match, sorted; hidden files and directories are left out.
+func (p *rasaProject) walk(dir string, match func(string) bool) ([]string, error) {
+	root := filepath.Join(p.root, dir)
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, nil
+	}
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && path != root {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && match(d.Name()) {
+			rel, err := filepath.Rel(p.root, path)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, &ReadError{fmt.Errorf("cannot read %s/: %v", dir, err)}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// readErr says why a file could not be read, without its path (the
+// caller names the file relative to the project).
+func readErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("larger than %d MiB", tl.Limit>>20)
+	}
+	return err
+}
+
+// domain reads one domain file.
+func (p *rasaProject) domain(file string, n *node) {
+	if n == nil || n.kind != kMap {
+		return
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch k {
+		case "version", "intents", "entities", "config":
+		case "slots":
+			for j, name := range v.keys {
+				p.slots = append(p.slots, &named{name: name, at: v.vals[j].at, n: v.vals[j]})
+			}
+		case "responses":
+			for j, name := range v.keys {
+				p.responses = append(p.responses, &named{name: name, at: v.vals[j].at, n: v.vals[j]})
+			}
+		case "actions":
+			for _, a := range v.list() {
+				name := a.str()
+				if a.kind == kMap && len(a.keys) > 0 {
+					name = a.keys[0]
+				}
+				if name != "" {
+					p.actions = append(p.actions, &named{name: name, at: a.at, n: a})
+				}
+			}
+		case "forms":
+			for j, name := range v.keys {
+				p.forms = append(p.forms, &named{name: name, at: v.vals[j].at, n: v.vals[j]})
+			}
+		case "session_config":
+			p.sessionConfig = v
+		default:
+			p.ignored = append(p.ignored, ignoredPart{at: v.at, what: fmt.Sprintf("the domain key %q is not translated", k), fix: "nothing in soni corresponds to it; remove it or translate it by hand"})
+		}
+	}
+}
+
+// entityAnnotation matches [text](entity) and [text]{...} in nlu.yml
+// examples.
+var entityAnnotation = regexp.MustCompile(`\[([^\]]*)\](?:\([^)]*\)|\{[^}]*\})`)
+
+// data reads one file under data/.
+func (p *rasaProject) data(file string, n *node) {
+	if n == nil || n.kind != kMap {
+		return
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch k {
+		case "version":
+		case "flows":
+			for j, name := range v.keys {
+				p.flows = append(p.flows, &rflow{name: name, file: file, at: v.vals[j].at, n: v.vals[j]})
+			}
+		case "nlu":
+			for _, it := range v.list() {
+				switch {
+				case it.has("intent"):
+					intent := it.get("intent").str()
+					if _, ok := p.intentAt[intent]; !ok {
+						p.intentAt[intent] = it.at
+					}
+					for _, line := range strings.Split(it.get("examples").str(), "\n") {
+						line = strings.TrimSpace(line)
+						if !strings.HasPrefix(line, "-") {
+							continue
+						}
+						ex := strings.TrimSpace(entityAnnotation.ReplaceAllString(strings.TrimSpace(line[1:]), "$1"))
+						if ex != "" {
+							p.intents[intent] = append(p.intents[intent], ex)
+						}
+					}
+				case it.has("synonym"), it.has("regex"), it.has("lookup"):
+					kind := "synonym"
+					if it.has("regex") {
+						kind = "regex"
+					} else if it.has("lookup") {
+						kind = "lookup"
+					}
+					p.ignored = append(p.ignored, ignoredPart{at: it.at, what: fmt.Sprintf("the NLU %s %q is not translated", kind, it.get(kind).str()),
+						fix: "give a categorical slot its synonyms under values:, or a text slot a pattern:"})
+				}
+			}
+		case "rules", "stories":
+			p.ignored = append(p.ignored, ignoredPart{at: v.at, what: fmt.Sprintf("%d %s (Rasa's NLU-based dialogue) are not translated", len(v.list()), k),
+				fix: "write each as a soni flow with a trigger, or keep them in Rasa; soni runs flows only"})
+		case "responses":
+			for j, name := range v.keys {
+				p.responses = append(p.responses, &named{name: name, at: v.vals[j].at, n: v.vals[j]})
+			}
+		default:
+			p.ignored = append(p.ignored, ignoredPart{at: v.at, what: fmt.Sprintf("the data key %q is not translated", k), fix: "translate it by hand"})
+		}
+	}
+}
+
+// python reads the action server's Python source: actions.py or every
+// .py file below actions/.
+func (p *rasaProject) python() error {
+	files, err := p.walk("actions", func(name string) bool { return strings.HasSuffix(name, ".py") })
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(filepath.Join(p.root, "actions.py")); err == nil && st.Mode().IsRegular() {
+		files = append(files, "actions.py")
+	}
+	for _, f := range files {
+		b, err := safefile.ReadFile(filepath.Join(p.root, filepath.FromSlash(f)), maxFileSize)
+		if err != nil {
+			return &ReadError{fmt.Errorf("cannot read %s: %v", f, readErr(err))}
+		}
+		p.pyFiles++
+		for _, a := range scanPython(f, string(b)) {
+			if _, dup := p.py[a.name]; !dup {
+				p.py[a.name] = a
+			}
+		}
+	}
+	return nil
+}

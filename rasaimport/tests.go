@@ -1,0 +1,468 @@
+package rasaimport
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// testPath is where a Rasa test file goes: tests/ and its path below
+// e2e_tests/ (or tests/), with the .yaml extension.
+func testPath(rel string) string {
+	p := rel
+	for _, d := range []string{"e2e_tests/", "tests/"} {
+		if strings.HasPrefix(p, d) {
+			p = strings.TrimPrefix(p, d)
+			break
+		}
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".yml"), ".yaml") + ".yaml"
+	return "tests/" + p
+}
+
+// testBuilder translates one Rasa test file.
+type testBuilder struct {
+	im  *importer
+	out string
+	// cases are the file's test case names.
+	cases map[string]bool
+}
+
+// testFile translates a Rasa end-to-end test file.
+func (im *importer) testFile(t *rtestFile) (string, *ymap) {
+	out := testPath(t.rel)
+	tb := &testBuilder{im: im, out: out, cases: map[string]bool{}}
+	for _, c := range t.n.get("test_cases").list() {
+		tb.cases[c.get("test_case").str()] = true
+	}
+	doc := &ymap{}
+	depth := strings.Count(out, "/")
+	doc.add("flows", strings.TrimSuffix(strings.Repeat("../", depth), "/"))
+	before := len(im.rep.items)
+	var fileComments []string
+	for i, k := range t.n.keys {
+		v := t.n.vals[i]
+		switch k {
+		case "test_cases":
+		case "fixtures":
+			doc.add("fixtures", tb.fixtures(v))
+		case "metadata":
+			doc.add("metadata", nodeY(v))
+		case "stub_custom_actions":
+			if s := tb.stubs(v); len(s.entries) > 0 {
+				doc.add("stub_custom_actions", s)
+			}
+		default:
+			im.rep.add(v.at, "test", StatusCommented, out, "remove it, or write it in soni's test format",
+				"the test file key %q has no soni equivalent", k)
+			fileComments = append(fileComments, commentLines(k, v)...)
+		}
+	}
+	cases := &yseq{}
+	names := map[string]bool{}
+	for _, c := range t.n.get("test_cases").list() {
+		cb := len(im.rep.items)
+		tc := tb.testCase(c)
+		if name := c.get("test_case").str(); names[name] {
+			renamed := name
+			for n := 2; names[renamed]; n++ {
+				renamed = fmt.Sprintf("%s_%d", name, n)
+			}
+			for i := range tc.entries {
+				if tc.entries[i].key == "test_case" {
+					tc.entries[i].val = renamed
+				}
+			}
+			im.rep.add(c.at, "test", StatusApproximated, out, "give the test cases different names",
+				"the test case %q is defined twice in the file: soni names the second %q", name, renamed)
+			name = renamed
+			names[name] = true
+		} else {
+			names[name] = true
+		}
+		cases.add(tc)
+		im.sum.TestCases.add(len(im.rep.items) == cb)
+	}
+	doc.add("test_cases", cases).comments = fileComments
+	im.sum.TestFiles.add(len(im.rep.items) == before)
+	return out, doc
+}
+
+// fixtures translates the fixtures: slots that are not conversation
+// slots are kept as comments.
+func (tb *testBuilder) fixtures(v *node) *yseq {
+	s := &yseq{}
+	for _, fx := range v.list() {
+		m := &ymap{}
+		for i, name := range fx.keys {
+			vals := &yseq{}
+			for _, kv := range fx.vals[i].list() {
+				for j, slot := range kv.keys {
+					if si := tb.im.slots[slot]; si == nil || si.flow != "" {
+						tb.im.rep.add(kv.at, "test", StatusCommented, tb.out, "declare the slot in the domain",
+							"fixture %q sets %q, which is no slot of the domain", name, slot)
+						vals.tail = append(vals.tail, commentItem(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})...)
+						continue
+					}
+					vals.add(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})
+				}
+			}
+			m.add(name, vals)
+		}
+		s.add(m)
+	}
+	return s
+}
+
+// stubs translates stub_custom_actions: slot events become outputs.
+func (tb *testBuilder) stubs(v *node) *ymap {
+	im := tb.im
+	out := &ymap{}
+	for i, key := range v.keys {
+		st := v.vals[i]
+		action := key
+		if c, a, ok := strings.Cut(key, "::"); ok {
+			action = a
+			if !tb.cases[c] {
+				im.rep.add(st.at, "test", StatusCommented, tb.out, "fix the test case name",
+					"the stub %q names the test case %q, which the file does not have", key, c)
+				continue
+			}
+		}
+		if _, used := im.actionsUsed[action]; !used {
+			im.rep.add(st.at, "test", StatusCommented, tb.out, "remove the stub, or call the action in a flow",
+				"the stub %q is for the action %q, which no imported flow calls", key, action)
+			continue
+		}
+		m := &ymap{}
+		outs := &ymap{}
+		var comments []string
+		for _, e := range st.get("events").list() {
+			if e.get("event").str() == "slot" {
+				outs.add(e.get("name").str(), e.get("value").value())
+				continue
+			}
+			comments = append(comments, commentItem(nodeY(e))...)
+			im.rep.add(e.at, "test", StatusCommented, tb.out, "set the slots the event would change with slot events instead",
+				"the stub %q returns a %q event, which soni's stubs have no equivalent for", key, e.get("event").str())
+		}
+		e := m.add("outputs", outs)
+		e.comments = comments
+		if rs := st.get("responses"); rs != nil && len(rs.list()) > 0 && im.f.stubMessages {
+			m.add("responses", nodeY(rs))
+		} else if rs != nil && len(rs.list()) > 0 {
+			im.rep.add(rs.at, "test", StatusCommented, tb.out, "check the message in the flow's say step instead",
+				"the stub %q sends messages, which soni's stubs cannot send yet", key)
+			m.entries[len(m.entries)-1].comments = append(m.entries[len(m.entries)-1].comments, commentLines("responses", rs)...)
+		}
+		out.add(key, m)
+	}
+	return out
+}
+
+// testCase translates one test case.
+func (tb *testBuilder) testCase(c *node) *ymap {
+	m := &ymap{}
+	for i, k := range c.keys {
+		v := c.vals[i]
+		switch k {
+		case "test_case":
+			m.add(k, v.str())
+		case "steps":
+			m.add(k, tb.steps(v.list()))
+		case "fixtures", "metadata":
+			m.add(k, nodeY(v))
+		default:
+			tb.im.rep.add(v.at, "test", StatusCommented, tb.out, "remove it",
+				"the test case key %q has no soni equivalent", k)
+		}
+	}
+	return m
+}
+
+// steps translates a test case's steps.
+func (tb *testBuilder) steps(list []*node) *yseq {
+	s := &yseq{}
+	var pending []string
+	add := func(v any, comments ...string) {
+		s.add(v, append(pending, comments...)...)
+		pending = nil
+	}
+	for _, st := range list {
+		switch {
+		case st.has("user"):
+			m := &ymap{}
+			for i, k := range st.keys {
+				v := st.vals[i]
+				switch k {
+				case "user":
+					m.add("user", v.str())
+				case "metadata", "assertion_order_enabled":
+					m.add(k, nodeY(v))
+				case "assertions":
+					as := tb.assertions(v.list())
+					if len(as.items) > 0 {
+						m.add("assertions", as)
+					} else if len(as.tail) > 0 {
+						pending = append(pending, as.tail...)
+					}
+				default:
+					pending = append(pending, commentLines(k, v)...)
+					tb.im.rep.add(v.at, "test", StatusCommented, tb.out, "remove it", "the user step key %q has no soni equivalent", k)
+				}
+			}
+			add(m)
+		case st.has("bot"):
+			tb.im.sum.Assertions.add(true)
+			add(&ymap{entries: []yentry{{key: "bot", val: st.get("bot").str()}}})
+		case st.has("utter"):
+			name := st.get("utter").str()
+			v, ok := tb.utterCheck(name, st.at, true)
+			tb.im.sum.Assertions.add(ok)
+			if v == nil {
+				pending = append(pending, commentItem(nodeY(st))...)
+				continue
+			}
+			add(v)
+		case st.has("slot_was_set"), st.has("slot_was_not_set"):
+			key := "slot_was_set"
+			if st.has("slot_was_not_set") {
+				key = "slot_was_not_set"
+			}
+			seq := &yseq{}
+			for _, it := range st.get(key).list() {
+				name := it.str()
+				if it.kind == kMap && len(it.keys) > 0 {
+					name = it.keys[0]
+				}
+				ok := tb.knownSlot(name, it.at)
+				tb.im.sum.Assertions.add(ok)
+				if !ok {
+					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+					continue
+				}
+				seq.add(nodeY(it))
+			}
+			if len(seq.items) > 0 {
+				add(&ymap{entries: []yentry{{key: key, val: seq}}})
+			}
+		default:
+			tb.im.sum.Assertions.add(false)
+			pending = append(pending, commentItem(nodeY(st))...)
+			tb.im.rep.add(st.at, "test", StatusCommented, tb.out, "write it as a user, bot or slot step",
+				"the test step with keys %s has no soni equivalent", strings.Join(st.keys, ", "))
+		}
+	}
+	s.tail = pending
+	return s
+}
+
+// routerSlots are slots Rasa's coexistence router sets; soni has no
+// router.
+var routerSlots = map[string]bool{"route_session_to_calm": true}
+
+// knownSlot reports whether a test may check a slot; it reports it
+// when not.
+func (tb *testBuilder) knownSlot(name string, at loc) bool {
+	if routerSlots[name] {
+		tb.im.rep.add(at, "test", StatusCommented, tb.out, "nothing: soni runs flows only, so every message goes to them",
+			"the test checks %q, which Rasa's coexistence router sets; soni has no router", name)
+		return false
+	}
+	if tb.im.slots[name] != nil {
+		return true
+	}
+	tb.im.rep.add(at, "test", StatusCommented, tb.out, "declare the slot, or remove the check",
+		"the test checks the slot %q, which the domain does not declare", name)
+	return false
+}
+
+// knownFlow reports whether a test may name a flow.
+func (tb *testBuilder) knownFlow(name string) bool {
+	return tb.im.flows[name] != nil || tb.im.f.patterns && isPattern(name)
+}
+
+// utterCheck is the check that the bot said a response: bot_response
+// (a test step) or bot_uttered utter_name (an assertion), or, without
+// responses, a regular expression of its texts. step says which form.
+func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) {
+	im := tb.im
+	r := im.responses[name]
+	if r == nil && rasaResponses[name] != "" {
+		r = &named{name: name, at: at, n: &node{kind: kSeq, items: []*node{{kind: kMap, keys: []string{"text"}, vals: []*node{{kind: kScalar, v: rasaResponses[name]}}}}}}
+	}
+	if r == nil {
+		im.rep.add(at, "test", StatusCommented, tb.out, "fix the response name",
+			"the test expects the response %q, which the domain does not define", name)
+		return nil, false
+	}
+	if im.f.responses {
+		if step {
+			return &ymap{entries: []yentry{{key: "bot_response", val: name}}}, true
+		}
+		return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "utter_name", val: name}}}}}}, true
+	}
+	re := responseRegexp(r)
+	if !tb.im.regexped[name] {
+		tb.im.regexped[name] = true
+		im.rep.add(r.at, "test", StatusApproximated, tb.out, "nothing to do once soni has responses: re-run the import",
+			"tests that expect the response %q match its texts with a regular expression instead of its name", name)
+	}
+	if step {
+		return &ymap{entries: []yentry{{key: "bot_matches", val: re}}}, false
+	}
+	return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "text_matches", val: re}}}}}}, false
+}
+
+// placeholder matches {name} in a response text.
+var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
+
+// responseRegexp is a regular expression that matches the texts of a
+// response's variations, a {slot} matching anything.
+func responseRegexp(r *named) string {
+	var alts []string
+	for _, v := range r.n.list() {
+		t := v.get("text").str()
+		if t == "" {
+			continue
+		}
+		parts := placeholder.Split(t, -1)
+		for i, p := range parts {
+			parts[i] = regexp.QuoteMeta(p)
+		}
+		alt := strings.Join(parts, ".*")
+		found := false
+		for _, a := range alts {
+			if a == alt {
+				found = true
+			}
+		}
+		if !found {
+			alts = append(alts, alt)
+		}
+	}
+	if len(alts) == 0 {
+		return "^$"
+	}
+	if len(alts) == 1 {
+		return "^" + alts[0] + "$"
+	}
+	return "^(?:" + strings.Join(alts, "|") + ")$"
+}
+
+// assertions translates a user step's assertions.
+func (tb *testBuilder) assertions(list []*node) *yseq {
+	im := tb.im
+	s := &yseq{}
+	var pending []string
+	keep := func(v any) {
+		s.add(v, pending...)
+		pending = nil
+	}
+	drop := func(a *node, fix, format string, args ...any) {
+		pending = append(pending, commentItem(nodeY(a))...)
+		im.rep.add(a.at, "test", StatusCommented, tb.out, fix, format, args...)
+	}
+	for _, a := range list {
+		if a.kind != kMap || len(a.keys) != 1 {
+			im.sum.Assertions.add(false)
+			drop(a, "write one assertion per item", "an assertion must be a mapping with one key")
+			continue
+		}
+		key, v := a.keys[0], a.vals[0]
+		before := len(im.rep.items)
+		switch key {
+		case "flow_started", "flow_completed", "flow_cancelled":
+			flow := v.str()
+			if v.kind == kMap {
+				flow = v.get("flow_id").str()
+			}
+			if !tb.knownFlow(flow) {
+				drop(a, "import the flow, or remove the assertion", "the assertion names the flow %q, which the imported project does not have", flow)
+				break
+			}
+			if v.kind == kMap && v.has("flow_step_id") {
+				sid := v.get("flow_step_id").str()
+				if soni, ok := im.stepIDs[flow][sid]; ok {
+					keep(&ymap{entries: []yentry{{key: key, val: &ymap{entries: []yentry{{key: "flow_id", val: flow}, {key: "flow_step_id", val: soni}}}}}})
+					break
+				}
+				drop(a, "name one of the flow's step ids", "the assertion names the step %q, which is no step id of flow %q", sid, flow)
+				break
+			}
+			keep(&ymap{entries: []yentry{{key: key, val: flow}}})
+		case "slot_was_set", "slot_was_not_set":
+			seq := &yseq{}
+			for _, it := range v.list() {
+				if tb.knownSlot(it.get("name").str(), it.at) {
+					seq.add(nodeY(it))
+				} else {
+					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+				}
+			}
+			if len(seq.items) > 0 {
+				keep(&ymap{entries: []yentry{{key: key, val: seq}}})
+			}
+		case "action_executed":
+			name := v.str()
+			switch {
+			case im.responses[name] != nil || rasaResponses[name] != "":
+				if c, _ := tb.utterCheck(name, v.at, false); c != nil {
+					keep(c)
+				}
+				im.rep.add(a.at, "test", StatusApproximated, tb.out, "nothing",
+					"action_executed %q checks a response: soni says it with a say step, so the check is that the bot said it", name)
+			case im.actionsUsed[name] != nil:
+				keep(&ymap{entries: []yentry{{key: key, val: name}}})
+			default:
+				drop(a, "remove the assertion, or check what the action does", "the assertion expects the action %q, which no imported flow runs", name)
+			}
+		case "bot_uttered":
+			tb.botUttered(a, v, keep, drop)
+		default:
+			drop(a, "check the bot's reply with bot_uttered text_matches instead", "the assertion %q has no soni equivalent (soni's tests never call a model)", key)
+		}
+		im.sum.Assertions.add(len(im.rep.items) == before)
+	}
+	s.tail = pending
+	return s
+}
+
+// botUttered translates a bot_uttered assertion.
+func (tb *testBuilder) botUttered(a, v *node, keep func(any), drop func(*node, string, string, ...any)) {
+	im := tb.im
+	m := &ymap{}
+	var extra []any
+	for i, k := range v.keys {
+		x := v.vals[i]
+		switch k {
+		case "utter_name":
+			c, _ := tb.utterCheck(x.str(), x.at, false)
+			if c == nil {
+				continue
+			}
+			if im.f.responses {
+				m.add(k, x.str())
+			} else {
+				extra = append(extra, c)
+			}
+		case "text_matches":
+			m.add(k, x.str())
+		case "buttons":
+			if im.f.buttons {
+				m.add(k, nodeY(x))
+				continue
+			}
+			drop(&node{kind: kMap, at: x.at, keys: []string{"bot_uttered"}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"buttons"}, vals: []*node{x}}}},
+				"check the reply's text with text_matches", "the assertion checks the reply's buttons, which soni's tests cannot check yet")
+		default:
+			drop(a, "check the reply with text_matches", "bot_uttered %q has no soni equivalent", k)
+		}
+	}
+	if len(m.entries) > 0 {
+		keep(&ymap{entries: []yentry{{key: "bot_uttered", val: m}}})
+	}
+	for _, e := range extra {
+		keep(e)
+	}
+}

@@ -52,6 +52,25 @@ type Case struct {
 	Before  []any  `yaml:"before"`
 	Message string `yaml:"message"`
 	Expect  []any  `yaml:"expect"`
+	// Tags are the case's categories; without them its category is its
+	// name up to the first underscore (opening_values_flight is
+	// "opening").
+	Tags []string `yaml:"tags"`
+}
+
+// Categories returns a case's categories: its tags, else the prefix of
+// its name, else "other".
+func (c Case) Categories() []string {
+	if len(c.Tags) > 0 {
+		return c.Tags
+	}
+	if i := strings.IndexByte(c.Name, '_'); i > 0 {
+		return []string{c.Name[:i]}
+	}
+	if c.Name != "" {
+		return []string{c.Name}
+	}
+	return []string{"other"}
 }
 
 // Result is what a run found.
@@ -61,7 +80,16 @@ type Result struct {
 	Correct    int             `json:"correct"`
 	Accuracy   float64         `json:"accuracy"`
 	ByKind     map[string]Kind `json:"by_kind"`
-	Confusions []Confusion     `json:"confusions"`
+	// ByCategory is the accuracy per category (tags, or name prefix).
+	ByCategory map[string]Kind `json:"by_category"`
+	// ByLayer is the accuracy per layer that answered (rules, llm,
+	// clarify; "unknown" for a layer that does not say).
+	ByLayer map[string]Kind `json:"by_layer"`
+	// ModelCases counts the cases the model answered, and ModelShare is
+	// their share: the cost of hybrid.
+	ModelCases int     `json:"model_cases"`
+	ModelShare float64 `json:"model_share"`
+	Confusions []Confusion `json:"confusions"`
 }
 
 // Kind is the accuracy on the cases that expect a command of one kind.
@@ -77,6 +105,15 @@ type Confusion struct {
 	Message  string `json:"message"`
 	Expected string `json:"expected"`
 	Got      string `json:"got"`
+	// Layer and Reason say which layer answered and why.
+	Layer  string `json:"layer,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Hooks let a caller see each case before it is understood: the oracle
+// answers with its labelled commands.
+type Hooks struct {
+	BeforeCase func(c Case, want []vm.Command)
 }
 
 // Load reads an eval file and compiles its project.
@@ -113,11 +150,24 @@ func Load(path string) (*File, *ir.Program, string, error) {
 // the same state.
 // dir is the project directory, where its actions run.
 func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string, u vm.Understander) (*Result, error) {
+	return RunWith(ctx, path, f, prog, dir, u, Hooks{})
+}
+
+// RunWith is Run with hooks.
+func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir string, u vm.Understander, hooks Hooks) (*Result, error) {
 	eng, err := soni.New(prog, soni.Options{NoLog: true, Dir: dir})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: filepath.ToSlash(path), ByKind: map[string]Kind{}, Confusions: []Confusion{}}
+	res := &Result{File: filepath.ToSlash(path), ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, Confusions: []Confusion{}}
+	count := func(m map[string]Kind, k string, ok bool) {
+		kk := m[k]
+		kk.Total++
+		if ok {
+			kk.Correct++
+		}
+		m[k] = kk
+	}
 	for i, c := range f.Cases {
 		name := c.Name
 		if name == "" {
@@ -151,6 +201,11 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 		}
 		v := eng.Machine().View(st)
 		v.Now = f.Clock
+		var answered *vm.Understanding
+		v.Answered = func(a vm.Understanding) { answered = &a }
+		if hooks.BeforeCase != nil {
+			hooks.BeforeCase(c, want)
+		}
 		got, err := u.Understand(ctx, c.Message, v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -161,10 +216,21 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 		wantS, gotS := describe(prog, v, want), describe(prog, v, got)
 		ok := wantS == gotS
 		res.Total++
+		layer, reason := "unknown", ""
+		if answered != nil {
+			layer, reason = answered.Layer, answered.Reason
+		}
+		if layer == "llm" {
+			res.ModelCases++
+		}
+		count(res.ByLayer, layer, ok)
+		for _, cat := range c.Categories() {
+			count(res.ByCategory, cat, ok)
+		}
 		if ok {
 			res.Correct++
 		} else {
-			res.Confusions = append(res.Confusions, Confusion{Case: name, Message: c.Message, Expected: wantS, Got: gotS})
+			res.Confusions = append(res.Confusions, Confusion{Case: name, Message: c.Message, Expected: wantS, Got: gotS, Layer: layer, Reason: reason})
 		}
 		seen := map[string]bool{}
 		for _, w := range want {
@@ -183,9 +249,12 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 		_ = eng.Reset(ctx, session)
 	}
 	res.Accuracy = ratio(res.Correct, res.Total)
-	for k, v := range res.ByKind {
-		v.Accuracy = ratio(v.Correct, v.Total)
-		res.ByKind[k] = v
+	res.ModelShare = ratio(res.ModelCases, res.Total)
+	for _, m := range []map[string]Kind{res.ByKind, res.ByCategory, res.ByLayer} {
+		for k, v := range m {
+			v.Accuracy = ratio(v.Correct, v.Total)
+			m[k] = v
+		}
 	}
 	return res, nil
 }
@@ -206,7 +275,11 @@ func describe(prog *ir.Program, v vm.View, cmds []vm.Command) string {
 	}
 	val := func(flow, slot string, x any) string {
 		if def := prog.ResolveSlot(flow, slot); def != nil {
-			if c, err := v.Converter().Convert(def, x); err == nil {
+			// Compared by type, limits aside: 40 for a slot whose max is
+			// 30 is the same answer whether written 40 or "40".
+			loose := *def
+			loose.Min, loose.Max = nil, nil
+			if c, err := v.Converter().Convert(&loose, x); err == nil {
 				x = c
 			}
 		}
@@ -247,7 +320,18 @@ func WriteText(w io.Writer, r *Result) {
 		v := r.ByKind[k]
 		fmt.Fprintf(w, "  %-14s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
 	}
+	fmt.Fprintf(w, "  by category:\n")
+	for _, k := range slices.Sorted(maps.Keys(r.ByCategory)) {
+		v := r.ByCategory[k]
+		fmt.Fprintf(w, "    %-16s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
+	}
+	fmt.Fprintf(w, "  by layer:\n")
+	for _, k := range slices.Sorted(maps.Keys(r.ByLayer)) {
+		v := r.ByLayer[k]
+		fmt.Fprintf(w, "    %-16s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
+	}
+	fmt.Fprintf(w, "  the model answered %.1f%% of the cases (%d/%d)\n", 100*r.ModelShare, r.ModelCases, r.Total)
 	for _, c := range r.Confusions {
-		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s\n", c.Case, c.Message, c.Expected, c.Got)
+		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s (%s: %s)\n", c.Case, c.Message, c.Expected, c.Got, c.Layer, c.Reason)
 	}
 }

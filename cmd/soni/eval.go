@@ -3,6 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
+	"sync"
+
+	"github.com/soni-dev/soni/internal/fakellm"
+	"github.com/soni-dev/soni/vm"
 
 	"github.com/soni-dev/soni/eval"
 	"github.com/soni-dev/soni/understand/llm"
@@ -19,6 +24,7 @@ func evalCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
 			llmFixturesFlag(),
 			nowFlag(),
+			&cli.BoolFlag{Name: "oracle", Usage: "answer every model request with the case's labelled commands (with --understanding llm or hybrid; llm by default): the ceiling of the routing and of the model path"},
 		}, understandingFlags()...),
 		Action: func(c *cli.Context) (err error) {
 			if c.NArg() == 0 {
@@ -28,11 +34,29 @@ func evalCommand(e *env) *cli.Command {
 			if format != "text" && format != "json" {
 				return usageError("eval: unknown format %q: use text or json", format)
 			}
-			over, finish, err := llmOverrides(e, c)
-			if err != nil {
-				return err
+			var oracle *evalOracle
+			var over llm.Overrides
+			if c.Bool("oracle") {
+				if c.IsSet("llm-url") || c.IsSet("llm-fixtures") {
+					return usageError("eval: --oracle is the model: give no --llm-url or --llm-fixtures")
+				}
+				oracle = newEvalOracle()
+				defer oracle.close()
+				over = llm.Overrides{Mode: c.String("understanding"), BaseURL: oracle.url, Model: "oracle"}
+				if over.Mode == "" {
+					over.Mode = "llm"
+				}
+				if over.Mode == "rules" {
+					return usageError("eval: --oracle answers model requests: use --understanding llm or hybrid")
+				}
+			} else {
+				var finish func(error) error
+				over, finish, err = llmOverrides(e, c)
+				if err != nil {
+					return err
+				}
+				defer func() { err = finish(err) }()
 			}
-			defer func() { err = finish(err) }()
 			now, err := nowOf(c)
 			if err != nil {
 				return err
@@ -51,7 +75,11 @@ func evalCommand(e *env) *cli.Command {
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("eval: %s", err), exitUsage)
 				}
-				r, err := eval.Run(c.Context, path, f, prog, dir, u)
+				var hooks eval.Hooks
+				if oracle != nil {
+					hooks.BeforeCase = oracle.set
+				}
+				r, err := eval.RunWith(c.Context, path, f, prog, dir, u, hooks)
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("eval: %s: %s", path, err), exitUsage)
 				}
@@ -73,3 +101,37 @@ func evalCommand(e *env) *cli.Command {
 		},
 	}
 }
+
+// evalOracle is a model that answers with the labelled commands of the
+// case being measured, through the whole model path (prompt, request,
+// parsing, validation): soni eval --oracle.
+type evalOracle struct {
+	mu     sync.Mutex
+	answer string
+	ts     *httptest.Server
+	url    string
+}
+
+func newEvalOracle() *evalOracle {
+	o := &evalOracle{}
+	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		b, _ := json.Marshal(map[string]any{
+			"object":  "chat.completion",
+			"choices": []any{map[string]any{"index": 0, "message": map[string]string{"role": "assistant", "content": o.answer}, "finish_reason": "stop"}},
+		})
+		return 200, string(b)
+	}}
+	o.ts = httptest.NewServer(fake)
+	o.url = o.ts.URL + "/v1"
+	return o
+}
+
+func (o *evalOracle) set(_ eval.Case, want []vm.Command) {
+	o.mu.Lock()
+	o.answer = llm.FormatCommands(want)
+	o.mu.Unlock()
+}
+
+func (o *evalOracle) close() { o.ts.Close() }

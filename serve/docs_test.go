@@ -2,6 +2,7 @@ package serve
 
 import (
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/actions"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/compiler"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,4 +50,43 @@ func TestErrorTableIsTrue(t *testing.T) {
 		delete(used, code)
 	}
 	assert.Equal(t, slices.Sorted(maps.Keys(used)), slices.Sorted(maps.Keys(documented)))
+}
+
+// TestStreamingExampleIsTrue: docs/serve.md's streaming example is what
+// flows/banking streams, frame for frame (the done object up to its
+// "...").
+func TestStreamingExampleIsTrue(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "serve.md"))
+	require.NoError(t, err)
+	section := string(doc)[strings.Index(string(doc), "**Streaming.**"):]
+	m := regexp.MustCompile("(?s)```sh\n(.*?)```\n\n```\n(.*?)```").FindStringSubmatch(section)
+	require.NotNil(t, m, "the streaming section has a curl command and its frames")
+	cmd := regexp.MustCompile(`localhost:5005(/v1/sessions/[a-z]+/messages).*-d '([^']*)'`).FindStringSubmatch(strings.ReplaceAll(m[1], "\\\n", ""))
+	require.NotNil(t, cmd, m[1])
+	var want []sseEvent
+	require.NoError(t, readSSE(strings.NewReader(m[2]+"\n"), func(ev sseEvent) bool { want = append(want, ev); return true }))
+	require.NotEmpty(t, want)
+
+	project, err := filepath.Abs(filepath.Join("..", "flows", "banking"))
+	require.NoError(t, err)
+	r := compiler.Compile(project, compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	eng, err := soni.New(r.Program, soni.Options{Store: checkpoints.NewMemoryStore(), Dir: project, Actions: actions.New(r.Program, project, actions.Options{})})
+	require.NoError(t, err)
+	ts := newTestServer(t, New(eng, Options{Project: project}))
+	resp, body := post(t, ts, cmd[1], `{"text": "what is my balance?"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	_, got := streamOf(t, ts.URL, cmd[1], cmd[2])
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, want[i].id, got[i].id)
+		assert.Equal(t, want[i].event, got[i].event)
+		if head, ok := strings.CutSuffix(want[i].data, "...}"); ok {
+			for _, part := range strings.Split(head, `"...",`) {
+				assert.Contains(t, got[i].data, strings.TrimPrefix(strings.TrimSuffix(part, ","), "{"), "frame %d", i+1)
+			}
+			continue
+		}
+		assert.JSONEq(t, want[i].data, got[i].data, "frame %d", i+1)
+	}
 }

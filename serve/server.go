@@ -261,8 +261,9 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 func (s *Server) authHandler(h http.Handler) http.Handler { return s.auth(h.ServeHTTP) }
 
 // decode reads a JSON request body into v: the media type must be JSON,
-// the body within MaxBody, one object, with no unknown field.
-func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *httpError {
+// the body within MaxBody, one object, with no unknown field when
+// strict.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, strict bool) *httpError {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
@@ -284,7 +285,9 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *httpErro
 		return &httpError{http.StatusServiceUnavailable, "shutting_down", "the server is shutting down: retry on another replica"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		return badRequest("the body is not the JSON object expected: %s", jsonProblem(err))
@@ -333,7 +336,9 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var m rasaMessage
-	if he := s.decode(w, r, &m); he != nil {
+	// Rasa ignores the fields it does not know, and widgets send their
+	// own (customData, session_id, ...): so does this channel.
+	if he := s.decode(w, r, &m, false); he != nil {
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
@@ -420,7 +425,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var m apiMessage
-	if he := s.decode(w, r, &m); he != nil {
+	if he := s.decode(w, r, &m, true); he != nil {
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
@@ -478,10 +483,17 @@ func wantsStream(r *http.Request) bool {
 }
 
 // turn runs one turn with the turn timeout, logs and measures it.
-// stream, when set, gets the replies and events as they come.
+// stream, when set, gets the replies and events as they come; a
+// streamed turn runs to its end even if the client goes away, so that a
+// reconnect finds it done (a client that hangs up on a JSON request
+// stops its turn).
 func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream *sse) (*soni.Reply, *httpError) {
 	eng := s.eng.Load()
-	ctx, cancel := context.WithTimeout(r.Context(), s.opts.TurnTimeout)
+	client := r.Context()
+	if stream != nil {
+		client = context.WithoutCancel(client)
+	}
+	ctx, cancel := context.WithTimeout(client, s.opts.TurnTimeout)
 	defer cancel()
 	if stream != nil {
 		in.OnReply = stream.reply
@@ -498,7 +510,7 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 	var he *httpError
 	switch {
 	case err != nil:
-		he = s.turnError(ctx, r.Context(), session, err)
+		he = s.turnError(ctx, client, session, err)
 		outcome = he.code
 	case rep.Duplicate:
 		outcome = "duplicate"

@@ -139,6 +139,23 @@ func TestRasaREST(t *testing.T) {
 	assert.JSONEq(t, `[{"recipient_id": "ana@example.com", "text": "Ordered."}]`, body, "no question pending, no buttons")
 }
 
+// TestRasaRESTIgnoresUnknownFields: as Rasa does, the REST channel takes
+// the fields widgets add (their own, besides metadata and
+// input_channel), while /v1 stays strict (issue 21 §4).
+func TestRasaRESTIgnoresUnknownFields(t *testing.T) {
+	ts, _ := newShop(t, Options{}, nil)
+	resp, body := post(t, ts, "/webhooks/rest/webhook", `{"sender": "w1", "message": "order a pizza", "input_channel": "webchat",
+		"metadata": {"page": "/menu"}, "customData": {"language": "en"}, "session_id": "abc", "x": [1, {"y": null}]}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Contains(t, body, `"Small or large?"`)
+	_, body = do(t, ts, http.MethodGet, "/v1/sessions/w1")
+	assert.Contains(t, body, `"metadata":{"input_channel":"webchat","page":"/menu"}`)
+
+	resp, body = post(t, ts, "/v1/sessions/w1/messages", `{"text": "small", "customData": {}}`)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, body, `unknown field \"customData\"`)
+}
+
 // TestAPIMessages: soni's own endpoint, message ids, commands and the
 // session endpoints.
 func TestAPIMessages(t *testing.T) {
@@ -390,8 +407,11 @@ func TestSSE(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(last.data), &rec))
 	assert.Equal(t, []string{"Let me check the oven.", "A small pizza?"}, rec.Replies)
 	var replies []string
+	key := strings.TrimSuffix(got[0].id, ":1")
+	assert.Regexp(t, `^sse-[0-9a-f]{32}$`, key, "a stream with no message id gets a key")
+	assert.Equal(t, key, rec.MessageID, "the turn is saved with the stream's key")
 	for i, ev := range got {
-		assert.Equal(t, strconv.Itoa(i+1), ev.id, "frames are numbered")
+		assert.Equal(t, key+":"+strconv.Itoa(i+1), ev.id, "frames are numbered")
 		if ev.event == "reply" {
 			var r struct{ Text string }
 			require.NoError(t, json.Unmarshal([]byte(ev.data), &r))
@@ -433,7 +453,7 @@ func TestBadRequests(t *testing.T) {
 		{"bad after", "GET", "/v1/sessions/a/events?after=-1", ``, "", ts, nil, 400, "bad_request"},
 		{"bad limit", "GET", "/v1/sessions/a/events?limit=100000", ``, "", ts, nil, 400, "bad_request"},
 		{"rasa without sender", "POST", "/webhooks/rest/webhook", `{"message": "hi"}`, "application/json", ts, nil, 400, "bad_request"},
-		{"rasa unknown field", "POST", "/webhooks/rest/webhook", `{"sender": "a", "message": "hi", "extra": 1}`, "application/json", ts, nil, 400, "bad_request"},
+		{"rasa wrong type", "POST", "/webhooks/rest/webhook", `{"sender": "a", "message": "hi", "metadata": [1]}`, "application/json", ts, nil, 400, "bad_request"},
 		{"rasa stream", "POST", "/webhooks/rest/webhook?stream=true", `{"sender": "a", "message": "hi"}`, "application/json", ts, nil, 400, "unsupported"},
 		{"rasa message not a string", "POST", "/webhooks/rest/webhook", `{"sender": "a", "message": ["hi"]}`, "application/json", ts, nil, 400, "bad_request"},
 		{"bad command", "POST", "/v1/sessions/a/messages", `{"commands": [{"start_flow": "nope"}]}`, "application/json", nil, nil, 400, "bad_command"},

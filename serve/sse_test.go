@@ -1,0 +1,134 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/checkpoints"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// streamOf posts a streaming request and reads its frames to the end.
+func streamOf(t *testing.T, url, path, body string, headers ...string) (*http.Response, []sseEvent) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var got []sseEvent
+	require.NoError(t, readSSE(resp.Body, func(ev sseEvent) bool { got = append(got, ev); return true }))
+	return resp, got
+}
+
+func revisionOf(t *testing.T, url, session string) uint64 {
+	t.Helper()
+	resp, err := http.Get(url + "/v1/sessions/" + session)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var v struct{ Revision uint64 }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
+	return v.Revision
+}
+
+// TestSSEReconnectNeverRerunsATurn: a client that reconnects with
+// Last-Event-ID, as EventSource does when a stream closes, gets the end
+// of its stream and never runs the turn again (issue 21 §4): the done
+// frame when it stopped before it, 204 (EventSource stops) when it had
+// it. Before, a reconnect without a message id ran the turn again.
+func TestSSEReconnectNeverRerunsATurn(t *testing.T) {
+	ts, _ := newShop(t, Options{}, nil)
+	const msg = `{"text": "order a pizza"}`
+	_, first := streamOf(t, ts.URL, "/v1/sessions/rc/messages", msg)
+	require.NotEmpty(t, first)
+	done := first[len(first)-1]
+	require.Equal(t, "done", done.event)
+	require.Equal(t, uint64(1), revisionOf(t, ts.URL, "rc"))
+	key, _, ok := strings.Cut(done.id, ":")
+	require.True(t, ok, done.id)
+
+	resp, again := streamOf(t, ts.URL, "/v1/sessions/rc/messages", msg, "Last-Event-ID", done.id)
+	assert.Equal(t, http.StatusNoContent, resp.StatusCode, "the client has the whole stream: EventSource stops")
+	assert.Empty(t, again)
+	assert.Equal(t, uint64(1), revisionOf(t, ts.URL, "rc"), "no turn ran")
+
+	resp, again = streamOf(t, ts.URL, "/v1/sessions/rc/messages", msg, "Last-Event-ID", key+":1")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Len(t, again, 1, "a reconnect mid-stream gets the end of the stream")
+	assert.Equal(t, done, again[0], "the same done frame, with the same id")
+	assert.Equal(t, uint64(1), revisionOf(t, ts.URL, "rc"), "no turn ran")
+
+	// With a message id, the frame ids are plain numbers and the id
+	// names the stream.
+	const withID = `{"text": "small", "message_id": "m-7"}`
+	_, first = streamOf(t, ts.URL, "/v1/sessions/rc/messages", withID)
+	done = first[len(first)-1]
+	assert.Equal(t, "done", done.event)
+	assert.NotContains(t, done.id, ":")
+	_, again = streamOf(t, ts.URL, "/v1/sessions/rc/messages", withID, "Last-Event-ID", "1")
+	require.Len(t, again, 1)
+	assert.Equal(t, done, again[0])
+	_, again = streamOf(t, ts.URL, "/v1/sessions/rc/messages", withID)
+	require.Len(t, again, len(first), "a retry without Last-Event-ID replays the stream: the replies, the events, done")
+	assert.Equal(t, done, again[len(again)-1])
+	assert.Equal(t, uint64(2), revisionOf(t, ts.URL, "rc"))
+
+	resp, _ = streamOf(t, ts.URL, "/v1/sessions/rc/messages", msg, "Last-Event-ID", "3")
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "a plain number names no stream without its message id")
+	resp, _ = streamOf(t, ts.URL, "/v1/sessions/rc/messages", msg, "Last-Event-ID", "nonsense")
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Equal(t, uint64(2), revisionOf(t, ts.URL, "rc"))
+}
+
+// TestSSEHangUpLetsTheTurnFinish: a stream whose client goes away mid-turn
+// runs to its end and is saved, so that the reconnect gets its end
+// instead of running its actions a second time.
+func TestSSEHangUpLetsTheTurnFinish(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	ts, _ := shopOn(t, Options{}, checkpoints.NewMemoryStore(), func(ctx context.Context) (map[string]any, error) {
+		calls.Add(1)
+		<-release
+		return map[string]any{"in_stock": true}, nil
+	})
+	post(t, ts, "/v1/sessions/hu/messages", `{"text": "order a pizza"}`)
+	post(t, ts, "/v1/sessions/hu/messages", `{"text": "small"}`)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/sessions/hu/messages", strings.NewReader(`{"text": "no"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var first sseEvent
+	require.NoError(t, readSSE(resp.Body, func(ev sseEvent) bool { first = ev; return ev.event != "reply" }))
+	require.Equal(t, "reply", first.event, "the action is running")
+	cancel() // the client goes away mid-turn
+	resp.Body.Close()
+
+	reconnected := make(chan []sseEvent, 1)
+	go func() {
+		_, evs := streamOf(t, ts.URL, "/v1/sessions/hu/messages", `{"text": "no"}`, "Last-Event-ID", first.id)
+		reconnected <- evs
+	}()
+	close(release)
+	evs := <-reconnected
+	require.Len(t, evs, 1, "%v", evs)
+	assert.Equal(t, "done", evs[0].event)
+	var rec soni.TurnRecord
+	require.NoError(t, json.Unmarshal([]byte(evs[0].data), &rec))
+	assert.Equal(t, []string{"Let me check the oven.", "A small pizza?"}, rec.Replies)
+	assert.Equal(t, int32(1), calls.Load(), "the action ran once")
+}

@@ -42,3 +42,20 @@ func TestInspectCommand(t *testing.T) {
 	cancel()
 	assert.Equal(t, exitOK, <-done, errOut.String())
 }
+
+func TestBrowserCommand(t *testing.T) {
+	const url = "http://127.0.0.1:1/inspect/"
+	for _, tc := range []struct {
+		browser string
+		want    []string
+	}{
+		{"firefox", []string{"firefox", url}},
+		{"chromium --new-window", []string{"chromium", "--new-window", url}},
+		{"w3m %s -dump", []string{"w3m", url, "-dump"}},
+	} {
+		t.Setenv("BROWSER", tc.browser)
+		assert.Equal(t, tc.want, browserCommand(url), tc.browser)
+	}
+	t.Setenv("BROWSER", "")
+	assert.Equal(t, url, browserCommand(url)[len(browserCommand(url))-1], "the system's opener gets the address")
+}

@@ -62,6 +62,7 @@ func inspectCommand(e *env) *cli.Command {
 		}
 		flags = append(flags, f)
 	}
+	flags = append(flags, &cli.BoolFlag{Name: "open", Usage: "open the page in a browser ($BROWSER, else the system's)"})
 	cmd.Flags = flags
 	cmd.Action = func(c *cli.Context) error { return runServe(e, c, true) }
 	return cmd
@@ -121,6 +122,9 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	fmt.Fprintf(e.stderr, "soni %s: %s on http://%s (store %s)\n", c.Command.Name, path, ln.Addr(), storeName(c.String("store"), defaultDir))
 	if inspect {
 		fmt.Fprintf(e.stdout, "inspector: http://%s/inspect/\n", ln.Addr())
+		if c.Bool("open") {
+			openBrowser(e, fmt.Sprintf("http://%s/inspect/", ln.Addr()))
+		}
 	}
 
 	hup := make(chan os.Signal, 1)

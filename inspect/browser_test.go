@@ -6,14 +6,12 @@ import (
 	"io/fs"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
@@ -21,28 +19,13 @@ import (
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/convtest"
 	"github.com/soni-dev/soni/inspect"
+	"github.com/soni-dev/soni/internal/browsertest"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/serve"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// chromium finds Debian's Chromium. Without it the browser tests skip on
-// a laptop and fail in CI, which installs it (.ci/run).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on this machine: .ci/run installs Debian's chromium package")
-	}
-	t.Skip("no chromium: apt-get install chromium to run the browser tests")
-	return ""
-}
 
 // server serves flows/banking with the inspector, its files from files
 // (nil: the embedded ones), on a memory store.
@@ -61,46 +44,7 @@ func server(t *testing.T, files fs.FS) (url, project string) {
 }
 
 // browser starts a headless Chromium with a fresh profile and no network.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	// An exception the page does not catch (a script that does not parse,
-	// a bug in a handler) ends the scenario at once, with the exception
-	// as the cause, instead of leaving a wait to run out.
-	var threw context.CancelCauseFunc
-	bctx, cancel2 := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
-			d := e.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil && d.Exception.Description != "" {
-				msg += " " + d.Exception.Description
-			}
-			threw(fmt.Errorf("the page threw an exception at %s:%d: %s", d.URL, d.LineNumber+1, msg))
-		}
-	}))
-	t.Cleanup(cancel2)
-	ctx, cancelCause := context.WithCancelCause(bctx)
-	threw = cancelCause
-	t.Cleanup(func() { cancelCause(nil) })
-	// A bound on the whole scenario, so that a broken page fails rather
-	// than hangs; no step waits on the clock.
-	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancel3)
-	return ctx
-}
+func browser(t *testing.T) context.Context { return browsertest.New(t) }
 
 // shots is where the screenshots go: $SONI_ARTIFACTS/inspect in CI
 // (docs/inspect.md), else a temporary directory.

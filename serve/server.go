@@ -82,6 +82,9 @@ type Options struct {
 	// MaxConns caps the open connections. Up to 16 more are accepted to
 	// answer /healthz and /readyz only; any more get 503 at once.
 	MaxConns int
+	// CORSOrigins are the origins whose pages may call the API from a
+	// browser ("*": any; see CheckOrigin). None by default.
+	CORSOrigins []string
 }
 
 // Server serves one engine at a time; SetEngine swaps it (a reload).
@@ -110,6 +113,10 @@ type Server struct {
 	idle     chan struct{}
 	idleOnce sync.Once
 	reserve  int // healthReserve, fewer in tests
+
+	// origins are Options.CORSOrigins, normalised; anyOrigin, "*".
+	origins   map[string]struct{}
+	anyOrigin bool
 }
 
 // New returns a server for the engine.
@@ -147,6 +154,13 @@ func New(eng *soni.Engine, opts Options) *Server {
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
 	s := &Server{opts: opts, reg: reg, metrics: NewMetrics(reg), now: time.Now, idle: make(chan struct{}), reserve: healthReserve}
+	if len(opts.CORSOrigins) > 0 {
+		s.origins = map[string]struct{}{}
+		for _, o := range opts.CORSOrigins {
+			s.anyOrigin = s.anyOrigin || o == "*"
+			s.origins[normalOrigin(o)] = struct{}{}
+		}
+	}
 	s.eng.Store(eng)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /webhooks/rest/webhook", s.auth(s.rasaWebhook))
@@ -202,6 +216,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "internal", "the server failed on this request; it was logged")
 		}
 	}()
+	if s.origins != nil && s.cors(w, r) {
+		return
+	}
 	if c := connOf(r); c != nil && c.overflow {
 		// Over the connection cap: health checks only, then let go.
 		w.Header().Set("Connection", "close")

@@ -39,6 +39,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "idle-timeout", Value: serve.DefaultIdleTimeout, Usage: "how long a keep-alive connection may wait for its next request"},
 			&cli.DurationFlag{Name: "stream-idle-timeout", Value: serve.DefaultStreamIdleTimeout, Usage: "longest wait for a streaming client to take one frame"},
 			&cli.IntFlag{Name: "max-header-bytes", Value: serve.DefaultMaxHeaderBytes, Usage: "largest request header, in `BYTES`"},
+			&cli.StringSliceFlag{Name: "cors-origin", Usage: "let pages from `ORIGIN` (scheme://host[:port], or * for any) call the API from a browser; repeatable"},
 			&cli.IntFlag{Name: "max-conns", Value: serve.DefaultMaxConns, Usage: "most open connections (16 more answer /healthz and /readyz only)"},
 			&cli.BoolFlag{Name: "log-messages", Usage: "put the user's text and the replies in the log"},
 		}, append(understandingFlags(), limitFlags()...)...),
@@ -79,6 +80,11 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	if !loopback(addr) && token == "" && !c.Bool("insecure") {
 		return usageError("serve: %q is reachable from other machines and no token is set: give --token (or SONI_TOKEN), listen on 127.0.0.1, or pass --insecure if a proxy in front of soni checks who may talk", addr)
 	}
+	for _, o := range c.StringSlice("cors-origin") {
+		if err := serve.CheckOrigin(o); err != nil {
+			return usageError("serve: --cors-origin %s", err)
+		}
+	}
 	prog, err := loadProgram(e, c, path)
 	if err != nil {
 		return err
@@ -96,7 +102,7 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		ReadHeaderTimeout: c.Duration("read-header-timeout"), ReadTimeout: c.Duration("read-timeout"),
 		WriteTimeout: c.Duration("write-timeout"), IdleTimeout: c.Duration("idle-timeout"),
 		StreamIdleTimeout: c.Duration("stream-idle-timeout"), MaxHeaderBytes: c.Int("max-header-bytes"),
-		MaxConns: c.Int("max-conns"),
+		MaxConns: c.Int("max-conns"), CORSOrigins: c.StringSlice("cors-origin"),
 	})
 	measured := srv.Metrics().Store(store)
 	build := func(p *ir.Program) (*soni.Engine, error) {

@@ -179,6 +179,8 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	if u == nil {
 		u = understand.New(p)
 	}
+	// Button payloads are read first, whatever the understanding layer.
+	u = payloadUnderstander{next: u}
 	var validators vm.ValidatorRunner = e.runner
 	if opts.Validators != nil {
 		validators = opts.Validators

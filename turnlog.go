@@ -31,8 +31,12 @@ type TurnRecord struct {
 	Given []vm.Command `json:"given,omitempty"`
 	// Commands are the commands the turn applied: Given, or what the
 	// understanding layer made of Text.
-	Commands []vm.Command   `json:"commands"`
-	Replies  []string       `json:"replies"`
+	Commands []vm.Command `json:"commands"`
+	Replies  []string     `json:"replies"`
+	// Messages holds every reply with its response name, buttons, image
+	// and custom payload, when some reply of the turn has one of those
+	// (vm.Result.Messages); it is absent when every reply is plain text.
+	Messages []vm.Utterance `json:"messages,omitempty"`
 	Events   []vm.Event     `json:"events"`
 	Pending  *vm.Pending    `json:"pending"`
 	Slots    map[string]any `json:"slots"`
@@ -84,7 +88,7 @@ func (t *timedActions) RunAction(ctx context.Context, req vm.ActionRequest) (map
 func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
 	rec := &TurnRecord{
 		Session: r.Session, Revision: r.Revision, MessageID: key, Text: in.Text, Given: in.Commands,
-		Commands: r.Commands, Replies: r.Replies, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
+		Commands: r.Commands, Replies: r.Replies, Messages: r.Messages, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
 		Stack: []string{}, Warnings: r.Warnings, Visited: r.Visited,
 	}
 	if r.State != nil {
@@ -112,7 +116,7 @@ func duplicateReply(session string, rec checkpoints.Record) (*Reply, error) {
 	if err := json.Unmarshal(rec.Data, &tr); err != nil {
 		return nil, fmt.Errorf("the log record of revision %d of session %q is not a turn record: %v", rec.Revision, session, err)
 	}
-	res := &vm.Result{Replies: tr.Replies, Events: tr.Events, Pending: tr.Pending, Commands: tr.Commands, Warnings: tr.Warnings}
+	res := &vm.Result{Replies: tr.Replies, Messages: tr.Messages, Events: tr.Events, Pending: tr.Pending, Commands: tr.Commands, Warnings: tr.Warnings}
 	return &Reply{Result: res, Session: session, Revision: tr.Revision, Record: &tr, Duplicate: true}, nil
 }
 

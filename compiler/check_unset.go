@@ -320,6 +320,10 @@ func (g *unsetGraph) fixpoint(entries map[int]int) {
 			if s := p.Slot(name); s != nil && s.HasInitial && s.Initial != nil {
 				entry.set(i)
 			}
+			if s := ff.f.slots[name]; s != nil && s.ReadOnly && p.Slot(name) == nil {
+				// A pattern's context is set when soni starts it.
+				entry.set(i)
+			}
 		}
 		ff.in[0] = entry
 		ff.reached[0] = true

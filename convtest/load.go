@@ -649,7 +649,8 @@ func (s *Suite) compile(path string) *Project {
 // check checks every name a file uses against its project and converts
 // the fixtures. It reports whether the file is free of errors.
 func (s *Suite) check(t *Target) bool {
-	f, prog := t.File, t.Project.Program
+	// Tests may name the flows and responses of soni's default patterns.
+	f, prog := t.File, ir.WithDefaults(t.Project.Program)
 	var ds diag.List
 	suggest := func(dg *diag.Diagnostic, name string, candidates []string) {
 		if c := suggest.Closest(name, candidates); c != "" {

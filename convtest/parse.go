@@ -63,7 +63,8 @@ var (
 		}
 		return keys
 	}()
-	commandKeys = []string{string(vm.CmdStartFlow), string(vm.CmdSetSlot), string(vm.CmdCorrectSlot), string(vm.CmdCancelFlow), string(vm.CmdAffirm), string(vm.CmdDeny)}
+	commandKeys = []string{string(vm.CmdStartFlow), string(vm.CmdSetSlot), string(vm.CmdCorrectSlot), string(vm.CmdCancelFlow), string(vm.CmdAffirm), string(vm.CmdDeny),
+		string(vm.CmdFallback), string(vm.CmdChitchat), string(vm.CmdHandoff), string(vm.CmdHelp), string(vm.CmdRepeat), string(vm.CmdSkipQuestion), string(vm.CmdClarify)}
 )
 
 // File is a parsed conversation test file. Every part keeps the position
@@ -1067,7 +1068,7 @@ func (d *decoder) commands(st *Step, n ast.Node) []vm.Command {
 // command decodes one command with its argument (nil for none).
 func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node, pos diag.Pos) []vm.Command {
 	switch vm.CommandKind(kind) {
-	case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny:
+	case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdChitchat, vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion:
 		if !isNull(arg) {
 			d.errorf(d.pos(arg), CodeWrongType, "command %s takes no value", kind)
 			return cmds
@@ -1114,6 +1115,19 @@ func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node
 		for _, s := range slots {
 			c.Slots = append(c.Slots, vm.SlotValue{Slot: s.Slot, Value: s.Value})
 			st.refs = append(st.refs, ref{kind: "slot", name: s.Slot, flow: c.Flow, pos: s.Pos})
+		}
+		return append(cmds, c)
+	case vm.CmdClarify:
+		seq, ok := d.sequence(arg, "clarify")
+		if !ok {
+			return cmds
+		}
+		c := vm.Command{Kind: vm.CmdClarify}
+		for _, item := range seq.Values {
+			if s, ok := d.scalar(item, "a flow of clarify"); ok {
+				c.Flows = append(c.Flows, s)
+				st.refs = append(st.refs, ref{kind: "flow", name: s, pos: d.pos(item)})
+			}
 		}
 		return append(cmds, c)
 	case vm.CmdSetSlot, vm.CmdCorrectSlot:

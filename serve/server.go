@@ -326,8 +326,10 @@ type rasaMessage struct {
 // rasaReply is one element of the REST channel's answer.
 type rasaReply struct {
 	RecipientID string       `json:"recipient_id"`
-	Text        string       `json:"text"`
+	Text        string       `json:"text,omitempty"`
 	Buttons     []rasaButton `json:"buttons,omitempty"`
+	Image       string       `json:"image,omitempty"`
+	Custom      any          `json:"custom,omitempty"`
 }
 
 type rasaButton struct {
@@ -374,16 +376,24 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
-	rep, he := s.turn(r, session, key, vm.Input{Text: *m.Message, Metadata: md}, nil)
+	rep, he := s.turn(r, session, key, vm.Input{Text: *m.Message, Metadata: md, Channel: "rest"}, nil)
 	if he != nil {
 		writeError(w, he.status, he.code, he.message)
 		return
 	}
+	// Each reply with its response's buttons, image and custom payload;
+	// the last one, when its response has no buttons, with the buttons
+	// the pending question's type gives.
 	out := make([]rasaReply, 0, len(rep.Replies))
-	for _, t := range rep.Replies {
-		out = append(out, rasaReply{RecipientID: *m.Sender, Text: t})
+	for i := range rep.Replies {
+		u := rep.Message(i)
+		rr := rasaReply{RecipientID: *m.Sender, Text: u.Text, Image: u.Image, Custom: u.Custom}
+		for _, b := range u.Buttons {
+			rr.Buttons = append(rr.Buttons, rasaButton{Title: b.Title, Payload: b.Payload})
+		}
+		out = append(out, rr)
 	}
-	if len(out) > 0 {
+	if len(out) > 0 && len(out[len(out)-1].Buttons) == 0 {
 		out[len(out)-1].Buttons = buttons(s.eng.Load().Program(), rep.Pending)
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -513,7 +523,7 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 	ctx, cancel := context.WithTimeout(client, s.opts.TurnTimeout)
 	defer cancel()
 	if stream != nil {
-		in.OnReply = stream.reply
+		in.OnMessage = stream.reply
 		in.OnEvent = stream.event
 	}
 	start := time.Now()
@@ -521,7 +531,7 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 	d := time.Since(start)
 	if err == nil && rep.Record == nil {
 		// A store without a log: build the record the API answers with.
-		rep.Record = &soni.TurnRecord{Session: session, Revision: rep.Revision, Replies: rep.Replies, Events: rep.Events, Pending: rep.Pending, Slots: rep.Slots()}
+		rep.Record = &soni.TurnRecord{Session: session, Revision: rep.Revision, Replies: rep.Replies, Messages: rep.Messages, Events: rep.Events, Pending: rep.Pending, Slots: rep.Slots()}
 	}
 	outcome := "ok"
 	var he *httpError

@@ -73,7 +73,9 @@ func (s *sse) frame(kind string, v any) {
 	_ = s.rc.Flush()
 }
 
-func (s *sse) reply(text string) { s.frame("reply", map[string]string{"text": text}) }
+// reply sends a reply frame: its text, and its response name, buttons,
+// image and custom payload when it has them.
+func (s *sse) reply(u vm.Utterance) { s.frame("reply", u) }
 
 func (s *sse) event(e vm.Event) { s.frame("event", e) }
 
@@ -128,8 +130,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, session, key str
 		case reconnect:
 			out.n = done - 1
 		default:
-			for _, t := range rep.Replies {
-				out.reply(t)
+			for i := range rep.Replies {
+				out.reply(rep.Message(i))
 			}
 			for _, e := range rep.Events {
 				out.event(e)

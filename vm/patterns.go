@@ -477,10 +477,14 @@ func toInt(v any) (int, bool) {
 	return int(f), true
 }
 
-// repeatContext holds the bot's messages of the previous turn.
+// repeatContext holds the bot's messages of the previous turn; a pending
+// question is left out, since the flow asks it again after the pattern.
 func (t *turn) repeatContext() map[string]any {
 	h := t.st.History
 	end := len(h)
+	if p := t.blocking(); p != nil && end > 0 && h[end-1].Role == RoleBot && h[end-1].Text == p.Prompt {
+		end--
+	}
 	start := end
 	for start > 0 && h[start-1].Role == RoleBot {
 		start--

@@ -27,6 +27,7 @@ import (
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/payload"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/vm"
 	"github.com/urfave/cli/v2"
@@ -48,6 +49,7 @@ func chatCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "reset", Usage: "start the session afresh"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per turn"},
 			&cli.BoolFlag{Name: "trace", Usage: "show the commands and steps of each turn"},
+			&cli.StringFlag{Name: "language", Usage: "the session's `LANG` (en, es...): responses say their translation into it"},
 			nowFlag(),
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) error {
@@ -93,7 +95,7 @@ func chatCommand(e *env) *cli.Command {
 				return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
 			}
 			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"), now: now,
-				history: historyFile(dir, c.IsSet("checkpoints"))}
+				history: historyFile(dir, c.IsSet("checkpoints")), language: strings.TrimSpace(c.String("language"))}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
 	}
@@ -109,6 +111,9 @@ type chat struct {
 	trace   bool
 	// now, when not zero, is when every message is sent (--now).
 	now time.Time
+	// language, when set (--language), is sent as the metadata's
+	// language with every message.
+	language string
 	// history is the line editor's history file (see historyFile).
 	history string
 	// last is the state after the last turn this chat ran (or loaded at
@@ -203,7 +208,10 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 // handle runs one input line: a / command or a message. It returns true
 // when the user asked to quit.
 func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
-	in := vm.Input{Text: line, Now: ch.now}
+	in := vm.Input{Text: line, Now: ch.now, Channel: "chat"}
+	if ch.language != "" {
+		in.Metadata = map[string]any{"language": ch.language}
+	}
 	if strings.HasPrefix(line, "/") {
 		fields := strings.Fields(line)
 		cmd, arg := fields[0], strings.TrimSpace(strings.TrimPrefix(line, fields[0]))
@@ -256,6 +264,12 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		case "/no":
 			in.Commands = []vm.Command{{Kind: vm.CmdDeny}}
 		default:
+			if p, err := payload.Parse(line); err == nil && (p.Kind == payload.SetSlots ||
+				p.Kind == payload.Intent && (len(p.Slots) > 0 || ch.eng.Program().Flow(p.Name) != nil)) {
+				// A button's payload, typed or pasted: the engine reads it.
+				// A bare /word that names no flow is a mistyped command.
+				break
+			}
 			hint := ""
 			if s := suggest.Closest(cmd, chatCommands); s != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", s)
@@ -307,6 +321,8 @@ const chatHelp = `Type a message to talk to the flows, or a command:
   /reset            delete this session's checkpoint and start afresh
   /help             this list
   /quit             leave (the conversation is saved after every turn)
+A button's payload, /SetSlots(slot=value) or /intent{"slot": "value"}, is
+sent as a message, as a click would send it.
 `
 
 // flowNames returns the names of the program's flows, sorted.
@@ -441,6 +457,7 @@ type turnJSON struct {
 	Session  string         `json:"session"`
 	Revision uint64         `json:"revision"`
 	Replies  []string       `json:"replies"`
+	Messages []vm.Utterance `json:"messages,omitempty"`
 	Pending  *vm.Pending    `json:"pending"`
 	Slots    map[string]any `json:"slots"`
 	Events   []vm.Event     `json:"events"`
@@ -456,7 +473,7 @@ type turnJSON struct {
 
 // turnJSONOf is the --json object of a reply, with the trace when asked.
 func turnJSONOf(r *soni.Reply, trace bool) turnJSON {
-	t := turnJSON{Session: r.Session, Revision: r.Revision, Replies: r.Replies, Pending: r.Pending, Slots: r.Slots(), Events: r.Events, Stack: []string{}}
+	t := turnJSON{Session: r.Session, Revision: r.Revision, Replies: r.Replies, Messages: r.Messages, Pending: r.Pending, Slots: r.Slots(), Events: r.Events, Stack: []string{}}
 	if t.Replies == nil {
 		t.Replies = []string{}
 	}
@@ -497,8 +514,12 @@ func (ch *chat) print(r *soni.Reply) {
 			}
 		}
 	}
-	for _, line := range r.Replies {
+	for i, line := range r.Replies {
 		fmt.Fprintln(ch.e.stdout, line)
+		// A response's buttons: type the title or the payload.
+		for _, b := range r.Message(i).Buttons {
+			fmt.Fprintf(ch.e.stdout, "  [%s] %s\n", b.Title, b.Payload)
+		}
 	}
 }
 

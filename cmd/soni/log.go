@@ -96,7 +96,22 @@ func writeTranscript(w io.Writer, recs []soni.TurnRecord) {
 		default:
 			fmt.Fprintf(w, "[%d] user: %s\n", r.Revision, r.Text)
 		}
-		for _, t := range r.Replies {
+		for i, t := range r.Replies {
+			// A reply said from a response names it, and its buttons.
+			var extra []string
+			if i < len(r.Messages) {
+				m := r.Messages[i]
+				if m.Response != "" {
+					extra = append(extra, m.Response)
+				}
+				for _, b := range m.Buttons {
+					extra = append(extra, fmt.Sprintf("[%s: %s]", b.Title, b.Payload))
+				}
+			}
+			if len(extra) > 0 {
+				fmt.Fprintf(w, "    bot: %s  (%s)\n", t, strings.Join(extra, " "))
+				continue
+			}
 			fmt.Fprintf(w, "    bot: %s\n", t)
 		}
 	}

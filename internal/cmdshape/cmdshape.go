@@ -24,10 +24,10 @@ func Parse(prog *ir.Program, raw []any) ([]vm.Command, error) {
 		switch x := item.(type) {
 		case string:
 			switch k := vm.CommandKind(x); k {
-			case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdChitchat, vm.CmdHandoff, vm.CmdHelp:
+			case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdChitchat, vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion:
 				out = append(out, vm.Command{Kind: k})
 			default:
-				return nil, fmt.Errorf("command %d: %q is not a command without a value: use cancel_flow, affirm, deny, fallback, chitchat, human_handoff or help, or an object such as {\"start_flow\": \"NAME\"}", i+1, x)
+				return nil, fmt.Errorf("command %d: %q is not a command without a value: use cancel_flow, affirm, deny, fallback, chitchat, human_handoff, help, repeat_bot_messages or skip_question, or an object such as {\"start_flow\": \"NAME\"}", i+1, x)
 			}
 		case map[string]any:
 			if len(x) != 1 {

@@ -22,10 +22,18 @@ type features struct {
 	stubMessages bool
 	// buttons: bot_uttered buttons assertions.
 	buttons bool
+	// names: a flow's name for people.
+	names bool
+	// defaultResponses: a flow may say one of soni's default responses
+	// (ir.DefaultResponses) without defining it.
+	defaultResponses bool
+	// testDefaults: conversation tests may name soni's default pattern
+	// flows and default responses.
+	testDefaults bool
 }
 
 // available is what soni's language has today.
-var available = features{}
+var available = features{responses: true, patterns: true, guards: true, buttons: true, names: true}
 
 // slotInfo is what the importer learns about one slot of the domain.
 type slotInfo struct {
@@ -40,6 +48,8 @@ type slotInfo struct {
 	persisted bool
 	// fixture: a test fixture sets it.
 	fixture bool
+	// guard: a flow guard reads it, before its flow runs.
+	guard bool
 	// description is the first collect's description.
 	description string
 	// flow is the flow that owns the slot as a flow slot, or "" for a
@@ -109,7 +119,13 @@ func (im *importer) analyze() {
 			}
 		}
 		if g := f.n.get("if"); g != nil {
-			im.condSlots(f.name, g.str())
+			w := &condWriter{slotType: im.slotType}
+			_, _ = translateCond(g.str(), w)
+			for _, s := range w.slots {
+				if si := im.slots[s]; si != nil {
+					si.guard = true
+				}
+			}
 		}
 		im.walkSteps(f.name, f.n.get("steps").list())
 	}
@@ -168,7 +184,7 @@ func (im *importer) analyze() {
 	for _, name := range im.slotOrder {
 		si := im.slots[name]
 		switch {
-		case len(si.refs) != 1, si.persisted, si.fixture, si.n.has("initial_value") && si.n.get("initial_value").kind != kNull:
+		case len(si.refs) != 1, si.persisted, si.fixture, si.guard, si.n.has("initial_value") && si.n.get("initial_value").kind != kNull:
 		case strings.HasPrefix(si.refs[0], "pattern_"):
 		default:
 			si.flow = si.refs[0]

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/soni-dev/soni/ir"
 )
 
 // Rasa's conditions (flow guards, next branches, collect rejections) are
@@ -272,6 +274,9 @@ type condWriter struct {
 	value string
 	// slots collects the slots the condition reads.
 	slots []string
+	// pattern is the flow when it is one of soni's patterns, whose
+	// context (context.NAME) the condition may read.
+	pattern string
 }
 
 // condError is a condition soni cannot express.
@@ -395,9 +400,31 @@ func (w *condWriter) ref(x cref) (string, string, error) {
 		w.slots = append(w.slots, name)
 		return "slots." + name, typ, nil
 	case strings.HasPrefix(path, "context."):
-		return "", "", &condError{fmt.Sprintf("%q reads Rasa's pattern context, which soni's flows cannot see", path)}
+		name := strings.TrimPrefix(path, "context.")
+		if w.pattern == "" || !ir.IsPattern(w.pattern) {
+			return "", "", &condError{fmt.Sprintf("%q reads Rasa's pattern context, which only soni's pattern flows have", path)}
+		}
+		for _, ps := range ir.PatternSlots[w.pattern] {
+			if ps.Name == name {
+				return "context." + name, rasaType(ps.Type), nil
+			}
+		}
+		return "", "", &condError{fmt.Sprintf("soni's %s has no context %q", w.pattern, name)}
 	}
 	return "", "", &condError{fmt.Sprintf("%q is neither slots.NAME nor context.NAME", path)}
+}
+
+// rasaType is the Rasa type of a soni slot type, for truthiness.
+func rasaType(t ir.SlotType) string {
+	switch t {
+	case ir.TypeBoolean:
+		return "bool"
+	case ir.TypeText, ir.TypeCategorical:
+		return "text"
+	case ir.TypeNumber, ir.TypeInteger:
+		return "float"
+	}
+	return "any"
 }
 
 // compare writes a comparison, contains or matches.

@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/payload"
 )
 
 // soniSlotTypes maps Rasa's slot types to soni's.
@@ -243,7 +246,20 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 			switch k {
 			case "text":
 				m.add("text", im.template(val.str(), "", r.name, val.at, out))
-			case "condition", "buttons", "image", "custom", "channel":
+			case "condition":
+				if c := im.responseCondition(r.name, val, out); c != nil {
+					m.add(k, c)
+				} else {
+					comments = append(comments, commentLines(k, val)...)
+				}
+			case "buttons":
+				bs := im.buttonsY(r.name, val, out)
+				if len(bs.items) > 0 {
+					m.add(k, bs)
+				} else {
+					comments = append(comments, bs.tail...)
+				}
+			case "image", "custom", "channel", "button_type":
 				m.add(k, nodeY(val))
 			case "translation":
 				tr := &ymap{}
@@ -255,10 +271,8 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 					tr.add(lang, im.template(t.str(), "", r.name, t.at, out))
 				}
 				m.add("translation", tr)
-			case "id":
-			case "metadata":
-				im.rep.add(val.at, "response", StatusIgnored, out, "nothing; soni never rephrases its messages",
-					"response %q: the variation's metadata (rephrasing, templating) is not translated", r.name)
+			case "id", "metadata":
+				m.add(k, nodeY(val))
 			default:
 				comments = append(comments, commentLines(k, val)...)
 				im.rep.add(val.at, "response", StatusCommented, out, "use text, buttons, image or custom",
@@ -268,6 +282,121 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 		vs.add(m, comments...)
 	}
 	return vs
+}
+
+// buttonsY writes a response's buttons. Rasa formats a payload like a
+// text, so a payload writes a brace twice ('/inform{{"city": "Oslo"}}'),
+// which soni's payloads do not. A button whose payload sets a slot the
+// domain does not have, or names an intent that is no flow, is kept as a
+// comment: soni's payloads set slots and start flows.
+func (im *importer) buttonsY(name string, n *node, out string) *yseq {
+	s := &yseq{}
+	for _, b := range n.list() {
+		y := nodeY(b)
+		m, ok := y.(*ymap)
+		if !ok {
+			s.add(y)
+			continue
+		}
+		why := ""
+		for i, e := range m.entries {
+			str, ok := e.val.(string)
+			if !ok || e.key != "payload" {
+				continue
+			}
+			str = strings.NewReplacer("{{", "{", "}}", "}").Replace(str)
+			m.entries[i].val = str
+			p, err := payload.Parse(str)
+			switch {
+			case err != nil:
+				why = err.Error()
+			case p.Kind == payload.Intent && len(p.Slots) == 0 && im.flows[p.Name] == nil:
+				why = fmt.Sprintf("the intent %q is no flow", p.Name)
+			default:
+				for _, sl := range p.Slots {
+					if im.slots[sl.Name] == nil {
+						why = fmt.Sprintf("it sets %q, which is no slot", sl.Name)
+						break
+					}
+				}
+			}
+		}
+		if why != "" {
+			s.tail = append(s.tail, commentItem(y)...)
+			im.rep.add(b.at, "response", StatusCommented, out, "make the payload /SetSlots(slot=value) of a slot, or start a flow",
+				"a button of response %q cannot be translated: %s", name, why)
+			continue
+		}
+		s.add(y)
+	}
+	return s
+}
+
+// responseCondition translates a variation's condition: Rasa's list of
+// {type: slot, name, value}, or a predicate as a string (slots.x is true,
+// not slots.y, joined by and), which becomes that list. Anything else is
+// reported, and nil returned.
+func (im *importer) responseCondition(name string, n *node, out string) any {
+	if n.kind == kSeq {
+		return nodeY(n)
+	}
+	src := n.str()
+	e, err := parseCond(src)
+	var conds []cexpr
+	var flat func(cexpr) bool
+	flat = func(x cexpr) bool {
+		if b, ok := x.(cbin); ok && b.op == "and" {
+			return flat(b.l) && flat(b.r)
+		}
+		conds = append(conds, x)
+		return true
+	}
+	if err == nil {
+		flat(e)
+	}
+	seq := &yseq{}
+	for _, c := range conds {
+		slot, value, ok := slotValue(c)
+		if !ok {
+			err = fmt.Errorf("only slots.NAME, not slots.NAME and slots.NAME is VALUE joined by and are read")
+			break
+		}
+		seq.add(&ymap{entries: []yentry{{key: "type", val: "slot"}, {key: "name", val: slot}, {key: "value", val: value}}})
+	}
+	if err != nil {
+		im.rep.add(n.at, "response", StatusCommented, out, "write the condition as a list of {type: slot, name, value}",
+			"response %q has the condition %q, which cannot be translated (%v): the variation has no condition", name, src, err)
+		return nil
+	}
+	im.rep.add(n.at, "response", StatusApproximated, out, "nothing, unless the slot may hold another value that Rasa reads as true",
+		"response %q: the condition %q is read as the slots holding exactly those values", name, src)
+	return seq
+}
+
+// slotValue reads slots.x (true), not slots.x (false), slots.x is V and
+// slots.x = V as a slot and its value.
+func slotValue(c cexpr) (string, any, bool) {
+	switch x := c.(type) {
+	case cref:
+		if s, ok := strings.CutPrefix(x.path, "slots."); ok {
+			return s, true, true
+		}
+	case cnot:
+		if r, ok := x.x.(cref); ok {
+			if s, ok := strings.CutPrefix(r.path, "slots."); ok {
+				return s, false, true
+			}
+		}
+	case cbin:
+		r, ok1 := x.l.(cref)
+		l, ok2 := x.r.(clit)
+		if x.op == "==" && ok1 && ok2 {
+			if s, ok := strings.CutPrefix(r.path, "slots."); ok {
+				return s, l.v, true
+			}
+		}
+	}
+	return "", nil, false
 }
 
 // commentLines writes key: value as comment text.
@@ -379,14 +508,15 @@ func (im *importer) sayFields(m *ymap, name, flow, out string, at loc) {
 // sayDefault adds the message of a say step that says one of Rasa's
 // default responses, which the project does not define.
 func (im *importer) sayDefault(m *ymap, name, out string, at loc) {
-	if im.f.responses {
+	if im.f.responses && im.f.defaultResponses && slices.Contains(ir.DefaultResponses, name) {
 		m.add("response", name)
 		return
 	}
+	im.saidInline[name] = true
 	if !im.inlined[name] {
 		im.inlined[name] = true
 		im.rep.add(at, "step", StatusApproximated, out, "write the message you want, or re-run the import once soni has responses",
-			"%q is one of Rasa's default responses, which the project does not define: soni says %q", name, rasaResponses[name])
+			"%q is one of Rasa's default responses, which the project does not define: the imported flow says %q", name, rasaResponses[name])
 	}
 	m.add("message", rasaResponses[name])
 }
@@ -405,6 +535,10 @@ func (im *importer) errorMessage(m *ymap, name, flow, out string, at loc) {
 	if im.responses[name] == nil {
 		im.rep.add(at, "step", StatusManual, out, "add the response, or write the message",
 			"flow %q rejects with the response %q, which the domain does not define", flow, name)
+		return
+	}
+	if im.f.responses {
+		m.add("validation_error_message", &ymap{flow: true, entries: []yentry{{key: "response", val: name}}})
 		return
 	}
 	m.add("validation_error_message", im.inlineText(name, flow, out, at))

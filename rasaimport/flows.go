@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/ir"
 )
 
 // endStep is soni's jump target that ends a flow.
@@ -128,6 +130,15 @@ func (b *flowBuilder) build() *yseq {
 		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends).")
 	}
 	return b.steps
+}
+
+// pattern returns the flow's name when it overrides one of soni's
+// patterns, whose context its conditions may read.
+func (b *flowBuilder) pattern() string {
+	if b.im.f.patterns && ir.IsPattern(b.f.name) {
+		return b.f.name
+	}
+	return ""
 }
 
 // target resolves a Rasa jump target.
@@ -278,7 +289,7 @@ func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, l
 		if k == 0 && m == nil {
 			bcomment = comment
 		}
-		w := &condWriter{slotType: b.im.slotType}
+		w := &condWriter{slotType: b.im.slotType, pattern: b.pattern()}
 		expr, err := translateCond(l.cond, w)
 		if err != nil {
 			bcomment = append(bcomment, "Rasa: if: "+l.cond)
@@ -319,6 +330,11 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 		case rasaResponses[name] != "":
 			m.add("type", "say")
 			im.sayDefault(m, name, b.out, st.at)
+			return m, nil
+		case im.f.patterns && ir.IsBuiltinAction(name):
+			// One of the actions soni runs itself, for the patterns.
+			m.add("type", "action")
+			m.add("call", name)
 			return m, nil
 		case isBuiltinAction(name):
 			c := commentOf(withoutNext(st), "Rasa's default action "+name+": "+builtinActions[name]+".")
@@ -373,7 +389,7 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 			kind = "link"
 		}
 		target := st.get(kind).str()
-		if im.flows[target] == nil && !(im.f.patterns && isPattern(target)) {
+		if im.flows[target] == nil && !(im.f.patterns && ir.IsPattern(target)) {
 			im.rep.add(st.at, "step", StatusCommented, b.out, "import or write the flow, or remove the step",
 				"flow %q %ss %q, which is not a flow of the project (or one soni provides)", b.f.name, kind, target)
 			return nil, commentOf(st, "")
@@ -437,7 +453,7 @@ func (b *flowBuilder) rejections(st *node, m *ymap, slot string, rj []*node) {
 	var conds []string
 	var msg string
 	for i, r := range rj {
-		w := &condWriter{slotType: im.slotType, value: slot}
+		w := &condWriter{slotType: im.slotType, value: slot, pattern: b.pattern()}
 		expr, err := translateCond(r.get("if").str(), w)
 		if err != nil {
 			im.rep.add(r.at, "step", StatusCommented, b.out, "write the check as the collect's validator expression over value",

@@ -123,8 +123,8 @@ func TestImportFixtureCoverage(t *testing.T) {
 		assert.NotEmpty(t, it.Fix, "every item has a fix: %+v", it)
 		assert.NotEmpty(t, it.Where, "every item has a place: %+v", it)
 	}
-	for _, want := range []string{"manual slot", "manual step", "manual config", "commented step", "commented test", "commented flow",
-		"approximated response", "approximated step", "approximated test", "approximated action", "ignored flow", "ignored data"} {
+	for _, want := range []string{"manual slot", "manual step", "manual config", "commented step", "commented test",
+		"approximated step", "approximated test", "approximated action", "ignored flow", "ignored data"} {
 		assert.True(t, kinds[want], "no %s item", want)
 	}
 	s := rep.Summary
@@ -139,7 +139,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 // action messages in stubs, button checks), as the importer will write
 // them when soni has them.
 func TestImportWithIssue19(t *testing.T) {
-	files, _, err := translate(fixture, features{responses: true, patterns: true, guards: true, stubMessages: true, buttons: true})
+	files, _, err := translate(fixture, features{responses: true, patterns: true, guards: true, stubMessages: true, buttons: true, names: true, defaultResponses: true})
 	require.NoError(t, err)
 	domain := string(files["domain.yaml"])
 	flows := string(files["flows/banking.yaml"])

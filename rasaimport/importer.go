@@ -3,6 +3,8 @@ package rasaimport
 import (
 	"fmt"
 	"strings"
+
+	"github.com/soni-dev/soni/ir"
 )
 
 // importer holds the state of one translation.
@@ -23,6 +25,9 @@ type importer struct {
 	stubSets map[string][]string
 	// inlined and regexped remember the responses already reported.
 	inlined, regexped map[string]bool
+	// saidInline are Rasa's default responses an imported flow says as
+	// soni's wording of them, not by name.
+	saidInline map[string]bool
 	// stepIDs maps each flow's Rasa step ids to soni's.
 	stepIDs map[string]map[string]string
 }
@@ -40,7 +45,7 @@ func translate(src string, f features) (map[string][]byte, *Report, error) {
 		return nil, nil, err
 	}
 	im := &importer{p: p, f: f, slots: map[string]*slotInfo{}, responses: map[string]*named{}, flows: map[string]*rflow{},
-		actionsUsed: map[string]*actionUse{}, stubSets: map[string][]string{}, inlined: map[string]bool{}, regexped: map[string]bool{},
+		actionsUsed: map[string]*actionUse{}, stubSets: map[string][]string{}, inlined: map[string]bool{}, regexped: map[string]bool{}, saidInline: map[string]bool{},
 		stepIDs: map[string]map[string]string{}}
 	for _, s := range p.slots {
 		if old := im.slots[s.name]; old != nil {
@@ -89,8 +94,13 @@ func translate(src string, f features) (map[string][]byte, *Report, error) {
 		}
 		flows := doc.get("flows").(*ymap)
 		fe := flows.add(fl.name, im.flowDef(fl, out, trig[fl.name]))
-		if isPattern(fl.name) && !im.f.patterns {
+		switch {
+		case isPattern(fl.name) && !im.f.patterns:
 			fe.comments = []string{"A Rasa pattern override. soni runs it as a flow of its own name; it takes over\nRasa's repair only where soni has pattern flows (see IMPORT.md)."}
+		case isPattern(fl.name) && !ir.IsPattern(fl.name):
+			fe.comments = []string{"Rasa's " + fl.name + " has no soni counterpart: nothing starts this flow."}
+			im.rep.add(fl.at, "flow", StatusManual, out, "trigger the flow, link to it, or remove it",
+				"soni has no pattern %q, so nothing starts the imported flow", fl.name)
 		}
 	}
 	for _, out := range order {
@@ -134,6 +144,9 @@ func header(p *rasaProject, kind string) []string {
 func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 	before := len(im.rep.items)
 	m := &ymap{}
+	if name := fl.n.get("name").str(); name != "" && im.f.names && name != strings.ReplaceAll(fl.name, "_", " ") {
+		m.add("name", name)
+	}
 	if d := fl.n.get("description").str(); d != "" {
 		m.add("description", d)
 	}
@@ -205,7 +218,7 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 	im.stepIDs[fl.name] = b.rasaID
 	ok := len(im.rep.items) == before
 	if isPattern(fl.name) {
-		im.sum.Patterns.add(ok && im.f.patterns)
+		im.sum.Patterns.add(ok && im.f.patterns && ir.IsPattern(fl.name))
 	} else {
 		im.sum.Flows.add(ok)
 	}

@@ -3,7 +3,10 @@ package rasaimport
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/ir"
 )
 
 // testPath is where a Rasa test file goes: tests/ and its path below
@@ -98,7 +101,7 @@ func (tb *testBuilder) fixtures(v *node) *yseq {
 			vals := &yseq{}
 			for _, kv := range fx.vals[i].list() {
 				for j, slot := range kv.keys {
-					if si := tb.im.slots[slot]; si == nil || si.flow != "" {
+					if si := tb.im.slots[slot]; si == nil || si.flow != "" || routerSlots[slot] {
 						tb.im.rep.add(kv.at, "test", StatusCommented, tb.out, "declare the slot in the domain",
 							"fixture %q sets %q, which is no slot of the domain", name, slot)
 						vals.tail = append(vals.tail, commentItem(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})...)
@@ -107,7 +110,10 @@ func (tb *testBuilder) fixtures(v *node) *yseq {
 					vals.add(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})
 				}
 			}
-			m.add(name, vals)
+			e := m.add(name, vals)
+			if len(vals.items) == 0 {
+				e.val, e.comments = &yseq{}, vals.tail
+			}
 		}
 		s.add(m)
 	}
@@ -279,7 +285,7 @@ func (tb *testBuilder) knownSlot(name string, at loc) bool {
 
 // knownFlow reports whether a test may name a flow.
 func (tb *testBuilder) knownFlow(name string) bool {
-	return tb.im.flows[name] != nil || tb.im.f.patterns && isPattern(name)
+	return tb.im.flows[name] != nil || tb.im.f.patterns && tb.im.f.testDefaults && ir.IsPattern(name)
 }
 
 // utterCheck is the check that the bot said a response: bot_response
@@ -288,15 +294,26 @@ func (tb *testBuilder) knownFlow(name string) bool {
 func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) {
 	im := tb.im
 	r := im.responses[name]
-	if r == nil && rasaResponses[name] != "" {
+	if r == nil && im.f.responses && im.f.testDefaults && slices.Contains(ir.DefaultResponses, name) && !im.saidInline[name] {
+		if step {
+			return &ymap{entries: []yentry{{key: "bot_response", val: name}}}, true
+		}
+		return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "utter_name", val: name}}}}}}, true
+	}
+	if r == nil && rasaResponses[name] != "" && im.saidInline[name] {
 		r = &named{name: name, at: at, n: &node{kind: kSeq, items: []*node{{kind: kMap, keys: []string{"text"}, vals: []*node{{kind: kScalar, v: rasaResponses[name]}}}}}}
+	}
+	if r == nil && (rasaResponses[name] != "" || slices.Contains(ir.DefaultResponses, name)) {
+		im.rep.add(at, "test", StatusCommented, tb.out, "check the reply's text with text_matches, or re-run the import once soni's tests know its default responses",
+			"the test expects Rasa's default response %q, which the project does not define and soni's tests cannot name", name)
+		return nil, false
 	}
 	if r == nil {
 		im.rep.add(at, "test", StatusCommented, tb.out, "fix the response name",
 			"the test expects the response %q, which the domain does not define", name)
 		return nil, false
 	}
-	if im.f.responses {
+	if im.f.responses && im.responses[name] != nil {
 		if step {
 			return &ymap{entries: []yentry{{key: "bot_response", val: name}}}, true
 		}
@@ -305,8 +322,13 @@ func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) 
 	re := responseRegexp(r)
 	if !tb.im.regexped[name] {
 		tb.im.regexped[name] = true
-		im.rep.add(r.at, "test", StatusApproximated, tb.out, "nothing to do once soni has responses: re-run the import",
-			"tests that expect the response %q match its texts with a regular expression instead of its name", name)
+		if im.responses[name] == nil {
+			im.rep.add(at, "test", StatusApproximated, tb.out, "check the text you chose for it",
+				"tests that expect Rasa's default response %q match soni's wording of it, %q", name, rasaResponses[name])
+		} else {
+			im.rep.add(r.at, "test", StatusApproximated, tb.out, "nothing to do once soni has responses: re-run the import",
+				"tests that expect the response %q match its texts with a regular expression instead of its name", name)
+		}
 	}
 	if step {
 		return &ymap{entries: []yentry{{key: "bot_matches", val: re}}}, false
@@ -361,7 +383,9 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 	}
 	drop := func(a *node, fix, format string, args ...any) {
 		pending = append(pending, commentItem(nodeY(a))...)
-		im.rep.add(a.at, "test", StatusCommented, tb.out, fix, format, args...)
+		if format != "" {
+			im.rep.add(a.at, "test", StatusCommented, tb.out, fix, format, args...)
+		}
 	}
 	for _, a := range list {
 		if a.kind != kMap || len(a.keys) != 1 {
@@ -439,9 +463,10 @@ func (tb *testBuilder) botUttered(a, v *node, keep func(any), drop func(*node, s
 		case "utter_name":
 			c, _ := tb.utterCheck(x.str(), x.at, false)
 			if c == nil {
+				drop(&node{kind: kMap, at: x.at, keys: []string{"bot_uttered"}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"utter_name"}, vals: []*node{x}}}}, "", "")
 				continue
 			}
-			if im.f.responses {
+			if check := c.entries[0].val.(*ymap); check.entries[0].key == "utter_name" {
 				m.add(k, x.str())
 			} else {
 				extra = append(extra, c)

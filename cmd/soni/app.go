@@ -109,6 +109,7 @@ func init() {
 
 func newApp(e *env) *cli.App {
 	commands := []*cli.Command{
+		initCommand(e),
 		validateCommand(e),
 		compileCommand(e),
 		graphCommand(e),

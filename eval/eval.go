@@ -75,11 +75,11 @@ func (c Case) Categories() []string {
 
 // Result is what a run found.
 type Result struct {
-	File       string          `json:"file"`
-	Total      int             `json:"total"`
-	Correct    int             `json:"correct"`
-	Accuracy   float64         `json:"accuracy"`
-	ByKind     map[string]Kind `json:"by_kind"`
+	File     string          `json:"file"`
+	Total    int             `json:"total"`
+	Correct  int             `json:"correct"`
+	Accuracy float64         `json:"accuracy"`
+	ByKind   map[string]Kind `json:"by_kind"`
 	// ByCategory is the accuracy per category (tags, or name prefix).
 	ByCategory map[string]Kind `json:"by_category"`
 	// ByLayer is the accuracy per layer that answered (rules, llm,
@@ -87,8 +87,8 @@ type Result struct {
 	ByLayer map[string]Kind `json:"by_layer"`
 	// ModelCases counts the cases the model answered, and ModelShare is
 	// their share: the cost of hybrid.
-	ModelCases int     `json:"model_cases"`
-	ModelShare float64 `json:"model_share"`
+	ModelCases int         `json:"model_cases"`
+	ModelShare float64     `json:"model_share"`
 	Confusions []Confusion `json:"confusions"`
 }
 

@@ -26,9 +26,9 @@ var lexicon = [][]string{
 	{"book", "reserve", "reservation", "booking", "reservar", "reserva", "reservame"},
 	{"fly", "flight", "flights", "plane", "airplane", "flying", "airline", "vuelo", "vuelos", "volar", "avion", "ticket", "tickets", "billete", "billetes", "pasaje"},
 	{"stay", "room", "hotel", "hotels", "accommodation", "lodging", "habitacion", "alojamiento", "hostal", "alojarme", "dormir", "quedarme"},
-	{"lost", "lose", "losing", "stolen", "steal", "stole", "block", "freeze", "frozen", "missing", "misplaced", "perdido", "perdi", "perder", "robado", "robada", "robaron", "bloquear", "bloquea", "bloqueo", "congelar", "cancel card"},
+	{"lost", "cant find", "cannot find", "can t find", "lose", "losing", "stolen", "steal", "stole", "block", "freeze", "frozen", "missing", "misplaced", "perdido", "perdi", "perder", "robado", "robada", "robaron", "bloquear", "bloquea", "bloqueo", "congelar", "cancel card"},
 	{"card", "tarjeta", "debit", "credit"},
-	{"balance", "saldo", "how much do i have", "how much money", "cuanto tengo", "cuanto dinero"},
+	{"balance", "saldo", "how much do i have", "how much money", "how much have i got", "how much is left", "how much left", "whats in my account", "cuanto tengo", "cuanto dinero"},
 	{"problem", "issue", "broken", "bug", "error", "fault", "not working", "doesnt work", "isnt working", "stopped working", "problema", "falla", "fallo", "averia", "no funciona", "roto"},
 	{"status", "update", "news", "progress", "estado", "novedades", "happening"},
 	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
@@ -46,6 +46,10 @@ var genericWords = map[string]bool{
 	"hacer": true, "tener": true, "dar": true, "buscar": true, "someone": true, "something": true,
 	"customer": true, "one": true, "their": true, "new": true, "many": true,
 }
+
+// extraGeneric are words that make no phrase specific: "tengo un
+// problema" is about a problem alone.
+var extraGeneric = map[string]bool{"tengo": true, "hay": true, "got": true, "thing": true}
 
 // lex maps words (normalized, and stemmed) to their concept: the first
 // word of their lexicon group.
@@ -158,7 +162,7 @@ func (l *lex) conceptsTypos(norm string, known map[string]string) ([]string, map
 		}
 	}
 	for i, w := range words {
-		if used[i] || stopWords[w] || stopWords[stem(w)] || isNumberish(w) || currencyWords[w] {
+		if used[i] || stopWords[w] || stopWords[stem(w)] || isNumberish(w) || currencyWords[w] || dateWord(w) || dateVocabulary[w] {
 			continue
 		}
 		c := l.concept(w)
@@ -284,6 +288,12 @@ type flowMeaning struct {
 	// lead are the first concepts of its phrases (the second too when
 	// the first is generic): one of them alone may start the flow.
 	lead map[string]bool
+	// whole are the concepts that make a trigger phrase on their own
+	// ("I need a flight").
+	whole map[string]bool
+	// values are the concepts of its own categorical slots' values and
+	// synonyms that no phrase of it has.
+	values map[string]bool
 }
 
 // meaning holds the concepts of every flow of a program, and the known
@@ -295,10 +305,13 @@ type meaning struct {
 	// known maps every word of the flows' phrases and of the lexicon to
 	// its concept, for typo correction.
 	known map[string]string
+	// valueCount counts the flows whose categorical values have a
+	// concept.
+	valueCount map[string]int
 }
 
 func newMeaning(p *ir.Program, l *lex) *meaning {
-	m := &meaning{lex: l, flows: map[string]*flowMeaning{}, weight: map[string]float64{}, known: map[string]string{}}
+	m := &meaning{lex: l, flows: map[string]*flowMeaning{}, weight: map[string]float64{}, known: map[string]string{}, valueCount: map[string]int{}}
 	for w, c := range l.words {
 		if !stopWords[w] {
 			m.known[w] = c
@@ -312,11 +325,21 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 		if f == nil || len(f.Triggers) == 0 {
 			continue
 		}
-		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}}
+		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}, whole: map[string]bool{}, values: map[string]bool{}}
 		for _, t := range f.Triggers {
 			norm := values.Normalize(withoutPlaceholders(t))
-			for _, c := range l.concepts(norm, nil) {
+			cs := l.concepts(norm, nil)
+			for _, c := range cs {
 				fm.trigger[c] = true
+			}
+			var own []string
+			for _, c := range cs {
+				if !genericWords[c] && !extraGeneric[c] {
+					own = append(own, c)
+				}
+			}
+			if len(own) == 1 {
+				fm.whole[own[0]] = true
 			}
 			for _, w := range strings.Fields(norm) {
 				if stopWords[w] || stopWords[stem(w)] || isNumberish(w) {
@@ -334,6 +357,27 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 				}
 			}
 		}
+		// The values and synonyms of its categorical slots ("refund" for
+		// a billing ticket) say what it is about too.
+		var vals []string
+		seen := map[string]bool{}
+		for _, n := range f.Nodes {
+			if n == nil || n.Kind != ir.KindCollect || seen[n.Slot] {
+				continue
+			}
+			seen[n.Slot] = true
+			if s := p.ResolveSlot(f.Name, n.Slot); s != nil && s.Type == ir.TypeCategorical && p.Slot(n.Slot) == nil {
+				for _, v := range s.Values {
+					vals = append(vals, strings.ReplaceAll(v.Value, "_", " "))
+					vals = append(vals, v.Synonyms...)
+				}
+			}
+		}
+		for _, c := range l.concepts(values.Normalize(strings.Join(vals, " ; ")), nil) {
+			if !fm.trigger[c] && !genericWords[c] {
+				fm.values[c] = true
+			}
+		}
 		about := values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name) + " " + f.Description)
 		for _, c := range l.concepts(about, nil) {
 			if !fm.trigger[c] {
@@ -347,6 +391,19 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 			count[c]++
 		}
 		m.flows[f.Name] = fm
+	}
+	// A value concept that some flow's phrases have is that flow's word.
+	for _, fm := range m.flows {
+		for c := range fm.values {
+			if count[c] > 0 {
+				delete(fm.values, c)
+			}
+		}
+	}
+	for _, fm := range m.flows {
+		for c := range fm.values {
+			m.valueCount[c]++
+		}
 	}
 	for c, n := range count {
 		w := 1 / float64(n)
@@ -368,13 +425,15 @@ type flowScore struct {
 	// them is a lead concept of the flow.
 	matched int
 	lead    bool
+	// whole is true when a matched concept makes a phrase on its own.
+	whole bool
 }
 
 // score scores every flow against a message's concepts, best first (ties
 // by name). unmatched counts the message's concepts no flow knows.
 func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flowScore, unmatched []string) {
 	for _, c := range concepts {
-		if _, ok := m.weight[c]; !ok {
+		if _, ok := m.weight[c]; !ok && m.valueCount[c] == 0 {
 			unmatched = append(unmatched, c)
 		}
 	}
@@ -391,9 +450,15 @@ func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flow
 				s.fromTrigger = true
 				s.matched++
 				s.lead = s.lead || fm.lead[c]
+				s.whole = s.whole || fm.whole[c]
 			case fm.about[c]:
 				s.score += w / 2
 				s.matched++
+			case fm.values[c]:
+				// One of its values: a flow's word on its own.
+				s.score += 0.9 / float64(m.valueCount[c])
+				s.matched++
+				s.lead, s.whole = true, true
 			}
 		}
 		if s.score > 0 {

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/soni-dev/soni/vm"
@@ -29,6 +30,7 @@ var (
 		"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
 		// reactions
 		"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial",
+		"tell me a joke", "tell me something funny", "you are great", "youre great", "i love you",
 		"who are you", "are you a bot", "are you human", "are you a robot", "quien eres",
 		"eres un bot",
 	}
@@ -59,6 +61,10 @@ var (
 	}
 )
 
+// handoffRE finds a request for a person inside a sentence: "can I
+// speak with someone from the bank", "I want to talk to a real person".
+var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b`)
+
 var smallTalk = func() map[string]vm.CommandKind {
 	m := map[string]vm.CommandKind{}
 	for _, p := range chitchatPhrases {
@@ -76,7 +82,7 @@ var smallTalk = func() map[string]vm.CommandKind {
 // smallTalkLeads are words around small talk that do not change it.
 var smallTalkAround = map[string]bool{
 	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
-	"hmm": true, "um": true, "uh": true, "so": true, "just": true, "bot": true, "there": true,
+	"hmm": true, "um": true, "uh": true, "so": true, "just": true, "there": true,
 	"again": true, "now": true, "then": true, "por": true, "favor": true, "bueno": true,
 	"pues": true, "vale": true, "y": true, "and": true, "ah": true, "guys": true, "folks": true,
 }
@@ -90,6 +96,9 @@ func smallTalkOf(norm string) (vm.CommandKind, bool) {
 	words := strings.Fields(norm)
 	if len(words) == 0 || len(words) > 14 {
 		return "", false
+	}
+	if len(words) <= 12 && handoffRE.MatchString(norm) {
+		return vm.CmdHandoff, true
 	}
 	if k, ok := smallTalkPhrase(words); ok {
 		return k, true

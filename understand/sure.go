@@ -22,13 +22,35 @@ func (r *Rules) exactTrigger(norm string) bool {
 			if allStop || t.allStop || len(t.words) != len(content) {
 				continue
 			}
-			if intersect(t.words, content) == len(content) {
+			if intersect(t.words, content) != len(content) {
+				continue
+			}
+			// The other words only say it politely: "I'd like to check
+			// my balance please", not "what can you help me with".
+			phrase := map[string]bool{}
+			for _, w := range strings.Fields(t.norm) {
+				phrase[w] = true
+			}
+			polite := true
+			for _, w := range strings.Fields(norm) {
+				if !phrase[w] && !politeAround[w] && !phrase[stem(w)] {
+					polite = false
+					break
+				}
+			}
+			if polite {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// politeAround are the words around a trigger phrase that keep it
+// exact.
+var politeAround = wordSet("please", "pls", "i", "id", "would", "like", "to", "want", "wanna",
+	"need", "can", "could", "you", "a", "an", "the", "my", "me", "just", "now", "thanks", "quiero",
+	"quisiera", "por", "favor", "necesito", "mi", "un", "una", "el", "la", "hi", "hello", "hey")
 
 // answerReading says how sure an answer to the pending question is.
 func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, v vm.View, why string) Reading {

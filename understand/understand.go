@@ -308,6 +308,14 @@ func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error
 			}
 		}
 	}
+	// At a question, a message that is plainly about another flow
+	// ("actually I lost my card", "wait, what's the status of my other
+	// ticket?") is a digression, not the answer.
+	if p != nil && p.Kind == vm.PendingCollect && complete && !r.sureAnswerText(p, head, norm, v) {
+		if fr := r.strongOther(norm, v); fr != nil {
+			return unsure("the message is about flow "+fr.name+", not an answer", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
+		}
+	}
 	if m.flow != nil {
 		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head, v)}
 		if exact || m.exact {
@@ -437,7 +445,33 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 	if !(top.score >= 0.9 || (top.lead && top.score >= 0.7)) || (top.matched < 2 && !top.lead) {
 		return nil, ""
 	}
+	if top.matched < 2 && !top.whole && len(unmatched) > 0 && !coveredBy(unmatched, r.fill(r.byName[top.flow], head, v)) {
+		// One word of the flow and words it does not know: "order me a
+		// pizza" is not ordering a card.
+		return nil, ""
+	}
 	return []string{top.flow}, fmt.Sprintf("the message's words mean flow %s (score %.2f)", top.flow, top.score)
+}
+
+// strongOther is the one flow, other than the one asking, that a message
+// is plainly about: two of its words or more, weighing 1.4 at least.
+func (r *Rules) strongOther(norm string, v vm.View) *flowRules {
+	if r.mean == nil {
+		return nil
+	}
+	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.known)
+	scores, _ := r.mean.score(concepts, typos)
+	if len(scores) == 0 {
+		return nil
+	}
+	top := scores[0]
+	if top.matched < 2 || top.score < 1.4 || (len(scores) > 1 && scores[1].score > top.score-0.5) {
+		return nil
+	}
+	if n := len(v.Stack); n > 0 && v.Stack[n-1] == top.flow {
+		return nil
+	}
+	return r.byName[top.flow]
 }
 
 // coveredBy reports whether every unmatched concept of a message is a
@@ -510,7 +544,11 @@ var (
 	cancelTails = [][]string{
 		{"please"}, {"pls"}, {"thanks"}, {"thank", "you"}, {"now"}, {"right", "now"},
 		{"then"}, {"por", "favor"}, {"gracias"}, {"ya"}, {"i", "changed", "my", "mind"},
-		{"changed", "my", "mind"}, {"please"}, {"all"},
+		{"changed", "my", "mind"}, {"please"}, {"all"}, {"ill", "do", "it", "later"}, {"later"},
+		{"maybe", "later"}, {"for", "now"}, {"i", "found", "it"}, {"found", "it"}, {"dont", "need", "it"},
+		{"no", "need"}, {"luego", "lo", "hago"}, {"i", "dont", "need", "it", "anymore"},
+		{"dont", "need", "it", "anymore"}, {"anymore"}, {"its", "working", "now"}, {"it", "works", "now"},
+		{"its", "fixed"}, {"it", "works"}, {"its", "fine", "now"},
 	}
 	// cancelVerbs may take a short object: "cancel the transfer", "stop
 	// this", "cancela la transferencia".
@@ -663,6 +701,15 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 		// "no wait, send it to Maria": a carrier names a free-text slot.
 		if name, val, ok := r.carriedSlot(p.Flow, rest, conv); ok {
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+		}
+		// "no wait, make it Maria" while the amount is confirmed: the
+		// flow's one free-text slot that is set takes a short value.
+		if !weak && typed(def) && plausibleValue(rest) && !notAValue(rest) {
+			if name, ok := r.oneFreeTextSlot(p.Flow, v); ok {
+				if _, err := values.Convert(&ir.Slot{Type: ir.TypeNumber}, rest); err != nil {
+					return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: strings.TrimSpace(rest)}, true
+				}
+			}
 		}
 		// "no, X" on a free-text slot: X is the new text, unless a typed
 		// slot of the flow took it above.
@@ -884,6 +931,26 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 		return "", nil, false
 	}
 	return name, val, true
+}
+
+// oneFreeTextSlot is the flow's one collected free-text slot that holds
+// a value.
+func (r *Rules) oneFreeTextSlot(flow string, v vm.View) (string, bool) {
+	fr := r.byName[flow]
+	if fr == nil || v.Slot == nil {
+		return "", false
+	}
+	name, n := "", 0
+	for _, s := range fr.slots {
+		if s.def == nil || typed(s.def) || (s.def.Type != ir.TypeText && s.def.Type != "") || !fr.collected[s.name] {
+			continue
+		}
+		if x, ok := v.Slot(s.name); ok && x != nil {
+			name = s.name
+			n++
+		}
+	}
+	return name, n == 1
 }
 
 // noComma reports whether a message starts with "no," (or "nope,",

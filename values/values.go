@@ -406,6 +406,9 @@ func onlyMatchingWord(re *regexp.Regexp, s string) (string, bool) {
 	found := ""
 	for _, w := range strings.Fields(s) {
 		w = strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(".,;:!?¿¡\"'()[]", r) })
+		if w != "" && !re.MatchString(w) && re.MatchString(strings.ToUpper(w)) {
+			w = strings.ToUpper(w)
+		}
 		if w == "" || !re.MatchString(w) {
 			continue
 		}

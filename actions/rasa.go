@@ -89,8 +89,7 @@ type rasaTracker struct {
 
 // runRasa calls the Rasa action server of decl: a POST of Rasa's action
 // request to its webhook. The answer's slot events are the outputs; its
-// responses are messages, which the runner cannot show yet and reports
-// as a warning.
+// responses are the messages the action says (req.Say).
 func (r *Runner) runRasa(ctx context.Context, req vm.ActionRequest, decl *ir.Action, times *runTimes) (map[string]any, error) {
 	body, err := json.Marshal(r.rasaRequest(req))
 	if err != nil {
@@ -106,11 +105,42 @@ func (r *Runner) runRasa(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 		for _, w := range ans.Warnings {
 			req.Warn(w)
 		}
-		if n := len(ans.Messages); n > 0 {
-			req.Warn(fmt.Sprintf("action %q sent %d message(s) (%s), which soni does not show yet", req.Action, n, text.Clip(describeMessages(ans.Messages), 120)))
+	}
+	for _, m := range ans.Messages {
+		switch {
+		case req.Say != nil:
+			req.Say(m.ActionMessage())
+		case req.Warn != nil:
+			req.Warn(fmt.Sprintf("action %q sent a message (%s) that nothing can say", req.Action, text.Clip(describeMessages([]RasaMessage{m}), 120)))
 		}
 	}
 	return ans.Outputs, nil
+}
+
+// ActionMessage is the message as soni says it: a text or a response by
+// name, with its buttons, image and custom payload (an attachment or
+// elements, which soni has no field for, go into the custom payload).
+func (m RasaMessage) ActionMessage() vm.ActionMessage {
+	out := vm.ActionMessage{Text: m.Text, Response: m.Response, Image: m.Image, Custom: m.Custom}
+	for _, b := range m.Buttons {
+		out.Buttons = append(out.Buttons, ir.Button{Title: b.Title, Payload: b.Payload})
+	}
+	if m.Attachment != nil || len(m.Elements) > 0 {
+		custom := map[string]any{}
+		if c, ok := m.Custom.(map[string]any); ok {
+			maps.Copy(custom, c)
+		} else if m.Custom != nil {
+			custom["custom"] = m.Custom
+		}
+		if m.Attachment != nil {
+			custom["attachment"] = m.Attachment
+		}
+		if len(m.Elements) > 0 {
+			custom["elements"] = m.Elements
+		}
+		out.Custom = custom
+	}
+	return out
 }
 
 // describeMessages names messages for a warning: their texts or response

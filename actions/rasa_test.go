@@ -16,6 +16,7 @@ import (
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/internal/fakeactionserver"
+	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,6 +34,9 @@ slots:
   has_funds: {type: boolean}
   reference: {type: text}
   customer: {type: text, initial: "Ana"}
+responses:
+  utter_thanks:
+    - text: "Thanks, {customer}: {recipient} gets it today."
 actions:
   check_funds:
     outputs: [has_funds]
@@ -121,7 +125,10 @@ func TestRasaActionServer(t *testing.T) {
 					fakeactionserver.SlotSet("reference", "T-1"),
 					{"event": "followup", "name": "action_listen"},
 				},
-				Responses: []map[string]any{{"text": "Your transfer is on its way.", "buttons": []any{}, "custom": map[string]any{}, "template": nil}},
+				Responses: []map[string]any{
+					{"text": "Your transfer is on its way.", "buttons": []any{map[string]any{"title": "Another", "payload": "/SetSlots(recipient=Eve)"}}, "custom": map[string]any{}, "template": nil},
+					{"response": "utter_thanks", "text": nil},
+				},
 			}, nil
 		},
 	})
@@ -131,11 +138,14 @@ func TestRasaActionServer(t *testing.T) {
 	t.Run("slot events are the outputs", func(t *testing.T) {
 		eng := loadRasa(t, srv.URL+"/webhook")
 		rep := converse(t, eng, "send money", "Bob", "50")
-		assert.Equal(t, []string{"Sent 50 to Bob, reference T-1."}, rep.Replies)
+		// The action's responses are said at its step, a response by its
+		// name with the slots after the call.
+		assert.Equal(t, []string{"Your transfer is on its way.", "Thanks, Ana: Bob gets it today.", "Sent 50 to Bob, reference T-1."}, rep.Replies)
+		assert.Equal(t, []ir.Button{{Title: "Another", Payload: "/SetSlots(recipient=Eve)"}}, rep.Message(0).Buttons)
+		assert.Equal(t, "utter_thanks", rep.Message(1).Response)
 		assert.Len(t, eventsOf(rep, vm.EventActionExecuted), 2)
 		assert.Equal(t, []string{
 			`action "execute_transfer" returned a "followup" event, which soni ignores`,
-			`action "execute_transfer" sent 1 message(s) ("Your transfer is on its way."), which soni does not show yet`,
 		}, rep.Warnings)
 
 		// What the action server received is Rasa's request.
@@ -191,13 +201,13 @@ func TestRasaActionServer(t *testing.T) {
 	t.Run("a 5xx is retried when the run block says so", func(t *testing.T) {
 		eng := loadRasa(t, srv.URL+"/webhook")
 		rep := converse(t, eng, "send money", "Bob", "77")
-		assert.Equal(t, []string{"Sent 77 to Bob, reference T-1."}, rep.Replies)
+		assert.Equal(t, "Sent 77 to Bob, reference T-1.", rep.Replies[len(rep.Replies)-1])
 	})
 
 	t.Run("a server address gets /webhook", func(t *testing.T) {
 		eng := loadRasa(t, srv.URL)
 		rep := converse(t, eng, "send money", "Bob", "50")
-		assert.Equal(t, []string{"Sent 50 to Bob, reference T-1."}, rep.Replies)
+		assert.Equal(t, "Sent 50 to Bob, reference T-1.", rep.Replies[len(rep.Replies)-1])
 	})
 
 	t.Run("an unknown action fails without on_error", func(t *testing.T) {

@@ -219,6 +219,8 @@ func (c *Codec) decodeStack(d *decoder) ([]vm.Frame, error) {
 			case "slots":
 				f.Slots, err = d.slotMap(c.intern)
 				seen[2] = true
+			case "held":
+				f.Held, err = d.slotMap(c.intern)
 			default:
 				return fmt.Errorf("stack frame has unknown field %q", string(key))
 			}

@@ -87,6 +87,12 @@ func (c *Codec) appendState(b []byte, st *vm.State) ([]byte, error) {
 		if b, err = appendMap(b, f.Slots, 0); err != nil {
 			return nil, fmt.Errorf("flow %q: %w", f.Flow, err)
 		}
+		if len(f.Held) > 0 {
+			b = append(b, ", \"held\": "...)
+			if b, err = appendMap(b, f.Held, 0); err != nil {
+				return nil, fmt.Errorf("flow %q held values: %w", f.Flow, err)
+			}
+		}
 		b = append(b, '}')
 	}
 	if len(st.Stack) > 0 {

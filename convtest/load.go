@@ -681,7 +681,7 @@ func (s *Suite) check(t *Target) bool {
 		case "slot":
 			if r.flow != "" {
 				fl := prog.Flow(r.flow)
-				if fl == nil || prog.ResolveSlot(r.flow, r.name) != nil {
+				if fl == nil || prog.ResolveSlot(r.flow, r.name) != nil || prog.Callees(r.flow)[r.name] != "" {
 					return
 				}
 				var cands []string

@@ -494,3 +494,48 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// Callees maps each flow slot of the flows a flow calls, directly or
+// through other calls, that the flow itself does not have (nor the
+// conversation), to the first flow that has it, in breadth-first order
+// of the calls and by name within a level. A start_flow of the flow may
+// give values for these slots: the VM holds them until the called flow
+// asks for them.
+func (p *Program) Callees(flow string) map[string]string {
+	f := p.Flow(flow)
+	if f == nil {
+		return nil
+	}
+	var out map[string]string
+	seen := map[string]bool{flow: true}
+	level := []*Flow{f}
+	for len(level) > 0 {
+		var next []string
+		for _, cur := range level {
+			for _, n := range cur.Nodes {
+				if n != nil && n.Kind == KindCall && !seen[n.Target] && p.Flow(n.Target) != nil {
+					seen[n.Target] = true
+					next = append(next, n.Target)
+				}
+			}
+		}
+		slices.Sort(next)
+		level = level[:0]
+		for _, name := range next {
+			callee := p.Flow(name)
+			level = append(level, callee)
+			for _, s := range callee.Slots {
+				if f.Slot(s.Name) != nil || p.Slot(s.Name) != nil {
+					continue
+				}
+				if _, taken := out[s.Name]; !taken {
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[s.Name] = name
+				}
+			}
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -199,7 +200,7 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 	var out []vm.SlotValue
 	var words []string
 	conv := view.Converter()
-	for _, s := range fr.slots {
+	for _, s := range slices.Concat(fr.slots, fr.callees) {
 		if s.def == nil {
 			continue
 		}

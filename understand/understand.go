@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -83,6 +84,9 @@ type flowRules struct {
 	roles map[role]*slotRef
 	// role is each collected free-text slot's role.
 	role map[string]role
+	// callees are the categorical and pattern slots of the flows it
+	// calls, which a message that starts it may fill too.
+	callees []slotRef
 }
 
 type trigger struct {
@@ -178,7 +182,34 @@ func New(p *ir.Program) *Rules {
 		r.byName[f.Name] = fr
 	}
 	sort.Slice(r.flows, func(i, j int) bool { return r.flows[i].name < r.flows[j].name })
+	// A flow's opening message may also give the slots of the flows it
+	// calls ("a large pepperoni pizza" for the pizza flow it calls): the
+	// VM holds them until that flow asks (language.md, slots across
+	// calls). The rules offer their categorical and pattern slots.
+	for _, fr := range r.flows {
+		fr.callees = r.calleeSlots(fr)
+	}
 	return r
+}
+
+// calleeSlots lists the collected categorical and pattern slots of the
+// flows fr calls, directly or through other calls, that fr does not have
+// (ir.Program.Callees), by name.
+func (r *Rules) calleeSlots(fr *flowRules) []slotRef {
+	callees := r.prog.Callees(fr.name)
+	var out []slotRef
+	for _, name := range slices.Sorted(maps.Keys(callees)) {
+		callee := r.byName[callees[name]]
+		if callee == nil || !callee.collected[name] {
+			continue
+		}
+		for _, s := range callee.slots {
+			if s.name == name && s.def != nil && (s.def.Type == ir.TypeCategorical || (s.def.Pattern != "" && typed(s.def))) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // cancelWords are the normalized messages that cancel the top flow.

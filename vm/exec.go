@@ -76,6 +76,18 @@ func (t *turn) exec(nr *nodeRT) error {
 			t.goTo(n.Next)
 			return nil
 		}
+		if raw, ok := t.takeHeld(nr.flow.f.Name, n.Slot); ok {
+			// A value a start_flow gave for this called flow's slot is
+			// the answer to this question: validated as one.
+			v, err := t.check(sr, []*nodeRT{nr}, raw)
+			if err == nil {
+				t.store(sr, v)
+				t.goTo(n.Next)
+				return nil
+			}
+			t.trace("held value for slot " + n.Slot + " is invalid: " + err.Error())
+			t.sayU(t.invalidMessage(nr, sr, err, raw))
+		}
 		t.ask(nr, 0)
 	case ir.KindConfirm:
 		t.ask(nr, 0)

@@ -76,6 +76,11 @@ type flowRT struct {
 	collects map[string][]*nodeRT
 	// pattern is true for a conversation-repair pattern's flow.
 	pattern bool
+	// callees maps a slot of a flow this flow calls (directly or through
+	// other calls) to the first such flow, in breadth-first order: a
+	// start_flow may give values for them (language.md, slots across
+	// calls).
+	callees map[string]string
 	// guard is the flow's if: expression, or nil.
 	guard *compiled
 }
@@ -201,6 +206,9 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 			return nil, err
 		}
 		m.flows[f.Name] = fr
+	}
+	for _, fr := range m.flows {
+		fr.callees = m.full.Callees(fr.f.Name)
 	}
 	return m, nil
 }

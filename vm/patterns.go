@@ -264,6 +264,31 @@ func (m *Machine) CanStart(st *State, flow string) bool {
 	return t.canStart(fr)
 }
 
+// guarded drops the understood start_flow commands of flows whose guard
+// does not hold: for the understanding, such a flow is absent. With none
+// left, the message was not understood.
+func (m *Machine) guarded(st *State, cmds []Command, notes *[]string) []Command {
+	var out []Command
+	dropped := false
+	for _, c := range cmds {
+		if c.Kind == CmdStartFlow {
+			if fr := m.flows[c.Flow]; fr != nil && fr.guard != nil && !m.CanStart(st, c.Flow) {
+				*notes = append(*notes, "flow "+c.Flow+" was understood, but its guard "+strconv.Quote(fr.f.If.Src)+" is false: read as not understood")
+				dropped = true
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	if !dropped {
+		return cmds
+	}
+	if len(out) == 0 {
+		return []Command{{Kind: CmdFallback}}
+	}
+	return out
+}
+
 // queueCorrection records a correction for pattern_correction.
 func (t *turn) queueCorrection(c correction) error {
 	if len(t.corrections) == 0 {
@@ -465,6 +490,23 @@ func (t *turn) cancelFrames(ctx map[string]any) {
 		t.event(Event{Type: EventFlowCancelled, Flow: f.Flow, Step: f.Step})
 		t.resetSlots(&f)
 	}
+}
+
+// takeHeld takes the value a frame below the top holds for slot of flow
+// (see Frame.Held), nearest first.
+func (t *turn) takeHeld(flow, slot string) (any, bool) {
+	key := flow + "." + slot
+	for i := len(t.st.Stack) - 2; i >= 0; i-- {
+		f := &t.st.Stack[i]
+		if v, ok := f.Held[key]; ok {
+			delete(f.Held, key)
+			if len(f.Held) == 0 {
+				f.Held = nil
+			}
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // toInt reads a frame index kept in a context (int64 in a turn, a JSON

@@ -71,6 +71,10 @@ type Frame struct {
 	AfterCall bool
 	// Slots are the flow slots of this instance that hold a value.
 	Slots map[string]any
+	// Held holds values a start_flow gave for slots of the flows this
+	// flow calls, keyed FLOW.SLOT, as given: each waits until that flow
+	// reaches its collect of the slot, which takes it as an answer.
+	Held map[string]any
 }
 
 // Message is one message of the conversation history.
@@ -106,6 +110,9 @@ func (st *State) Clone() *State {
 			c.Stack[i] = f
 			if f.Slots != nil {
 				c.Stack[i].Slots = maps.Clone(f.Slots)
+			}
+			if f.Held != nil {
+				c.Stack[i].Held = maps.Clone(f.Held)
 			}
 		}
 	}

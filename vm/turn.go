@@ -261,6 +261,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 			if err != nil {
 				return nil, fmt.Errorf("understand %q: %w", text.Cut(in.Text, 80), err)
 			}
+			cmds = m.guarded(st, cmds, &understood)
 		}
 		if cmds == nil {
 			cmds = []Command{{Kind: CmdFallback}}
@@ -638,6 +639,17 @@ func (t *turn) apply(c *Command) error {
 			return err
 		}
 		for _, sv := range c.Slots {
+			if callee, ok := fr.callees[sv.Slot]; ok && t.m.slot(fr, sv.Slot) == nil {
+				// A slot of a flow this one calls: held until that
+				// flow's collect takes it as an answer.
+				top := t.top()
+				if top.Held == nil {
+					top.Held = make(map[string]any, 2)
+				}
+				top.Held[callee+"."+sv.Slot] = sv.Value
+				t.trace("slot " + sv.Slot + "=" + quoteShort(sv.Value) + " held for flow " + callee)
+				continue
+			}
 			if err := t.setSlot(sv.Slot, sv.Value); err != nil {
 				return err
 			}

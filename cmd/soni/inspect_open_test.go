@@ -3,12 +3,8 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -35,29 +31,18 @@ func TestInspectOpen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("BROWSER", tc.browser)
-			ctx, cancel := context.WithCancel(context.Background())
-			out, w := io.Pipe()
-			done := make(chan int, 1)
-			var errOut strings.Builder
-			store := "file:" + filepath.Join(t.TempDir(), "cps")
-			go func() {
-				done <- run(ctx, []string{"soni", "inspect", "--open", "--store", store, filepath.Join("..", "..", "flows", "banking")}, strings.NewReader(""), w, &errOut)
-				w.Close()
-			}()
-			line, err := bufio.NewReader(out).ReadString('\n')
-			require.NoError(t, err)
-			url := strings.TrimSpace(strings.TrimPrefix(line, "inspector: "))
+			url, stop := startInspect(t, "--open")
 			if tc.opened {
 				// Blocks until the browser writes the address it was given.
 				got, err := os.ReadFile(fifo)
 				require.NoError(t, err)
 				assert.Equal(t, url+"\n", string(got))
 			}
-			cancel()
-			assert.Equal(t, exitOK, <-done)
+			code, errOut := stop()
+			assert.Equal(t, exitOK, code)
 			if tc.note != "" {
-				assert.Contains(t, errOut.String(), tc.note)
-				assert.Contains(t, errOut.String(), "open "+url+" yourself, or set BROWSER")
+				assert.Contains(t, errOut, tc.note)
+				assert.Contains(t, errOut, "open "+url+" yourself, or set BROWSER")
 			}
 		})
 	}

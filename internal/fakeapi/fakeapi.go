@@ -10,10 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -96,6 +100,22 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Main is the body of a fake API's command: it serves h on addr until
+// SIGINT or SIGTERM, after printing "fake NAME on http://ADDR (Ctrl-C
+// stops it)" on stdout (soni test's services wait for that line's URL),
+// and exits with the error of a server that could not run.
+func Main(name, addr string, h http.Handler) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := Serve(ctx, addr, h, func(a net.Addr) {
+		fmt.Printf("fake %s on http://%s (Ctrl-C stops it)\n", name, a)
+	})
+	if err != nil {
+		stop()
+		log.Fatalf("fake %s: %v", name, err)
+	}
 }
 
 // Serve listens on addr, calls ready with the address it listens on (port

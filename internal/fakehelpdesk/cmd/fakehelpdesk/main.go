@@ -14,14 +14,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
-	"net"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/soni-dev/soni/internal/fakeapi"
@@ -36,14 +31,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("fakehelpdesk: %v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := fakeapi.Serve(ctx, *addr, fakehelpdesk.New(clock).Handler(), func(a net.Addr) {
-		// On stdout: soni test's services wait for this line's URL.
-		fmt.Printf("fake help desk on http://%s (Ctrl-C stops it)\n", a)
-	}); err != nil {
-		log.Fatalf("fakehelpdesk: %v", err)
-	}
+	fakeapi.Main("help desk", *addr, fakehelpdesk.New(clock).Handler())
 }
 
 // clockOf returns the clock of -today: nil (the real one) for "".

@@ -13,14 +13,7 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
-	"log"
-	"net"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/soni-dev/soni/internal/fakeapi"
 	"github.com/soni-dev/soni/internal/faketravel"
@@ -29,12 +22,5 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:5055", "`host:port` to listen on")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := fakeapi.Serve(ctx, *addr, faketravel.New(), func(a net.Addr) {
-		// On stdout: soni test's services wait for this line's URL.
-		fmt.Printf("fake travel API on http://%s (Ctrl-C stops it)\n", a)
-	}); err != nil {
-		log.Fatalf("faketravel: %v", err)
-	}
+	fakeapi.Main("travel API", *addr, faketravel.New())
 }

@@ -2,7 +2,6 @@ package soni_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
@@ -91,7 +91,9 @@ func checkDense(t *testing.T, e *soni.Engine, session string, revs []uint64, n i
 
 func TestHandleConcurrentSessions(t *testing.T) {
 	const goroutines, turns, sessions = 100, 50, 20
-	e, err := soni.New(compileCounter(t), soni.Options{})
+	// Up to all the goroutines may wait for one session.
+	store := checkpoints.NewMemoryStore(checkpoints.WithMaxWaiting(goroutines))
+	e, err := soni.New(compileCounter(t), soni.Options{Store: store})
 	require.NoError(t, err)
 	var calls atomic.Int64
 	e.Register("audit", auditFn(&calls))
@@ -145,9 +147,8 @@ func TestHandleConcurrentSessions(t *testing.T) {
 }
 
 // TestHandleTwoEnginesOneStore runs two engines on one store, as two
-// processes sharing a checkpoint directory would: their turns of the same
-// session conflict, and a turn without actions is run again on the newer
-// state, so none is lost.
+// processes sharing a checkpoint directory would: the store's session lock
+// serialises their turns of the same session, so none is lost.
 func TestHandleTwoEnginesOneStore(t *testing.T) {
 	const goroutines, turns, sessions = 8, 25, 3
 	store := checkpoints.NewMemoryStore()
@@ -155,7 +156,7 @@ func TestHandleTwoEnginesOneStore(t *testing.T) {
 	engines := make([]*soni.Engine, 2)
 	for i := range engines {
 		var err error
-		engines[i], err = soni.New(prog, soni.Options{Store: store, ConflictRetries: 1000})
+		engines[i], err = soni.New(prog, soni.Options{Store: store})
 		require.NoError(t, err)
 	}
 	var (
@@ -189,65 +190,74 @@ func TestHandleTwoEnginesOneStore(t *testing.T) {
 	assert.Equal(t, goroutines*turns, total)
 }
 
-// interferingStore saves a competing turn of another engine just before
-// the first Save it is asked for, as another process would.
-type interferingStore struct {
-	checkpoints.Store
-	once  sync.Once
-	other func()
+// losingStore is a store whose commits lose their compare-and-swap, as
+// they would to a writer that bypassed the session lock.
+type losingStore struct{ checkpoints.Store }
+
+type losingTx struct{ checkpoints.Tx }
+
+func (s losingStore) Begin(ctx context.Context, id string) (checkpoints.Tx, error) {
+	tx, err := s.Store.Begin(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return losingTx{tx}, nil
 }
 
-func (s *interferingStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	s.once.Do(s.other)
-	return s.Store.Save(ctx, id, expected, data)
+func (tx losingTx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) error {
+	_, rev := tx.Checkpoint()
+	return &checkpoints.ConflictError{Session: "s", Expected: rev, Actual: rev + 1}
 }
 
+// TestHandleConflict: a turn whose commit loses is reported as a conflict,
+// once, and nothing of it is saved; it is not run again (its action ran).
 func TestHandleConflict(t *testing.T) {
-	prog := compileCounter(t)
-	tests := []struct {
-		name    string
-		flow    string
-		retries int
-		// wantConflict: the turn is reported as a conflict and not saved.
-		wantConflict bool
-		wantRevision uint64
-		wantCalls    int64
-	}{
-		{name: "turn without action is run again", flow: "bump", wantRevision: 2},
-		{name: "turn with an action is reported", flow: "audited", wantConflict: true, wantRevision: 1, wantCalls: 1},
-		{name: "retries disabled", flow: "bump", retries: -1, wantConflict: true, wantRevision: 1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			mem := checkpoints.NewMemoryStore()
-			other, err := soni.New(prog, soni.Options{Store: mem})
-			require.NoError(t, err)
-			store := &interferingStore{Store: mem}
-			store.other = func() {
-				_, err := other.Handle(context.Background(), "s", startFlow("bump"))
-				require.NoError(t, err)
-			}
-			e, err := soni.New(prog, soni.Options{Store: store, ConflictRetries: tc.retries})
-			require.NoError(t, err)
-			var calls atomic.Int64
-			e.Register("audit", auditFn(&calls))
+	mem := checkpoints.NewMemoryStore()
+	e, err := soni.New(compileCounter(t), soni.Options{Store: losingStore{mem}})
+	require.NoError(t, err)
+	var calls atomic.Int64
+	e.Register("audit", auditFn(&calls))
+	rep, err := e.Handle(context.Background(), "s", startFlow("audited"))
+	require.ErrorIs(t, err, checkpoints.ErrConflict)
+	assert.Nil(t, rep)
+	_, _, err = mem.Load(context.Background(), "s")
+	require.ErrorIs(t, err, checkpoints.ErrNotFound)
+	assert.Equal(t, int64(1), calls.Load(), "the action ran once")
+}
 
-			rep, err := e.Handle(context.Background(), "s", startFlow(tc.flow))
-			if tc.wantConflict {
-				require.Error(t, err)
-				assert.True(t, errors.Is(err, checkpoints.ErrConflict), "%v", err)
-				assert.Nil(t, rep)
-			} else {
-				require.NoError(t, err)
-				assert.Equal(t, tc.wantRevision, rep.Revision)
-				assert.Equal(t, int64(2), rep.Slots()["turns"], "both turns counted")
-			}
-			_, rev, err := mem.Load(context.Background(), "s")
-			require.NoError(t, err)
-			assert.Equal(t, tc.wantRevision, rev)
-			assert.Equal(t, tc.wantCalls, calls.Load(), "the action ran once at most")
-		})
-	}
+// TestTurnIsOneTransaction: a turn is Begin, Lookup (with a message id),
+// Commit, and nothing else: one lock, one load, one commit; a duplicate is
+// Begin and Lookup; a read of the state takes no lock (issue 20: a turn
+// took two locks and read its checkpoint three times).
+func TestTurnIsOneTransaction(t *testing.T) {
+	var ops []string
+	store := checkpoints.Observe(checkpoints.NewMemoryStore(), func(op string, _ time.Duration, err error) {
+		ops = append(ops, op)
+	})
+	e, err := soni.New(compileCounter(t), soni.Options{Store: store})
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = e.Handle(ctx, "s", startFlow("bump"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"begin", "commit"}, ops)
+	ops = nil
+	_, err = e.HandleMessage(ctx, "s", "m1", startFlow("bump"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"begin", "lookup", "commit"}, ops)
+	ops = nil
+	rep, err := e.HandleMessage(ctx, "s", "m1", startFlow("bump"))
+	require.NoError(t, err)
+	assert.True(t, rep.Duplicate)
+	assert.Equal(t, []string{"begin", "lookup"}, ops)
+	ops = nil
+	_, _, err = e.State(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"load"}, ops)
+	ops = nil
+	_, err = e.Handle(ctx, "../etc", startFlow("bump"))
+	var ie *checkpoints.InvalidIDError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, []string{"begin"}, ops, "the store checks the id, once")
 }
 
 func TestRegisterAndRunners(t *testing.T) {
@@ -330,7 +340,8 @@ func TestNewWithoutProgram(t *testing.T) {
 
 // TestResumeErrorsNameTheCheckpoint: a checkpoint that cannot be resumed
 // (it belongs to another session, or does not decode) is an error that
-// names its file and suggests --reset, and it is left untouched.
+// names its session and gives no command-line advice (the CLI adds it),
+// and it is left untouched.
 func TestResumeErrorsNameTheCheckpoint(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -360,9 +371,10 @@ func TestResumeErrorsNameTheCheckpoint(t *testing.T) {
 			require.Error(t, err)
 			var re *soni.ResumeError
 			require.ErrorAs(t, err, &re)
-			assert.Contains(t, err.Error(), fmt.Sprintf("cannot resume checkpoint %q", path))
+			assert.Contains(t, err.Error(), fmt.Sprintf("cannot resume the checkpoint of session %q", session))
+			assert.Equal(t, session, re.Session)
 			assert.Contains(t, err.Error(), tc.want)
-			assert.Contains(t, err.Error(), "--reset")
+			assert.NotContains(t, err.Error(), "--")
 			after, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, tc.data, after, "the checkpoint was changed")

@@ -2,7 +2,7 @@
 // project (YAML flows or a compiled program), register action functions,
 // pick a checkpoint store, and handle one user message at a time per
 // session. The soni command is built on this package, so there is one way
-// in.
+// in: chat, test, eval, serve and inspect all run a turn the same way.
 //
 // Actions run through package actions by default: Go functions registered
 // with [Engine.Register] first, then the commands (run: exec) and HTTP
@@ -10,24 +10,21 @@
 // directory, [Options.Dir], which [Load] sets from the path it loads.
 //
 // An Engine is safe for concurrent use. Turns of different sessions run in
-// parallel; turns of the same session are serialised within the process,
-// and every turn is saved with a compare-and-swap on the checkpoint's
-// revision, so a turn is never lost. When another process saved the same
-// session in between (a conflict), a turn that ran no action is run again
-// on the newer state, up to [Options.ConflictRetries] times; a turn that
-// ran an action is never repeated, because the action's effect on the
-// outside world cannot be undone: its conflict is reported as an error
-// matching [checkpoints.ErrConflict], and nothing of it is saved.
+// parallel. A turn is one transaction of the checkpoint store
+// ([checkpoints.Tx]): it takes the session's lock (within the process and
+// across processes sharing the store), looks the message id up, decodes
+// the checkpoint, runs the turn, encodes the new checkpoint and commits it
+// together with the turn's log record, so a turn is never lost or run
+// twice.
 package soni
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/soni-dev/soni/actions"
@@ -59,19 +56,11 @@ type Options struct {
 	// ActionOptions configure the default action runner (timeouts, output
 	// limit, environment lookup, HTTP transport).
 	ActionOptions actions.Options
-	// ConflictRetries is how many times a turn that lost a checkpoint
-	// compare-and-swap, and ran no action, is run again on the newer
-	// state. Zero means the default, 3; a negative value disables retries.
-	ConflictRetries int
 	// Understander turns messages into commands; the default is the
 	// built-in deterministic understanding of package understand.
 	Understander vm.Understander
 	// Compiler holds the compiler's limits, for [Load].
 	Compiler compiler.Options
-	// NoLog turns off the event log: turns are saved with Save, not
-	// Commit, and message ids are not remembered. Conversation tests use
-	// it; a server should not.
-	NoLog bool
 }
 
 // Engine runs conversations over one compiled program.
@@ -79,18 +68,8 @@ type Engine struct {
 	m       *vm.Machine
 	codec   *codec.Codec
 	store   checkpoints.Store
-	journal checkpoints.Journal // the store, when it keeps a log (and NoLog is off)
 	runner  *actions.Runner
 	actions vm.ActionRunner // the runner turns use: Options.Actions or runner
-	retries int
-
-	mu    sync.Mutex
-	locks map[string]*sessionLock
-}
-
-type sessionLock struct {
-	mu   sync.Mutex
-	refs int
 }
 
 // ProjectError is returned by [Load] when the project has errors; it holds
@@ -157,19 +136,11 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 		dir = "."
 	}
 	e := &Engine{
-		store:   opts.Store,
-		runner:  actions.New(p, dir, opts.ActionOptions),
-		retries: opts.ConflictRetries,
-		locks:   map[string]*sessionLock{},
-	}
-	if e.retries == 0 {
-		e.retries = 3
+		store:  opts.Store,
+		runner: actions.New(p, dir, opts.ActionOptions),
 	}
 	if e.store == nil {
 		e.store = checkpoints.NewMemoryStore()
-	}
-	if j, ok := e.store.(checkpoints.Journal); ok && !opts.NoLog {
-		e.journal = j
 	}
 	var runner vm.ActionRunner = e.runner
 	if opts.Actions != nil {
@@ -226,8 +197,7 @@ type Reply struct {
 	// Session and Revision identify the saved checkpoint.
 	Session  string
 	Revision uint64
-	// Record is what the session's event log keeps of the turn (nil
-	// when the store keeps no log).
+	// Record is what the session's log keeps of the turn.
 	Record *TurnRecord
 	// Duplicate is true when the message id was seen before: nothing
 	// ran, and the reply is the first attempt's, rebuilt from its record
@@ -253,61 +223,35 @@ func (r *Reply) Slots() map[string]any {
 	return out
 }
 
-// sessionLocks recycles the per-session locks: a session's lock lives only
-// while a turn of it runs or waits.
-var sessionLocks = sync.Pool{New: func() any { return new(sessionLock) }}
-
-// lock serialises the turns of one session within this process.
-func (e *Engine) lock(session string) func() {
-	e.mu.Lock()
-	l := e.locks[session]
-	if l == nil {
-		l = sessionLocks.Get().(*sessionLock)
-		e.locks[session] = l
-	}
-	l.refs++
-	e.mu.Unlock()
-	l.mu.Lock()
-	return func() {
-		l.mu.Unlock()
-		e.mu.Lock()
-		l.refs--
-		if l.refs == 0 {
-			delete(e.locks, session)
-			sessionLocks.Put(l) // unlocked, and no turn holds it any more
-		}
-		e.mu.Unlock()
-	}
-}
-
-// State loads a session's state; a session never seen starts empty. The
-// revision is that of the stored checkpoint (0 when there is none).
+// State loads a session's state as last committed, without waiting for a
+// turn in progress; a session never seen starts empty. The revision is
+// that of the stored checkpoint (0 when there is none).
 func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, error) {
-	if err := checkpoints.ValidateID(session); err != nil {
-		return nil, 0, err
-	}
-	var b []byte
-	var rev uint64
-	var err error
-	if sl, ok := e.store.(checkpoints.SharedLoader); ok {
-		b, rev, err = sl.LoadShared(ctx, session) // read-only: DecodeOwned never writes
-	} else {
-		b, rev, err = e.store.Load(ctx, session)
-	}
+	b, rev, err := e.store.Load(ctx, session)
 	if errors.Is(err, checkpoints.ErrNotFound) {
 		return e.m.NewState(session), 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := e.codec.DecodeOwned(b) // bytes of our own, or lent read-only
+	st, err := e.decode(session, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	return st, rev, nil
+}
+
+// decode reads a session's checkpoint bytes, which are the store's and
+// read-only: the state's strings may share them.
+func (e *Engine) decode(session string, b []byte) (*vm.State, error) {
+	st, err := e.codec.DecodeOwned(b)
 	if err == nil && st.Session != session {
 		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
 	}
 	if err != nil {
-		return nil, 0, &ResumeError{Checkpoint: e.checkpointName(session), Err: err}
+		return nil, &ResumeError{Session: session, Err: err}
 	}
-	return st, rev, nil
+	return st, nil
 }
 
 // ResumeError reports a stored checkpoint that cannot be resumed with this
@@ -315,69 +259,47 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 // or points at flows, steps or values the program no longer has. The
 // checkpoint is left as it was.
 type ResumeError struct {
-	// Checkpoint names the checkpoint: its file for a file store, else
-	// the session.
-	Checkpoint string
-	Err        error
+	// Session is the session whose checkpoint it is.
+	Session string
+	Err     error
 }
 
-// Error names the checkpoint and the reason, and says how to go on: a
-// new conversation beside it (--session), or discarding it (--reset).
+// Error names the session and the reason.
 func (e *ResumeError) Error() string {
-	return fmt.Sprintf("cannot resume %s: %v; it was left untouched: to keep it and start a new conversation, choose another session with --session NAME; to discard it, start the session afresh with --reset",
-		e.Checkpoint, e.Err)
+	return fmt.Sprintf("cannot resume the checkpoint of session %q: %v; it was left untouched", e.Session, e.Err)
 }
 
 // Unwrap returns the reason.
 func (e *ResumeError) Unwrap() error { return e.Err }
 
-// checkpointName names a session's checkpoint for an error message: the
-// file that holds it when the store keeps files, else the session.
-func (e *Engine) checkpointName(session string) string {
-	if fs, ok := e.store.(interface{ Path(string) (string, error) }); ok {
-		if p, err := fs.Path(session); err == nil {
-			return fmt.Sprintf("checkpoint %q", p)
-		}
-	}
-	return fmt.Sprintf("the checkpoint of session %q", session)
-}
-
-// Handle runs one turn of a session: it loads the checkpoint, applies the
-// input, and saves the new state with a compare-and-swap on the revision.
-// A turn that fails leaves the stored checkpoint as it was. A lost
-// compare-and-swap is retried or reported as described in the package
-// documentation.
+// Handle runs one turn of a session, with no message id; see
+// [Engine.HandleMessage].
 func (e *Engine) Handle(ctx context.Context, session string, in vm.Input) (*Reply, error) {
 	return e.HandleMessage(ctx, session, "", in)
 }
 
-// HandleMessage runs one turn like Handle, with an idempotency key (a
-// message id; "" for none). When the store keeps an event log
-// ([checkpoints.Journal]), the session's turns are serialised across
-// processes by the store's turn lock, held for the whole turn; the turn is
-// saved together with its log record; and a key the session's log already
-// holds answers with the first attempt's reply (Reply.Duplicate) without
-// running anything, across restarts and replicas.
+// HandleMessage runs one turn of a session as one transaction of the
+// store: Begin (the session's lock, and its checkpoint loaded once),
+// Lookup of the message id (key; "" for none), decode, the turn, encode,
+// and Commit of the new checkpoint with the turn's log record. A key the
+// session's log already holds answers with the first attempt's reply
+// (Reply.Duplicate) without running anything, across restarts and
+// replicas. A turn that fails leaves the stored checkpoint as it was.
+//
+// The store checks the session id, once; a session with too many turns
+// already waiting in this process is refused at once with an error
+// matching [checkpoints.ErrBusy].
 func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.Input) (*Reply, error) {
-	if err := checkpoints.ValidateID(session); err != nil {
+	if len(key) > checkpoints.MaxKeyLength {
+		return nil, fmt.Errorf("%w: message id is %d bytes, over the limit of %d", checkpoints.ErrInvalidData, len(key), checkpoints.MaxKeyLength)
+	}
+	tx, err := e.store.Begin(ctx, session)
+	if err != nil {
 		return nil, err
 	}
-	if len(key) > checkpoints.MaxKeyLength {
-		return nil, fmt.Errorf("message id is %d bytes, over the limit of %d", len(key), checkpoints.MaxKeyLength)
-	}
-	var unlock func()
-	if e.journal != nil {
-		u, err := e.journal.Lock(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		unlock = u
-	} else {
-		unlock = e.lock(session)
-	}
-	defer unlock()
-	if key != "" && e.journal != nil {
-		rec, ok, err := e.journal.Lookup(ctx, session, key)
+	defer tx.Close()
+	if key != "" {
+		rec, ok, err := tx.Lookup(ctx, key)
 		if err != nil {
 			return nil, err
 		}
@@ -385,102 +307,76 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 			return duplicateReply(session, rec)
 		}
 	}
-	streamed := false
-	if in.OnReply != nil || in.OnEvent != nil {
-		onReply, onEvent := in.OnReply, in.OnEvent
-		in.OnReply = func(s string) {
-			streamed = true
-			if onReply != nil {
-				onReply(s)
-			}
-		}
-		in.OnEvent = func(ev vm.Event) {
-			streamed = true
-			if onEvent != nil {
-				onEvent(ev)
-			}
-		}
+	b, rev := tx.Checkpoint()
+	var st *vm.State
+	if rev == 0 {
+		st = e.m.NewState(session)
+	} else if st, err = e.decode(session, b); err != nil {
+		return nil, err
 	}
-	var timed *timedActions
-	if e.journal != nil {
-		// The log says how long each action call took.
-		base := in.Actions
-		if base == nil {
-			base = e.actions
-		}
-		timed = &timedActions{run: base}
-		in.Actions = timed
+	// The log says how long each action call took.
+	timed := &timedActions{run: in.Actions}
+	if timed.run == nil {
+		timed.run = e.actions
 	}
-	for attempt := 0; ; attempt++ {
-		st, rev, err := e.State(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		if timed != nil {
-			timed.calls = timed.calls[:0]
-		}
-		res, err := e.m.TurnOwned(ctx, st, in) // st was just decoded: no copy
-		if err != nil {
-			return nil, err
-		}
-		reply := &Reply{Result: res, Session: session, Revision: res.State.Revision}
-		bp := encodeBuffers.Get().(*[]byte)
-		b, err := e.codec.AppendEncode((*bp)[:0], res.State)
-		if err == nil {
-			if e.journal != nil {
-				reply.Record = recordOf(reply, key, in)
-				reply.Record.Actions = slices.Clone(timed.calls)
-				var data []byte
-				if data, err = json.Marshal(reply.Record); err == nil {
-					err = e.journal.Commit(ctx, session, rev, b, checkpoints.Record{Revision: res.State.Revision, Key: key, Data: data})
-				}
-			} else {
-				err = e.store.Save(ctx, session, rev, b) // stores keep no reference to b
-			}
-		}
-		if cap(b) <= 64<<10 {
-			*bp = b[:0]
-			encodeBuffers.Put(bp)
-		}
-		if errors.Is(err, checkpoints.ErrConflict) && attempt < e.retries && !ranAction(res) && !streamed {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return reply, nil
+	in.Actions = timed
+	res, err := e.m.TurnOwned(ctx, st, in) // st was just decoded: no copy
+	if err != nil {
+		return nil, err
 	}
+	reply := &Reply{Result: res, Session: session, Revision: res.State.Revision}
+	reply.Record = recordOf(reply, key, in)
+	reply.Record.Actions = timed.calls
+	bp := encodeBuffers.Get().(*[]byte)
+	out, err := e.codec.AppendEncode((*bp)[:0], res.State)
+	if err == nil {
+		// The record goes as a value: a store that keeps it in memory
+		// encodes it only if it is ever read.
+		err = tx.Commit(ctx, checkpoints.Record{Revision: res.State.Revision, Key: key, Value: reply.Record}, out)
+	}
+	if cap(out) <= 64<<10 {
+		*bp = out[:0]
+		encodeBuffers.Put(bp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return reply, nil
 }
 
 // encodeBuffers holds the buffers turns encode their checkpoints into; a
-// store does not keep the bytes it is given past Save.
+// store does not keep the bytes it is given past Commit.
 var encodeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
-// ranAction reports whether a turn called an action, which makes it
-// unsafe to run again.
-func ranAction(res *vm.Result) bool {
-	for _, ev := range res.Events {
-		if ev.Type == vm.EventActionExecuted || ev.Type == vm.EventActionFailed {
-			return true
-		}
-	}
-	return false
-}
-
-// Reset deletes a session's checkpoint, so its next turn starts afresh.
-func (e *Engine) Reset(ctx context.Context, session string) error {
-	if err := checkpoints.ValidateID(session); err != nil {
+// Seed starts a session with conversation slots set before its first
+// turn, as a conversation test's fixtures do: it commits revision 1 of the
+// session, logged as a turn that ran nothing. The session must not exist.
+func (e *Engine) Seed(ctx context.Context, session string, slots map[string]any) error {
+	tx, err := e.store.Begin(ctx, session)
+	if err != nil {
 		return err
 	}
-	if e.journal != nil {
-		unlock, err := e.journal.Lock(ctx, session)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	} else {
-		unlock := e.lock(session)
-		defer unlock()
+	defer tx.Close()
+	if _, rev := tx.Checkpoint(); rev != 0 {
+		return fmt.Errorf("session %q already exists (revision %d): only a new session can be seeded", session, rev)
 	}
+	st := e.m.NewState(session)
+	maps.Copy(st.Slots, slots)
+	if err := e.m.Resume(st); err != nil {
+		return err
+	}
+	st.Revision = 1
+	b, err := e.codec.Encode(st)
+	if err != nil {
+		return err
+	}
+	reply := &Reply{Result: &vm.Result{State: st}, Session: session, Revision: 1}
+	rec := recordOf(reply, "", vm.Input{})
+	return tx.Commit(ctx, checkpoints.Record{Revision: 1, Value: rec}, b)
+}
+
+// Reset deletes a session's checkpoint and log, so its next turn starts
+// afresh. It waits for a turn of the session in progress.
+func (e *Engine) Reset(ctx context.Context, session string) error {
 	return e.store.Delete(ctx, session)
 }

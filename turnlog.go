@@ -41,7 +41,10 @@ type TurnRecord struct {
 	Pending  *vm.Pending    `json:"pending"`
 	Slots    map[string]any `json:"slots"`
 	// Stack holds the active flows after the turn, bottom first.
-	Stack    []string       `json:"stack"`
+	Stack []string `json:"stack"`
+	// Metadata is the metadata the message came with: only what it
+	// changed of the session's metadata, which the checkpoint keeps as
+	// one merged value.
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Warnings are the runners' warnings of the turn.
 	Warnings []string `json:"warnings,omitempty"`
@@ -89,11 +92,10 @@ func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
 	rec := &TurnRecord{
 		Session: r.Session, Revision: r.Revision, MessageID: key, Text: in.Text, Given: in.Commands,
 		Commands: r.Commands, Replies: r.Replies, Messages: r.Messages, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
-		Stack: []string{}, Warnings: r.Warnings, Visited: r.Visited,
+		Stack: []string{}, Metadata: in.Metadata, Warnings: r.Warnings, Visited: r.Visited,
 	}
 	if r.State != nil {
 		rec.Time = r.State.Updated
-		rec.Metadata = r.State.Metadata
 		for _, f := range r.State.Stack {
 			rec.Stack = append(rec.Stack, f.Flow)
 		}
@@ -121,14 +123,9 @@ func duplicateReply(session string, rec checkpoints.Record) (*Reply, error) {
 }
 
 // Log returns the records of a session's turns after revision after, at
-// most limit (0: all), oldest first. A store that keeps no log (a plain
-// checkpoints.Store) has none: the error says so.
+// most limit (0: all), oldest first.
 func (e *Engine) Log(ctx context.Context, session string, after uint64, limit int) ([]TurnRecord, error) {
-	j, ok := e.store.(checkpoints.Journal)
-	if !ok {
-		return nil, fmt.Errorf("the store %T keeps no event log", e.store)
-	}
-	recs, err := j.Log(ctx, session, after, limit)
+	recs, err := e.store.Log(ctx, session, after, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package soni_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -86,4 +88,39 @@ func TestStreamingCallbacks(t *testing.T) {
 	assert.Equal(t, r.Replies, replies)
 	assert.Equal(t, r.Events, events)
 	assert.NotEmpty(t, events)
+}
+
+// TestRecordsCarryOnlyTheirMessagesMetadata: the session keeps one merged
+// metadata value, in its checkpoint, and each log record carries only the
+// metadata its message came with, so the log grows with what is sent and
+// not with the square of it (issue 20, defect 1: every record copied the
+// whole merged metadata; 6 MB sent became a 307 MB log).
+func TestRecordsCarryOnlyTheirMessagesMetadata(t *testing.T) {
+	ctx := context.Background()
+	for name, e := range journalEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			chunk := strings.Repeat("x", 4<<10)
+			const turns = 12
+			for i := range turns {
+				in := startFlow("bump")
+				in.Metadata = map[string]any{fmt.Sprint("k", i): chunk}
+				_, err := e.HandleMessage(ctx, "md", fmt.Sprint("m", i), in)
+				require.NoError(t, err)
+			}
+			st, _, err := e.State(ctx, "md")
+			require.NoError(t, err)
+			assert.Len(t, st.Metadata, turns, "one merged value in the checkpoint")
+			log, err := e.Log(ctx, "md", 0, 0)
+			require.NoError(t, err)
+			require.Len(t, log, turns)
+			for i, r := range log {
+				assert.Equal(t, map[string]any{fmt.Sprint("k", i): chunk}, r.Metadata, "record %d", i+1)
+			}
+			// A duplicate's reply says the same as the first attempt's.
+			rep, err := e.HandleMessage(ctx, "md", "m3", startFlow("bump"))
+			require.NoError(t, err)
+			require.True(t, rep.Duplicate)
+			assert.Equal(t, map[string]any{"k3": chunk}, rep.Record.Metadata)
+		})
+	}
 }

@@ -9,12 +9,14 @@ import (
 )
 
 func TestMemoryStoreConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) checkpoints.Journal { return checkpoints.NewMemoryStore() })
+	storetest.Run(t, func(t *testing.T, maxWaiting int) checkpoints.Store {
+		return checkpoints.NewMemoryStore(checkpoints.WithMaxWaiting(maxWaiting))
+	})
 }
 
 func TestFileStoreConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) checkpoints.Journal {
-		s, err := checkpoints.NewFileStore(t.TempDir(), checkpoints.WithoutSync())
+	storetest.Run(t, func(t *testing.T, maxWaiting int) checkpoints.Store {
+		s, err := checkpoints.NewFileStore(t.TempDir(), checkpoints.WithoutSync(), checkpoints.WithMaxWaiting(maxWaiting))
 		require.NoError(t, err)
 		return s
 	})

@@ -11,71 +11,115 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // DefaultMaxSize is the largest checkpoint a [FileStore] loads or saves
 // unless [WithMaxSize] says otherwise: 64 MiB.
 const DefaultMaxSize int64 = 64 << 20
 
-// File name parts. A session's checkpoint is ID.json, its lock ID.lock and
-// its temporary file .ID.json.tmp. No name of one kind can be a name of
-// another kind, for any two valid ids. Only the holder of the session's lock
-// writes its temporary file, so one fixed name is enough: a file left by a
-// save killed midway is replaced by the next save, and never piles up.
-// Versions before 2026-11 named temporary files .ID.json.tmp-<16 hex
-// digits>; Delete still removes those.
+// File name parts. A session's checkpoint is ID.json, its log ID.log, its
+// lock ID.lock and its temporary file .ID.json.tmp. No name of one kind can
+// be a name of another kind, for any two valid ids. Only the holder of the
+// session's lock writes its temporary file, so one fixed name is enough: a
+// file left by a save killed midway is replaced by the next save, and never
+// piles up. Versions before 2026-11 named temporary files
+// .ID.json.tmp-<16 hex digits>, and versions before issue 20 took a second
+// lock on ID.turn; Prune removes both kinds of leftover.
 const (
 	fileExt      = ".json"
-	lockExt      = ".lock"
+	logExt       = ".log"
 	tempSuffix   = ".json.tmp"
+	legacyTurn   = ".turn"
 	legacyInfix  = ".json.tmp-"
 	legacyRandSz = 8 // random bytes, written as 16 hex digits
 )
 
-// FileStore is a [Store] that keeps one JSON file per session, DIR/ID.json.
+// FileStore is a [Store] that keeps each session in files of one directory:
+// its checkpoint DIR/ID.json, its log DIR/ID.log (one JSON line per turn)
+// and its lock DIR/ID.lock.
 //
-// Save is atomic and durable: it writes a temporary file in the same
-// directory, fsyncs it, renames it over ID.json and fsyncs the directory, so
-// a crash or kill at any moment leaves the old or the new checkpoint, never a
-// torn one. The compare-and-swap runs under an exclusive flock(2) on
-// DIR/ID.lock, which the kernel releases when a process dies, so processes
-// and goroutines sharing the directory exclude each other. Load takes no
-// lock: it sees the file before or after a rename, both complete.
+// A transaction holds the session's place in this process's queue and an
+// exclusive flock(2) on ID.lock, which the kernel releases when a process
+// dies, so processes and goroutines sharing the directory exclude each
+// other. Begin reads ID.json once. Commit appends the record to ID.log
+// (fsynced) and then replaces ID.json atomically and durably: it writes a
+// temporary file in the same directory, fsyncs it, renames it over ID.json
+// and fsyncs the directory, so a crash or kill at any moment leaves the
+// old or the new checkpoint, never a torn one. A crash between the two
+// leaves a log line for a revision the checkpoint never reached; readers
+// keep, per revision, the last line, and only revisions the checkpoint has
+// reached. Load takes no lock: it sees the file before or after a rename,
+// both complete.
+//
+// Message ids are looked up in an index of the log kept in memory, which a
+// commit extends and a lookup brings up to date by reading only what other
+// processes appended since; Log reads only the lines it returns.
 //
 // A file that cannot be parsed is reported as a [*CorruptError] naming it,
-// and Save never overwrites it. FileStore is safe for concurrent use.
+// and a commit never overwrites it. FileStore is safe for concurrent use.
 type FileStore struct {
 	dir     string
 	sync    bool
 	maxSize int64
+	queue   *Queue
+	locks   *LockDir
+	index   indexCache
 }
 
 var _ Store = (*FileStore)(nil)
 
-// Option configures a [FileStore].
-type Option func(*FileStore)
+// Option configures a store of this package. Each names the stores it
+// applies to; the others ignore it.
+type Option func(*config)
 
-// WithoutSync turns off the fsync of files and of the directory. Saves stay
-// atomic against a crash of the process but not against a crash of the
-// machine. Meant for benchmarks and throwaway directories.
-func WithoutSync() Option {
-	return func(s *FileStore) { s.sync = false }
+type config struct {
+	noSync      bool
+	maxSize     int64
+	maxWaiting  int
+	maxSessions int
 }
 
-// WithMaxSize sets the largest checkpoint, in bytes, that the store loads or
-// saves. A value of 0 or less keeps [DefaultMaxSize].
-func WithMaxSize(n int64) Option {
-	return func(s *FileStore) {
-		if n > 0 {
-			s.maxSize = n
-		}
+func configure(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		o(&c)
 	}
+	return c
 }
 
-// NewFileStore returns a store that keeps its checkpoints in dir. The
-// directory is created (mode 0o755) by the first Save; until then Load finds
-// nothing and List is empty. An existing dir that is not a directory is an
-// error.
+// WithoutSync turns off the file store's fsyncs of files and of the
+// directory. Commits stay atomic against a crash of the process but not
+// against a crash of the machine. Meant for benchmarks and throwaway
+// directories.
+func WithoutSync() Option {
+	return func(c *config) { c.noSync = true }
+}
+
+// WithMaxSize sets the largest checkpoint, in bytes, that the file store
+// loads or saves. A value of 0 or less keeps [DefaultMaxSize].
+func WithMaxSize(n int64) Option {
+	return func(c *config) { c.maxSize = n }
+}
+
+// WithMaxWaiting sets how many turns of one session may wait for its lock
+// in this process besides the holder before Begin answers [ErrBusy]; the
+// default is [DefaultMaxWaiting]. Every store of this package takes it.
+func WithMaxWaiting(n int) Option {
+	return func(c *config) { c.maxWaiting = n }
+}
+
+// WithMaxSessions bounds a memory store to n sessions (n > 0): committing a
+// new session beyond them evicts the session saved least recently that no
+// transaction holds, with its log.
+func WithMaxSessions(n int) Option {
+	return func(c *config) { c.maxSessions = n }
+}
+
+// NewFileStore returns a store that keeps its sessions in dir. The
+// directory is created (mode 0o755) by the first transaction; until then
+// Load finds nothing and List is empty. An existing dir that is not a
+// directory is an error.
 func NewFileStore(dir string, opts ...Option) (*FileStore, error) {
 	if dir == "" {
 		return nil, errors.New("checkpoint directory is empty")
@@ -83,10 +127,12 @@ func NewFileStore(dir string, opts ...Option) (*FileStore, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("checkpoint directory %q is not a directory", dir)
 	}
-	s := &FileStore{dir: filepath.Clean(dir), sync: true, maxSize: DefaultMaxSize}
-	for _, opt := range opts {
-		opt(s)
+	c := configure(opts)
+	s := &FileStore{dir: filepath.Clean(dir), sync: !c.noSync, maxSize: DefaultMaxSize, queue: NewQueue(c.maxWaiting)}
+	if c.maxSize > 0 {
+		s.maxSize = c.maxSize
 	}
+	s.locks = &LockDir{dir: s.dir, sync: s.sync}
 	return s, nil
 }
 
@@ -102,17 +148,136 @@ func (s *FileStore) Path(id string) (string, error) {
 }
 
 func (s *FileStore) path(id string) string     { return filepath.Join(s.dir, id+fileExt) }
-func (s *FileStore) lockPath(id string) string { return filepath.Join(s.dir, id+lockExt) }
+func (s *FileStore) logPath(id string) string  { return filepath.Join(s.dir, id+logExt) }
 func (s *FileStore) tempPath(id string) string { return filepath.Join(s.dir, "."+id+tempSuffix) }
+
+// fileTx is a transaction of a FileStore.
+type fileTx struct {
+	s         *FileStore
+	id        string
+	ticket    Ticket
+	lock      *FileLock
+	data      []byte
+	rev       uint64
+	file      os.FileInfo // the checkpoint file Begin read; nil: none
+	committed bool
+	closed    bool
+}
+
+// Begin takes the session's place in the queue and its flock, and reads
+// ID.json once; see [Store].
+func (s *FileStore) Begin(ctx context.Context, id string) (Tx, error) {
+	if err := Check(ctx, id); err != nil {
+		return nil, err
+	}
+	t, err := s.queue.Acquire(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.locks.Lock(ctx, id)
+	if err != nil {
+		t.Release()
+		return nil, err
+	}
+	data, rev, fi, err := s.read(s.path(id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		l.Unlock()
+		t.Release()
+		return nil, err
+	}
+	return &fileTx{s: s, id: id, ticket: t, lock: l, data: data, rev: rev, file: fi}, nil
+}
+
+func (tx *fileTx) Checkpoint() ([]byte, uint64) { return tx.data, tx.rev }
+
+func (tx *fileTx) Lookup(ctx context.Context, key string) (Record, bool, error) {
+	if tx.closed {
+		return Record{}, false, ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return Record{}, false, err
+	}
+	if key == "" || tx.rev == 0 {
+		return Record{}, false, nil
+	}
+	return tx.s.lookup(tx.id, key, tx.rev)
+}
+
+func (tx *fileTx) Commit(ctx context.Context, rec Record, data []byte) error {
+	switch {
+	case tx.closed:
+		return ErrClosed
+	case tx.committed:
+		return errCommitted
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s, id := tx.s, tx.id
+	if err := CheckRecord(id, tx.rev, rec); err != nil {
+		return err
+	}
+	if int64(len(data)) > s.maxSize {
+		return s.tooLarge(fmt.Sprintf("the checkpoint of session %q", id), int64(len(data)))
+	}
+	js, err := RecordJSON(id, rec)
+	if err != nil {
+		return err
+	}
+	line := appendLogLine(make([]byte, 0, len(js)+len(rec.Key)+48), rec.Revision, rec.Key, js)
+	if int64(len(line)) > s.maxSize {
+		return s.tooLarge(fmt.Sprintf("the record of revision %d of session %q", rec.Revision, id), int64(len(line)))
+	}
+	if err := s.unchanged(id, tx.file, tx.rev); err != nil {
+		return err
+	}
+	if err := s.appendLog(id, rec, line); err != nil {
+		return err
+	}
+	if err := s.writeAtomic(id, s.path(id), data); err != nil {
+		return err
+	}
+	tx.committed, tx.rev = true, rec.Revision
+	return nil
+}
+
+// unchanged checks, under the session's lock, that the checkpoint file is
+// still the one the transaction read (no file: still none), without
+// reading it. Every writer of this store holds the lock, so only a writer
+// that bypassed it fails the check.
+func (s *FileStore) unchanged(id string, read os.FileInfo, rev uint64) error {
+	now, err := os.Lstat(s.path(id))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && read == nil:
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("check checkpoint: %w", err)
+	case err == nil && read != nil && os.SameFile(read, now) && read.Size() == now.Size() && read.ModTime().Equal(now.ModTime()):
+		return nil
+	}
+	var actual uint64
+	if _, r, _, rerr := s.read(s.path(id)); rerr == nil {
+		actual = r
+	}
+	return &ConflictError{Session: id, Expected: rev, Actual: actual}
+}
+
+func (tx *fileTx) Close() {
+	if !tx.closed {
+		tx.closed = true
+		tx.lock.Unlock()
+		tx.ticket.Release()
+	}
+}
 
 // Load reads DIR/ID.json. A missing file matches [ErrNotFound]; an empty,
 // truncated or otherwise unparseable one is a [*CorruptError] naming it; one
 // over the size limit matches [ErrTooLarge].
 func (s *FileStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	if err := begin(ctx, id); err != nil {
+	if err := Check(ctx, id); err != nil {
 		return nil, 0, err
 	}
-	data, rev, err := s.read(s.path(id))
+	data, rev, _, err := s.read(s.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
@@ -122,106 +287,43 @@ func (s *FileStore) Load(ctx context.Context, id string) ([]byte, uint64, error)
 	return data, rev, nil
 }
 
-// read reads and parses a checkpoint file. A missing file is an error
-// matching fs.ErrNotExist.
-func (s *FileStore) read(path string) ([]byte, uint64, error) {
+// read reads a checkpoint file and the revision at its top level. A
+// missing file is an error matching fs.ErrNotExist.
+func (s *FileStore) read(path string) ([]byte, uint64, os.FileInfo, error) {
 	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
-		return nil, 0, fmt.Errorf("open checkpoint: %w", err)
+		return nil, 0, nil, fmt.Errorf("open checkpoint: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
+		return nil, 0, nil, fmt.Errorf("read checkpoint: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("checkpoint %q is not a regular file", path)
+		return nil, 0, nil, fmt.Errorf("checkpoint %q is not a regular file", path)
 	}
 	if fi.Size() > s.maxSize {
-		return nil, 0, s.tooLarge(fmt.Sprintf("checkpoint %q", path), fi.Size())
+		return nil, 0, nil, s.tooLarge(fmt.Sprintf("checkpoint %q", path), fi.Size())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, s.maxSize+1))
-	if err != nil {
-		return nil, 0, fmt.Errorf("read checkpoint: %w", err)
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, 0, nil, fmt.Errorf("read checkpoint: %w", err)
 	}
-	if int64(len(data)) > s.maxSize {
-		return nil, 0, s.tooLarge(fmt.Sprintf("checkpoint %q", path), int64(len(data)))
-	}
+	data = data[:n] // the file cannot change under the lock, but Load holds none
 	rev, err := Revision(data)
 	if err != nil {
-		return nil, 0, &CorruptError{Path: path, Err: err}
+		return nil, 0, nil, &CorruptError{Path: path, Err: err}
 	}
-	return data, rev, nil
+	return data, rev, fi, nil
 }
 
 // tooLarge reports a checkpoint over the size limit; what describes it.
 func (s *FileStore) tooLarge(what string, size int64) error {
 	return fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes", ErrTooLarge, what, size, s.maxSize)
-}
-
-// Save writes data to DIR/ID.json if the stored revision equals expected;
-// see [Store] and [FileStore]. A stored file that cannot be parsed stops the
-// save with a [*CorruptError] and is left as it is.
-func (s *FileStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	return s.save(ctx, id, expected, data, nil)
-}
-
-// save is Save, appending line to the session's log first when it is not
-// nil (Commit).
-func (s *FileStore) save(ctx context.Context, id string, expected uint64, data, line []byte) error {
-	if err := begin(ctx, id); err != nil {
-		return err
-	}
-	if int64(len(data)) > s.maxSize {
-		return s.tooLarge(fmt.Sprintf("the data for session %q", id), int64(len(data)))
-	}
-	if err := CheckData(id, expected, data); err != nil {
-		return err
-	}
-	if err := s.ensureDir(); err != nil {
-		return err
-	}
-	unlock, err := lockFile(ctx, s.lockPath(id))
-	if err != nil {
-		return fmt.Errorf("lock session %q: %w", id, err)
-	}
-	defer unlock()
-
-	var actual uint64
-	path := s.path(id)
-	if _, rev, err := s.read(path); err == nil {
-		actual = rev
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if actual != expected {
-		return &ConflictError{Session: id, Expected: expected, Actual: actual}
-	}
-	if line != nil {
-		if err := s.appendLog(id, line); err != nil {
-			return err
-		}
-	}
-	return s.writeAtomic(id, path, data)
-}
-
-// ensureDir creates the directory if it does not exist yet.
-func (s *FileStore) ensureDir() error {
-	if _, err := os.Stat(s.dir); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fmt.Errorf("create checkpoint directory: %w", err)
-	}
-	if s.sync {
-		// Make the new directory's own entry durable, best effort: the
-		// parent may not be ours to open.
-		_ = syncDir(filepath.Dir(s.dir))
-	}
-	return nil
 }
 
 // writeAtomic writes data to a temporary file, syncs it and renames it over
@@ -276,18 +378,21 @@ func createTemp(name string) (*os.File, error) {
 	return f, nil
 }
 
-// isTempOf reports whether name is a temporary file of session id: today's
-// fixed name, or a randomly named one of an older version.
-func isTempOf(name, id string) bool {
-	if name == "."+id+tempSuffix {
-		return true
+// legacyTempOf returns the session of a temporary file named by a version
+// before 2026-11, .ID.json.tmp-<16 hex digits>.
+func legacyTempOf(name string) (string, bool) {
+	if !strings.HasPrefix(name, ".") || len(name) < 1+len(legacyInfix)+2*legacyRandSz {
+		return "", false
 	}
-	prefix := "." + id + legacyInfix
-	if !strings.HasPrefix(name, prefix) || len(name) != len(prefix)+2*legacyRandSz {
-		return false
+	cut := len(name) - 2*legacyRandSz
+	if _, err := hex.DecodeString(name[cut:]); err != nil {
+		return "", false
 	}
-	_, err := hex.DecodeString(name[len(prefix):])
-	return err == nil
+	id, ok := strings.CutSuffix(name[1:cut], legacyInfix)
+	if !ok || ValidateID(id) != nil {
+		return "", false
+	}
+	return id, true
 }
 
 // syncDir fsyncs a directory so that renames and removals in it last.
@@ -303,36 +408,41 @@ func syncDir(dir string) error {
 	return err
 }
 
-// Delete removes DIR/ID.json, with its lock file and any temporary file a
-// crashed save left behind. A missing session is not an error. Delete also
-// removes a corrupt checkpoint: that is how a session is reset.
+// Delete removes the session's files under its lock, each by its name: its
+// checkpoint, log and temporary file, then its lock file last. It never
+// lists the directory, so its cost does not grow with the number of
+// sessions. A missing session is not an error, and a corrupt checkpoint is
+// removed too: that is how a session is reset.
 func (s *FileStore) Delete(ctx context.Context, id string) error {
-	if err := begin(ctx, id); err != nil {
+	if err := Check(ctx, id); err != nil {
 		return err
 	}
 	if _, err := os.Stat(s.dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	unlock, err := lockFile(ctx, s.lockPath(id))
+	t, err := s.queue.Acquire(ctx, id)
 	if err != nil {
-		return fmt.Errorf("lock session %q: %w", id, err)
-	}
-	defer unlock()
-	if err := os.Remove(s.path(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete checkpoint: %w", err)
-	}
-	if err := s.deleteLog(id); err != nil {
 		return err
 	}
-	// Under the lock no save of this session is running, so its temporary
-	// files are leftovers of a crash.
-	entries, err := os.ReadDir(s.dir)
+	defer t.Release()
+	l, err := s.locks.Lock(ctx, id)
 	if err != nil {
-		return fmt.Errorf("list checkpoint directory: %w", err)
+		return err
 	}
-	for _, e := range entries {
-		if isTempOf(e.Name(), id) {
-			_ = os.Remove(filepath.Join(s.dir, e.Name()))
+	if err := s.removeSession(id); err != nil {
+		l.Unlock()
+		return err
+	}
+	return l.Remove()
+}
+
+// removeSession removes the session's files but its lock file. The
+// caller holds the session's lock.
+func (s *FileStore) removeSession(id string) error {
+	s.index.drop(id)
+	for _, p := range []string{s.path(id), s.logPath(id), s.tempPath(id), filepath.Join(s.dir, id+legacyTurn)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete session %q: %w", id, err)
 		}
 	}
 	if s.sync {
@@ -340,19 +450,126 @@ func (s *FileStore) Delete(ctx context.Context, id string) error {
 			return fmt.Errorf("sync checkpoint directory: %w", err)
 		}
 	}
-	// Removing the lock file is the last thing done under the lock: from
-	// the moment it is unlinked, a newcomer creates and locks a new file of
-	// the same name (and a waiter on the old one notices it is stale, see
-	// lockFile), so nothing of this session may be touched after it.
-	if err := os.Remove(s.lockPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete checkpoint lock: %w", err)
+	return nil
+}
+
+// Prune deletes the sessions whose checkpoint file was last written before
+// the given time, each under its lock, reading the directory a batch at a
+// time: its cost is linear in the number of files. It also removes what
+// crashes and older versions left behind that is older than the time: lock
+// files of sessions that no longer exist, and temporary files.
+func (s *FileStore) Prune(ctx context.Context, before time.Time) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	err := readDirBatches(s.dir, func(e fs.DirEntry) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		name := e.Name()
+		if id, ok := cutExt(name, fileExt); ok {
+			if !olderThan(e, before) {
+				return nil
+			}
+			deleted, err := s.pruneSession(ctx, id, before)
+			if deleted {
+				n++
+			}
+			return err
+		}
+		if !olderThan(e, before) {
+			return nil
+		}
+		if id, ok := legacyTempOf(name); ok {
+			return s.removeUnder(ctx, id, filepath.Join(s.dir, name))
+		}
+		for _, ext := range []string{lockExt, legacyTurn} {
+			if id, ok := cutExt(name, ext); ok && !s.exists(id) {
+				return s.removeOrphan(ctx, id, ext)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("prune %q: %w", s.dir, err)
+	}
+	return n, nil
+}
+
+func olderThan(e fs.DirEntry, before time.Time) bool {
+	fi, err := e.Info()
+	return err == nil && fi.ModTime().Before(before)
+}
+
+// exists reports whether the session has a checkpoint file.
+func (s *FileStore) exists(id string) bool {
+	_, err := os.Lstat(s.path(id))
+	return err == nil
+}
+
+// pruneSession deletes the session if, under its lock, its checkpoint is
+// still older than before.
+func (s *FileStore) pruneSession(ctx context.Context, id string, before time.Time) (bool, error) {
+	t, err := s.queue.Acquire(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	defer t.Release()
+	l, err := s.locks.Lock(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	fi, err := os.Lstat(s.path(id))
+	if err != nil || !fi.ModTime().Before(before) {
+		l.Unlock()
+		return false, nil // saved meanwhile, or gone
+	}
+	if err := s.removeSession(id); err != nil {
+		l.Unlock()
+		return false, err
+	}
+	return true, l.Remove()
+}
+
+// removeUnder removes a file of the session under the session's lock.
+func (s *FileStore) removeUnder(ctx context.Context, id, path string) error {
+	l, err := s.locks.Lock(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// removeOrphan removes the lock file (ext: .lock, or an older version's
+// .turn) of a session that has no checkpoint, under the lock it is.
+func (s *FileStore) removeOrphan(ctx context.Context, id, ext string) error {
+	if s.queue.Held(id) {
+		return nil // a turn of this process is starting it
+	}
+	unlock, err := lockFile(ctx, filepath.Join(s.dir, id+ext))
+	if err != nil {
+		return err
+	}
+	if s.exists(id) {
+		unlock()
+		return nil // a turn created it meanwhile
+	}
+	err = os.Remove(filepath.Join(s.dir, id+ext))
+	unlock()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }
 
 // Ping checks that the directory can be read, as List would, without
 // listing it: it reads at most one entry. A directory that does not exist
-// yet is fine (the first save creates it).
+// yet is fine (the first commit creates it).
 func (s *FileStore) Ping(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -371,25 +588,43 @@ func (s *FileStore) Ping(ctx context.Context) error {
 	return nil
 }
 
-// List returns the ids of the checkpoint files in the directory, sorted.
-// Lock files, temporary files, directories and other names are ignored. A
-// directory that does not exist yet holds no sessions.
-func (s *FileStore) List(ctx context.Context) ([]string, error) {
+// List returns a page of the sessions that have a checkpoint file, sorted
+// by id, with the revision and modification time of the file. A checkpoint
+// that cannot be read is listed with revision 0. Log, lock and temporary
+// files, directories and other names are ignored. A directory that does
+// not exist yet holds no sessions.
+func (s *FileStore) List(ctx context.Context, after string, limit int) ([]SessionInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(s.dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	var ids []string
+	err := readDirBatches(s.dir, func(e fs.DirEntry) error {
+		if id, ok := cutExt(e.Name(), fileExt); ok && id > after && e.Type().IsRegular() {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list checkpoint directory: %w", err)
 	}
-	ids := []string{}
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), fileExt)
-		if !ok || !e.Type().IsRegular() || ValidateID(id) != nil {
-			continue
+	slices.Sort(ids)
+	out := []SessionInfo{}
+	for _, id := range ids {
+		if limit > 0 && len(out) == limit {
+			break
 		}
-		ids = append(ids, id)
+		_, rev, fi, err := s.read(s.path(id))
+		switch {
+		case err == nil:
+			out = append(out, SessionInfo{ID: id, Revision: rev, Updated: fi.ModTime().UTC()})
+		case !errors.Is(err, fs.ErrNotExist): // deleted meanwhile: skip
+			if lfi, lerr := os.Lstat(s.path(id)); lerr == nil {
+				out = append(out, SessionInfo{ID: id, Updated: lfi.ModTime().UTC()})
+			}
+		}
 	}
-	slices.Sort(ids) // ReadDir sorts already; keep the contract explicit.
-	return ids, nil
+	return out, nil
 }
+
+// Close does nothing: the store holds no file between its calls.
+func (s *FileStore) Close() error { return nil }

@@ -40,6 +40,8 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
+func (s *FileStore) lockPath(id string) string { return filepath.Join(s.dir, id+lockExt) }
+
 func TestNewFileStore(t *testing.T) {
 	_, err := NewFileStore("")
 	require.EqualError(t, err, "checkpoint directory is empty")
@@ -65,14 +67,14 @@ func TestFileStoreCreatesDirLazily(t *testing.T) {
 	s := newFileStore(t)
 	_, _, err := s.Load(ctx, "a")
 	require.ErrorIs(t, err, ErrNotFound)
-	ids, err := s.List(ctx)
+	infos, err := s.List(ctx, "", 0)
 	require.NoError(t, err)
-	assert.Empty(t, ids)
+	assert.Empty(t, infos)
 	require.NoError(t, s.Delete(ctx, "a"))
 	_, err = os.Stat(s.Dir())
-	require.ErrorIs(t, err, fs.ErrNotExist, "only Save creates the directory")
+	require.ErrorIs(t, err, fs.ErrNotExist, "only a transaction creates the directory")
 
-	require.NoError(t, s.Save(ctx, "a", 0, doc(1, "x")))
+	require.NoError(t, turn(ctx, s, "a", 0, "", "x"))
 	fi, err := os.Stat(s.Dir())
 	require.NoError(t, err)
 	assert.True(t, fi.IsDir())
@@ -82,20 +84,11 @@ func TestFileStoreCreatesDirLazily(t *testing.T) {
 	fi, err = os.Stat(filepath.Join(s.Dir(), "a.json"))
 	require.NoError(t, err)
 	assert.Equal(t, fs.FileMode(0o600), fi.Mode().Perm(), "checkpoints hold conversations: owner only")
-	assert.Equal(t, []string{"a.json", "a.lock"}, dirNames(t, s.Dir()), "no temporary file is left behind")
+	assert.Equal(t, []string{"a.json", "a.lock", "a.log"}, dirNames(t, s.Dir()), "no temporary file is left behind")
 }
 
-func TestFileStoreNestedDir(t *testing.T) {
-	s, err := NewFileStore(filepath.Join(t.TempDir(), ".soni", "checkpoints"))
-	require.NoError(t, err)
-	require.NoError(t, s.Save(context.Background(), "default", 0, doc(1, "x")))
-	_, rev, err := s.Load(context.Background(), "default")
-	require.NoError(t, err)
-	assert.Equal(t, uint64(1), rev)
-}
-
-// TestFileStoreCorrupt writes broken files and checks that every method
-// reports them naming the file, and that Save leaves the bytes alone.
+// TestFileStoreCorrupt writes broken files and checks that Begin and Load
+// report them naming the file, and that nothing overwrites them.
 func TestFileStoreCorrupt(t *testing.T) {
 	cases := []struct {
 		name, content, reason string
@@ -127,24 +120,22 @@ func TestFileStoreCorrupt(t *testing.T) {
 				assert.Equal(t, path, ce.Path)
 				assert.ErrorIs(t, err, ErrCorrupt)
 				assert.Contains(t, err.Error(), `checkpoint "`+path+`" is corrupt: `+tc.reason)
-				assert.Contains(t, err.Error(), "--reset")
 			}
 			_, _, err := s.Load(ctx, "broken")
 			check(err)
-			for _, expected := range []uint64{0, 1, 3, 4} {
-				check(s.Save(ctx, "broken", expected, doc(expected+1, "overwrite")))
-			}
+			_, err = s.Begin(ctx, "broken")
+			check(err)
 			got, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, tc.content, string(got), "a corrupt checkpoint is never overwritten")
 
-			ids, err := s.List(ctx)
+			infos, err := s.List(ctx, "", 0)
 			require.NoError(t, err)
-			assert.Equal(t, []string{"broken"}, ids, "a corrupt session is still listed")
+			assert.Equal(t, []string{"broken"}, idsOf(infos), "a corrupt session is still listed")
 
 			// Delete is the explicit reset: afterwards the session starts afresh.
 			require.NoError(t, s.Delete(ctx, "broken"))
-			require.NoError(t, s.Save(ctx, "broken", 0, doc(1, "fresh")))
+			require.NoError(t, turn(ctx, s, "broken", 0, "", "fresh"))
 		})
 	}
 }
@@ -155,45 +146,50 @@ func TestFileStoreNotARegularFile(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(s.Dir(), "d.json"), 0o755))
 	_, _, err := s.Load(ctx, "d")
 	require.ErrorContains(t, err, `checkpoint "`+filepath.Join(s.Dir(), "d.json")+`" is not a regular file`)
-	require.ErrorContains(t, s.Save(ctx, "d", 0, doc(1, "x")), "is not a regular file")
-	ids, err := s.List(ctx)
+	_, err = s.Begin(ctx, "d")
+	require.ErrorContains(t, err, "is not a regular file")
+	infos, err := s.List(ctx, "", 0)
 	require.NoError(t, err)
-	assert.Empty(t, ids)
+	assert.Empty(t, infos)
 }
 
 func TestFileStoreMaxSize(t *testing.T) {
 	ctx := context.Background()
 	s := newFileStore(t, WithMaxSize(64))
 	big := doc(1, strings.Repeat("b", 64))
-	err := s.Save(ctx, "big", 0, big)
+	tx, err := s.Begin(ctx, "big")
+	require.NoError(t, err)
+	err = tx.Commit(ctx, Record{Revision: 1, Data: []byte(`{}`)}, big)
+	tx.Close()
 	require.ErrorIs(t, err, ErrTooLarge)
-	assert.Contains(t, err.Error(), fmt.Sprintf(`the data for session "big" is %d bytes, over the limit of 64 bytes`, len(big)))
+	assert.Contains(t, err.Error(), fmt.Sprintf(`the checkpoint of session "big" is %d bytes, over the limit of 64 bytes`, len(big)))
 
-	require.NoError(t, s.Save(ctx, "small", 0, doc(1, "s")))
+	require.NoError(t, turn(ctx, s, "small", 0, "", "s"))
 	path := filepath.Join(s.Dir(), "small.json")
 	require.NoError(t, os.WriteFile(path, big, 0o600)) // grown behind our back
 	_, _, err = s.Load(ctx, "small")
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), fmt.Sprintf(`checkpoint %q is %d bytes, over the limit of 64 bytes`, path, len(big)))
-	require.ErrorIs(t, s.Save(ctx, "small", 1, doc(2, "s")), ErrTooLarge)
+	_, err = s.Begin(ctx, "small")
+	require.ErrorIs(t, err, ErrTooLarge)
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, big, got, "an unreadable checkpoint is not overwritten")
 
-	def := newFileStore(t)
-	assert.Equal(t, DefaultMaxSize, def.maxSize)
+	assert.Equal(t, DefaultMaxSize, newFileStore(t).maxSize)
 	assert.Equal(t, DefaultMaxSize, newFileStore(t, WithMaxSize(0)).maxSize)
 }
 
 func TestFileStoreListIgnoresOtherFiles(t *testing.T) {
 	ctx := context.Background()
 	s := newFileStore(t)
-	require.NoError(t, s.Save(ctx, "real", 0, doc(1, "x")))
-	require.NoError(t, s.Save(ctx, "x.lock", 0, doc(1, "x")))
+	require.NoError(t, turn(ctx, s, "real", 0, "", "x"))
+	require.NoError(t, turn(ctx, s, "x.lock", 0, "", "x"))
 	dir := s.Dir()
 	for _, name := range []string{
-		".real.json.tmp-0123456789abcdef", // a crashed save
-		"other.lock",                      // a lock without a checkpoint
+		".real.json.tmp-0123456789abcdef", // a crashed save of an old version
+		".real.json.tmp",                  // a crashed save
+		"other.lock", "other.turn",        // locks without a checkpoint
 		"README", "notes.txt", "a b.json", // not sessions
 		"..json", // would be id "."
 		".json",  // would be the empty id
@@ -202,49 +198,85 @@ func TestFileStoreListIgnoresOtherFiles(t *testing.T) {
 	}
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub.json"), 0o755))
 	require.NoError(t, os.Symlink("real.json", filepath.Join(dir, "link.json")))
-	ids, err := s.List(ctx)
+	infos, err := s.List(ctx, "", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"real", "x.lock"}, ids)
+	assert.Equal(t, []string{"real", "x.lock"}, idsOf(infos))
 }
 
-func TestIsTempOf(t *testing.T) {
+func TestLegacyTempOf(t *testing.T) {
 	const hex16 = "0123456789abcdef"
 	cases := []struct {
 		name, id string
-		want     bool
+		ok       bool
 	}{
-		{".a.json.tmp", "a", true},
-		{".a.json.tmp", "b", false},
-		{".b.json.tmp", "a", false},
 		{".a.json.tmp-" + hex16, "a", true},
-		{".a.json.tmp-" + hex16, "b", false},
-		{".a.json.tmp-" + hex16[:15], "a", false},
-		{".a.json.tmp-" + hex16 + "0", "a", false},
-		{".a.json.tmp-0123456789abcdeg", "a", false},
-		{"a.json", "a", false},
-		{"a.lock", "a", false},
-		// The temporary file of session "a.json.tmp-x" is not one of "a".
-		{".a.json.tmp-x.json.tmp-" + hex16, "a", false},
+		{".a.json.tmp-" + hex16[:15], "", false},
+		{".a.json.tmp-" + hex16 + "0", "", false},
+		{".a.json.tmp-0123456789abcdeg", "", false},
+		{".a.json.tmp", "", false},
+		{"a.json", "", false},
+		{"a.lock", "", false},
 		{".a.json.tmp-x.json.tmp-" + hex16, "a.json.tmp-x", true},
+		{"..json.tmp-" + hex16, "", false},
 	}
 	for _, tc := range cases {
-		assert.Equal(t, tc.want, isTempOf(tc.name, tc.id), "%s / %s", tc.name, tc.id)
+		id, ok := legacyTempOf(tc.name)
+		assert.Equal(t, tc.ok, ok, tc.name)
+		assert.Equal(t, tc.id, id, tc.name)
 	}
 }
 
-func TestFileStoreDeleteCleansUp(t *testing.T) {
+// countDirReads counts the times the store reads its directory.
+func countDirReads(t *testing.T) *atomic.Int64 {
+	t.Helper()
+	var n atomic.Int64
+	old := onReadDir
+	onReadDir = func() { n.Add(1) }
+	t.Cleanup(func() { onReadDir = old })
+	return &n
+}
+
+// TestFileStoreDeleteReadsNoDirectory: Delete removes the session's files
+// by their names, without listing the directory, so its cost does not
+// grow with the number of sessions (issue 20, defect 5: it read the whole
+// directory, 359 ms at 50,000 sessions), and it leaves nothing behind.
+func TestFileStoreDeleteReadsNoDirectory(t *testing.T) {
 	ctx := context.Background()
-	s := newFileStore(t)
-	require.NoError(t, s.Save(ctx, "a", 0, doc(1, "x")))
-	require.NoError(t, s.Save(ctx, "a.json.tmp-x", 0, doc(1, "x")))
-	dir := s.Dir()
-	leftovers := []string{".a.json.tmp-00112233445566ff", ".a.json.tmp-x.json.tmp-00112233445566ff"}
-	for _, name := range leftovers {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(`{"revision":`), 0o600))
+	s := newFileStore(t, WithoutSync())
+	for i := range 200 {
+		require.NoError(t, turn(ctx, s, fmt.Sprint("s", i), 0, "k", ""))
 	}
+	require.NoError(t, turn(ctx, s, "a", 0, "", "x"))
+	require.NoError(t, os.WriteFile(s.tempPath("a"), []byte(`{"revi`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir(), "a.turn"), nil, 0o600))
+	before := len(dirNames(t, s.Dir()))
+	reads := countDirReads(t)
 	require.NoError(t, s.Delete(ctx, "a"))
-	assert.Equal(t, []string{".a.json.tmp-x.json.tmp-00112233445566ff", "a.json.tmp-x.json", "a.json.tmp-x.lock"}, dirNames(t, dir))
-	require.NoError(t, s.Delete(ctx, "a.json.tmp-x"))
+	assert.Zero(t, reads.Load(), "Delete listed the directory")
+	assert.Len(t, dirNames(t, s.Dir()), before-5, "the checkpoint, log, lock, temporary and old turn-lock files go")
+	assert.NotContains(t, dirNames(t, s.Dir()), "a.lock")
+}
+
+// TestFileStorePruneIsOnePass: Prune reads the directory once, a batch of
+// entries at a time, however many sessions it deletes (issue 20, defect 5:
+// it listed the directory again for each session, quadratic: 4,000
+// sessions took 34 s), and cleans up what crashes and older versions left.
+func TestFileStorePruneIsOnePass(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t, WithoutSync())
+	const n = 3 * pruneBatch / 2
+	for i := range n {
+		require.NoError(t, turn(ctx, s, fmt.Sprintf("s%04d", i), 0, "", ""))
+	}
+	dir := s.Dir()
+	for _, name := range []string{".s0001.json.tmp-0123456789abcdef", "gone.lock", "gone.turn"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+	}
+	reads := countDirReads(t)
+	pruned, err := s.Prune(ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, n, pruned)
+	assert.Equal(t, int64(1), reads.Load(), "one pass over the directory")
 	assert.Empty(t, dirNames(t, dir))
 }
 
@@ -256,12 +288,15 @@ func TestFileStoreStaysInDir(t *testing.T) {
 	inner := filepath.Join(root, "a", "b", "cp")
 	s, err := NewFileStore(inner)
 	require.NoError(t, err)
-	require.NoError(t, s.Save(ctx, "ok", 0, doc(1, "x")))
+	require.NoError(t, turn(ctx, s, "ok", 0, "", "x"))
 	for _, tc := range badIDs {
 		_, _, err := s.Load(ctx, tc.id)
 		require.Error(t, err)
-		require.Error(t, s.Save(ctx, tc.id, 0, doc(1, "x")))
+		_, err = s.Begin(ctx, tc.id)
+		require.Error(t, err)
 		require.Error(t, s.Delete(ctx, tc.id))
+		_, err = s.Log(ctx, tc.id, 0, 0)
+		require.Error(t, err)
 	}
 	var found []string
 	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -269,7 +304,7 @@ func TestFileStoreStaysInDir(t *testing.T) {
 		found = append(found, rel)
 		return err
 	}))
-	assert.Equal(t, []string{".", "a", "a/b", "a/b/cp", "a/b/cp/ok.json", "a/b/cp/ok.lock"}, found)
+	assert.Equal(t, []string{".", "a", "a/b", "a/b/cp", "a/b/cp/ok.json", "a/b/cp/ok.lock", "a/b/cp/ok.log"}, found)
 }
 
 // holdLock takes the session's lock the way another process would.
@@ -284,14 +319,13 @@ func holdLock(t *testing.T, s *FileStore, id string) (release func()) {
 
 func TestFileStoreWaitsForLock(t *testing.T) {
 	s := newFileStore(t)
-	require.NoError(t, s.Save(context.Background(), "l", 0, doc(1, "x")))
+	require.NoError(t, turn(context.Background(), s, "l", 0, "", "x"))
 	release := holdLock(t, s, "l")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	err := s.Save(ctx, "l", 1, doc(2, "x"))
+	_, err := s.Begin(ctx, "l")
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), `lock session "l"`)
 	require.ErrorIs(t, s.Delete(ctx, "l"), context.DeadlineExceeded)
 
 	// Load takes no lock.
@@ -299,10 +333,10 @@ func TestFileStoreWaitsForLock(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1), rev)
 
-	// A waiting Save proceeds once the holder lets go. (That it waits at
+	// A waiting turn proceeds once the holder lets go. (That it waits at
 	// all is proven above: with the lock held it ran into its deadline.)
 	done := make(chan error, 1)
-	go func() { done <- s.Save(context.Background(), "l", 1, doc(2, "x")) }()
+	go func() { done <- turn(context.Background(), s, "l", 1, "", "x") }()
 	release()
 	require.NoError(t, <-done)
 }
@@ -350,10 +384,9 @@ func TestLockFileRemovedWhileHeld(t *testing.T) {
 	assert.Zero(t, overlaps.Load(), "two holders were inside the lock at once")
 }
 
-// TestFileStoreSaveDeleteStress mixes increments and deletes of one session.
-// Every error must be a conflict that the retry handles, and the session
-// must end readable.
-func TestFileStoreSaveDeleteStress(t *testing.T) {
+// TestFileStoreTurnDeleteStress mixes turns and deletes of one session:
+// none fails, and the session ends readable with no leftovers.
+func TestFileStoreTurnDeleteStress(t *testing.T) {
 	ctx := context.Background()
 	s := newFileStore(t, WithoutSync())
 	var wg sync.WaitGroup
@@ -365,7 +398,7 @@ func TestFileStoreSaveDeleteStress(t *testing.T) {
 				if w == 0 && i%4 == 0 {
 					err = s.Delete(ctx, "churn")
 				} else {
-					err = increment(ctx, s, "churn", "w")
+					err = increment(ctx, s, "churn")
 				}
 				if err != nil {
 					errs <- err
@@ -379,13 +412,43 @@ func TestFileStoreSaveDeleteStress(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
-	require.NoError(t, increment(ctx, s, "churn", "last"))
+	require.NoError(t, increment(ctx, s, "churn"))
 	_, rev, err := s.Load(ctx, "churn")
 	require.NoError(t, err)
 	assert.Positive(t, rev)
-	for _, name := range dirNames(t, s.Dir()) {
-		assert.NotContains(t, name, ".tmp-", "no temporary file is left behind")
+	assert.Equal(t, []string{"churn.json", "churn.lock", "churn.log"}, dirNames(t, s.Dir()))
+}
+
+// increment runs one turn on the session at whatever revision it is.
+func increment(ctx context.Context, s Store, id string) error {
+	tx, err := s.Begin(ctx, id)
+	if err != nil {
+		return err
 	}
+	defer tx.Close()
+	_, rev := tx.Checkpoint()
+	return tx.Commit(ctx, Record{Revision: rev + 1, Data: []byte(`{}`)}, doc(rev+1, "inc"))
+}
+
+// TestFileStoreConflictWithABypassingWriter: a writer that replaces the
+// checkpoint without the lock makes the transaction's commit a conflict,
+// found without reading the file again, and nothing of the turn is kept.
+func TestFileStoreConflictWithABypassingWriter(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t)
+	require.NoError(t, turn(ctx, s, "a", 0, "", "x"))
+	tx, err := s.Begin(ctx, "a")
+	require.NoError(t, err)
+	defer tx.Close()
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir(), "x.json"), doc(5, "rogue"), 0o600))
+	require.NoError(t, os.Rename(filepath.Join(s.Dir(), "x.json"), filepath.Join(s.Dir(), "a.json")))
+	err = tx.Commit(ctx, Record{Revision: 2, Data: []byte(`{}`)}, doc(2, "mine"))
+	var ce *ConflictError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, ConflictError{Session: "a", Expected: 1, Actual: 5}, *ce)
+	log, err := s.Log(ctx, "a", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, log, 1, "no record of the lost turn")
 }
 
 // TestFileStoreRefusesPlantedLinks plants symbolic links where the store
@@ -397,8 +460,9 @@ func TestFileStoreRefusesPlantedLinks(t *testing.T) {
 		link func(s *FileStore, id string) string
 		op   func(ctx context.Context, s *FileStore, id string) error
 	}{
-		{"lock on save", (*FileStore).lockPath, func(ctx context.Context, s *FileStore, id string) error {
-			return s.Save(ctx, id, 0, doc(1, "x"))
+		{"lock on begin", (*FileStore).lockPath, func(ctx context.Context, s *FileStore, id string) error {
+			_, err := s.Begin(ctx, id)
+			return err
 		}},
 		{"lock on delete", (*FileStore).lockPath, func(ctx context.Context, s *FileStore, id string) error {
 			return s.Delete(ctx, id)
@@ -407,8 +471,12 @@ func TestFileStoreRefusesPlantedLinks(t *testing.T) {
 			_, _, err := s.Load(ctx, id)
 			return err
 		}},
-		{"checkpoint on save", (*FileStore).path, func(ctx context.Context, s *FileStore, id string) error {
-			return s.Save(ctx, id, 0, doc(1, "x"))
+		{"checkpoint on begin", (*FileStore).path, func(ctx context.Context, s *FileStore, id string) error {
+			_, err := s.Begin(ctx, id)
+			return err
+		}},
+		{"log on commit", (*FileStore).logPath, func(ctx context.Context, s *FileStore, id string) error {
+			return turn(ctx, s, id, 0, "", "x")
 		}},
 	}
 	for _, tc := range cases {
@@ -430,50 +498,105 @@ func TestFileStoreRefusesPlantedLinks(t *testing.T) {
 		require.NoError(t, os.MkdirAll(s.Dir(), 0o755))
 		outside := filepath.Join(t.TempDir(), "outside")
 		require.NoError(t, os.Symlink(outside, s.tempPath("planted")))
-		require.NoError(t, s.Save(context.Background(), "planted", 0, doc(1, "x")))
+		require.NoError(t, turn(context.Background(), s, "planted", 0, "", "x"))
 		assert.NoFileExists(t, outside)
-		assert.Equal(t, []string{"planted.json", "planted.lock"}, dirNames(t, s.Dir()))
+		assert.Equal(t, []string{"planted.json", "planted.lock", "planted.log"}, dirNames(t, s.Dir()))
 	})
 }
 
 // TestFileStoreTempFileReplaced leaves a temporary file as a save killed
-// midway does; the next save replaces it instead of adding another.
+// midway does; the next commit replaces it instead of adding another.
 func TestFileStoreTempFileReplaced(t *testing.T) {
 	ctx := context.Background()
 	s := newFileStore(t)
-	require.NoError(t, s.Save(ctx, "a", 0, doc(1, "x")))
+	require.NoError(t, turn(ctx, s, "a", 0, "", "x"))
 	require.NoError(t, os.WriteFile(s.tempPath("a"), []byte(`{"revi`), 0o600))
-	require.NoError(t, s.Save(ctx, "a", 1, doc(2, "x")))
-	assert.Equal(t, []string{"a.json", "a.lock"}, dirNames(t, s.Dir()))
+	require.NoError(t, turn(ctx, s, "a", 1, "", "x"))
+	assert.Equal(t, []string{"a.json", "a.lock", "a.log"}, dirNames(t, s.Dir()))
 }
 
 // TestFileStoreLogCrashRule: a log line whose checkpoint never landed (a
 // crash between the two writes), and a torn last line, are not part of
-// the log; the next turn's line for that revision wins.
+// the log; the next turn's line for that revision wins, also for message
+// ids.
 func TestFileStoreLogCrashRule(t *testing.T) {
 	ctx := context.Background()
 	s := newFileStore(t)
-	require.NoError(t, s.Commit(ctx, "a", 0, doc(1, ""), Record{Revision: 1, Data: []byte(`{"n": 1}`)}))
+	require.NoError(t, turn(ctx, s, "a", 0, "k1", "one"))
 	f, err := os.OpenFile(s.logPath("a"), os.O_WRONLY|os.O_APPEND, 0)
 	require.NoError(t, err)
-	_, err = f.WriteString(`{"revision":2,"data":{"n":"lost"}}` + "\n" + `{"revision":3,"da`)
+	_, err = f.WriteString(`{"revision":2,"key":"lost","data":{"n":"lost"}}` + "\n" + `{"revision":3,"da`)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	log, err := s.Log(ctx, "a", 0, 0)
 	require.NoError(t, err)
 	require.Len(t, log, 1)
-
+	tx, err := s.Begin(ctx, "a")
+	require.NoError(t, err)
+	_, ok, err := tx.Lookup(ctx, "lost")
+	require.NoError(t, err)
+	assert.False(t, ok, "the message id of a turn that never landed is not known")
 	// The next turn cuts the torn tail off before appending.
-	require.NoError(t, s.Commit(ctx, "a", 1, doc(2, ""), Record{Revision: 2, Data: []byte(`{"n": 2}`)}))
+	require.NoError(t, tx.Commit(ctx, Record{Revision: 2, Key: "k2", Data: []byte(`{"n": 2}`)}, doc(2, "")))
+	tx.Close()
 	log, err = s.Log(ctx, "a", 0, 0)
 	require.NoError(t, err)
 	require.Len(t, log, 2)
 	assert.JSONEq(t, `{"n": 2}`, string(log[1].Data), "the landed turn's line wins")
+	tx, err = s.Begin(ctx, "a")
+	require.NoError(t, err)
+	defer tx.Close()
+	for key, found := range map[string]bool{"k1": true, "k2": true, "lost": false} {
+		_, ok, err := tx.Lookup(ctx, key)
+		require.NoError(t, err)
+		assert.Equal(t, found, ok, key)
+	}
+}
+
+// TestFileStoreIndexFollowsOtherProcesses: two stores on one directory
+// (as two processes are) keep their own indexes of a session's log; each
+// finds the message ids the other committed, reading only what it did not
+// see, and a log replaced by a delete is indexed afresh.
+func TestFileStoreIndexFollowsOtherProcesses(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "cp")
+	a, err := NewFileStore(dir, WithoutSync())
+	require.NoError(t, err)
+	b, err := NewFileStore(dir, WithoutSync())
+	require.NoError(t, err)
+	stores := []*FileStore{a, b}
+	for rev := range uint64(20) {
+		require.NoError(t, turn(ctx, stores[rev%2], "s", rev, fmt.Sprint("m", rev+1), ""))
+	}
+	for _, s := range stores {
+		tx, err := s.Begin(ctx, "s")
+		require.NoError(t, err)
+		for rev := 1; rev <= 20; rev++ {
+			rec, ok, err := tx.Lookup(ctx, fmt.Sprint("m", rev))
+			require.NoError(t, err)
+			require.True(t, ok, "m%d", rev)
+			assert.Equal(t, uint64(rev), rec.Revision)
+		}
+		tx.Close()
+	}
+	require.NoError(t, a.Delete(ctx, "s"))
+	require.NoError(t, a.Delete(ctx, "s"))
+	require.NoError(t, turn(ctx, a, "s", 0, "m2", "new"))
+	tx, err := b.Begin(ctx, "s")
+	require.NoError(t, err)
+	defer tx.Close()
+	rec, ok, err := tx.Lookup(ctx, "m2")
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, uint64(1), rec.Revision, "b's index of the old log is not used for the new one")
+	_, ok, err = tx.Lookup(ctx, "m3")
+	require.NoError(t, err)
+	assert.False(t, ok)
 }
 
 // TestFileStorePing: a directory that does not exist yet answers (the
-// first save creates it); one that cannot be read does not, and the
-// message names the directory's problem.
+// first transaction creates it); one that cannot be read does not, and
+// the message names the directory's problem.
 func TestFileStorePing(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "later")
@@ -484,6 +607,6 @@ func TestFileStorePing(t *testing.T) {
 	err = s.Ping(ctx)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "read checkpoint directory")
-	_, listErr := s.List(ctx)
+	_, listErr := s.List(ctx, "", 0)
 	assert.Error(t, listErr, "List agrees")
 }

@@ -11,9 +11,6 @@ import (
 	"runtime"
 )
 
-// lockSupported reports whether FileStore can lock sessions here.
-const lockSupported = false
-
 // errLockUnsupported is returned where flock(2) does not exist: without a
 // lock the compare-and-swap could not be honoured across processes, and a
 // FileStore refuses to save rather than risk losing a turn.

@@ -13,9 +13,6 @@ import (
 	"time"
 )
 
-// lockSupported reports whether FileStore can lock sessions here.
-const lockSupported = true
-
 // Backoff bounds while waiting for a lock held by someone else.
 const (
 	lockWaitMin = 50 * time.Microsecond

@@ -1,249 +1,318 @@
 package checkpoints
 
 import (
+	"container/list"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 )
 
-// MemoryStore is a [Store] that keeps checkpoints in memory. It is safe for
-// concurrent use and copies bytes in and out, so callers may reuse their
-// buffers. The zero value is not ready; use [NewMemoryStore].
+// MemoryStore is a [Store] that keeps sessions in this process's memory.
+// The zero value is not ready; use [NewMemoryStore].
+//
+// Begin lends the stored bytes instead of copying them (a commit stores a
+// copy of new ones and never changes them), so a turn decodes its
+// checkpoint in place. Records given as a [Record.Value] are kept as they
+// are and encoded only when read. Message ids are looked up in a map.
+// With [WithMaxSessions], the least recently saved session makes room for a
+// new one.
 type MemoryStore struct {
+	queue *Queue
+	now   func() time.Time
+	max   int
+
 	mu       sync.Mutex
-	sessions map[string]memoryEntry
-	logs     map[string][]Record
-	locks    map[string]*turnLock
-	now      func() time.Time
+	sessions map[string]*memSession
+	recent   list.List // of *memSession, most recently saved first (bounded stores)
 }
 
-type memoryEntry struct {
-	data     []byte
-	revision uint64
-	updated  time.Time
+type memSession struct {
+	id      string
+	data    []byte
+	rev     uint64
+	updated time.Time
+	log     []Record
+	keys    map[string]int // message id -> index in log of its first record
+	elem    *list.Element
 }
 
-// turnLock is a session's turn lock within one process: a one-slot
-// channel, so that a waiter can give up when its context ends.
-type turnLock struct {
-	ch   chan struct{}
-	refs int
+// NewMemoryStore returns an empty in-memory store. It takes the options
+// [WithMaxSessions] and [WithMaxWaiting]. A store with no bound grows with
+// its sessions.
+func NewMemoryStore(opts ...Option) *MemoryStore {
+	c := configure(opts)
+	return &MemoryStore{queue: NewQueue(c.maxWaiting), now: time.Now, max: max(c.maxSessions, 0), sessions: map[string]*memSession{}}
 }
 
-var _ Journal = (*MemoryStore)(nil)
+var _ Store = (*MemoryStore)(nil)
 
-// NewMemoryStore returns an empty in-memory store.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string]memoryEntry{}, logs: map[string][]Record{}, locks: map[string]*turnLock{}, now: time.Now}
+type memTx struct {
+	s         *MemoryStore
+	id        string
+	ticket    Ticket
+	sess      *memSession // nil: no session yet
+	data      []byte
+	rev       uint64
+	committed bool
+	closed    bool
 }
 
-// Load returns a copy of the session's bytes and their revision.
-func (s *MemoryStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, 0, err
+// Begin takes the session's place in this process's queue and lends its
+// bytes; see [Store].
+func (s *MemoryStore) Begin(ctx context.Context, id string) (Tx, error) {
+	if err := Check(ctx, id); err != nil {
+		return nil, err
 	}
+	t, err := s.queue.Acquire(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tx := &memTx{s: s, id: id, ticket: t}
 	s.mu.Lock()
-	e, ok := s.sessions[id]
-	s.mu.Unlock()
-	if !ok {
-		return nil, 0, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	if sess := s.sessions[id]; sess != nil {
+		tx.sess, tx.data, tx.rev = sess, sess.data, sess.rev
 	}
-	return slices.Clone(e.data), e.revision, nil
+	s.mu.Unlock()
+	return tx, nil
 }
 
-// LoadShared is Load without the copy: the bytes are the store's own,
-// which it never changes (a save stores new ones), and the caller must
-// not change them either. See [SharedLoader].
-func (s *MemoryStore) LoadShared(ctx context.Context, id string) ([]byte, uint64, error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, 0, err
+func (tx *memTx) Checkpoint() ([]byte, uint64) { return tx.data, tx.rev }
+
+func (tx *memTx) Lookup(ctx context.Context, key string) (Record, bool, error) {
+	if tx.closed {
+		return Record{}, false, ErrClosed
 	}
+	if err := ctx.Err(); err != nil {
+		return Record{}, false, err
+	}
+	if key == "" || tx.sess == nil {
+		return Record{}, false, nil
+	}
+	s := tx.s
 	s.mu.Lock()
-	e, ok := s.sessions[id]
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	i, ok := tx.sess.keys[key]
 	if !ok {
-		return nil, 0, fmt.Errorf("session %q: %w", id, ErrNotFound)
+		return Record{}, false, nil
 	}
-	return e.data, e.revision, nil
+	r, err := s.encoded(tx.sess, i)
+	return r, err == nil, err
 }
 
-var _ SharedLoader = (*MemoryStore)(nil)
-
-// Save stores a copy of data if the session is at revision expected; see
-// [Store].
-func (s *MemoryStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	return s.commit(ctx, id, expected, data, nil)
+// encoded returns a copy of record i of sess with its Data, encoding a
+// Value the first time it is read. The caller holds s.mu.
+func (s *MemoryStore) encoded(sess *memSession, i int) (Record, error) {
+	r := &sess.log[i]
+	if r.Data == nil {
+		b, err := json.Marshal(r.Value)
+		if err != nil {
+			return Record{}, fmt.Errorf("encode the record of revision %d of session %q: %w", r.Revision, sess.id, err)
+		}
+		r.Data, r.Value = b, nil
+	}
+	return Record{Revision: r.Revision, Key: r.Key, Data: slices.Clone(r.Data)}, nil
 }
 
-// Commit stores a copy of data and appends rec to the log, or neither;
-// see [Journal].
-func (s *MemoryStore) Commit(ctx context.Context, id string, expected uint64, data []byte, rec Record) error {
-	return s.commit(ctx, id, expected, data, &rec)
-}
-
-func (s *MemoryStore) commit(ctx context.Context, id string, expected uint64, data []byte, rec *Record) error {
-	if err := begin(ctx, id); err != nil {
+func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
+	switch {
+	case tx.closed:
+		return ErrClosed
+	case tx.committed:
+		return errCommitted
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := CheckData(id, expected, data); err != nil {
+	if err := CheckRecord(tx.id, tx.rev, rec); err != nil {
 		return err
 	}
-	if rec != nil {
-		if err := CheckRecord(id, expected, *rec); err != nil {
+	if rec.Data != nil {
+		if _, err := RecordJSON(tx.id, rec); err != nil {
 			return err
 		}
+		rec.Data = slices.Clone(rec.Data)
+	} else if rec.Value == nil {
+		return fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, tx.id)
+	}
+	s := tx.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[tx.id]
+	var actual uint64
+	if sess != nil {
+		actual = sess.rev
+	}
+	if actual != tx.rev || sess != tx.sess {
+		return &ConflictError{Session: tx.id, Expected: tx.rev, Actual: actual}
+	}
+	if sess == nil {
+		sess = &memSession{id: tx.id}
+		s.sessions[tx.id] = sess
+		if s.max > 0 {
+			sess.elem = s.recent.PushFront(sess)
+			s.evict()
+		}
+	} else if sess.elem != nil {
+		s.recent.MoveToFront(sess.elem)
+	}
+	sess.data, sess.rev, sess.updated = slices.Clone(data), rec.Revision, s.now().UTC()
+	if rec.Key != "" {
+		if sess.keys == nil {
+			sess.keys = map[string]int{}
+		}
+		if _, seen := sess.keys[rec.Key]; !seen {
+			sess.keys[rec.Key] = len(sess.log)
+		}
+	}
+	sess.log = append(sess.log, rec)
+	tx.sess, tx.data, tx.rev, tx.committed = sess, sess.data, rec.Revision, true
+	return nil
+}
+
+// evict removes the least recently saved sessions that no transaction
+// holds until the store is within its bound. The caller holds s.mu.
+func (s *MemoryStore) evict() {
+	for e := s.recent.Back(); e != nil && len(s.sessions) > s.max; {
+		prev := e.Prev()
+		sess := e.Value.(*memSession)
+		if !s.queue.Held(sess.id) {
+			s.recent.Remove(e)
+			delete(s.sessions, sess.id)
+		}
+		e = prev
+	}
+}
+
+func (tx *memTx) Close() {
+	if !tx.closed {
+		tx.closed = true
+		tx.ticket.Release()
+	}
+}
+
+// Load lends the session's bytes; see [Store].
+func (s *MemoryStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
+	if err := Check(ctx, id); err != nil {
+		return nil, 0, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if actual := s.sessions[id].revision; actual != expected {
-		return &ConflictError{Session: id, Expected: expected, Actual: actual}
+	sess := s.sessions[id]
+	if sess == nil {
+		return nil, 0, fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
-	s.sessions[id] = memoryEntry{data: slices.Clone(data), revision: expected + 1, updated: s.now().UTC()}
-	if rec != nil {
-		r := *rec
-		r.Data = slices.Clone(r.Data)
-		s.logs[id] = append(s.logs[id], r)
-	}
-	return nil
+	return sess.data, sess.rev, nil
 }
 
 // Log returns copies of the session's records after revision after.
 func (s *MemoryStore) Log(ctx context.Context, id string, after uint64, limit int) ([]Record, error) {
-	if err := begin(ctx, id); err != nil {
+	if err := Check(ctx, id); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := []Record{}
-	for _, r := range s.logs[id] {
-		if r.Revision <= after {
-			continue
+	sess := s.sessions[id]
+	if sess == nil {
+		return out, nil
+	}
+	// The log holds one record per revision from its first: find after's
+	// place by binary search instead of walking the log.
+	i := sort.Search(len(sess.log), func(i int) bool { return sess.log[i].Revision > after })
+	for ; i < len(sess.log) && (limit <= 0 || len(out) < limit); i++ {
+		r, err := s.encoded(sess, i)
+		if err != nil {
+			return nil, err
 		}
-		if limit > 0 && len(out) == limit {
-			break
-		}
-		r.Data = slices.Clone(r.Data)
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// Lookup finds the record with the idempotency key.
-func (s *MemoryStore) Lookup(ctx context.Context, id, key string) (Record, bool, error) {
-	if err := begin(ctx, id); err != nil {
-		return Record{}, false, err
-	}
-	if key == "" {
-		return Record{}, false, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range s.logs[id] {
-		if r.Key == key {
-			r.Data = slices.Clone(r.Data)
-			return r, true, nil
-		}
-	}
-	return Record{}, false, nil
-}
-
-// Lock takes the session's turn lock within this process.
-func (s *MemoryStore) Lock(ctx context.Context, id string) (func(), error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	l := s.locks[id]
-	if l == nil {
-		l = &turnLock{ch: make(chan struct{}, 1)}
-		s.locks[id] = l
-	}
-	l.refs++
-	s.mu.Unlock()
-	release := func() {
-		s.mu.Lock()
-		if l.refs--; l.refs == 0 {
-			delete(s.locks, id)
-		}
-		s.mu.Unlock()
-	}
-	select {
-	case l.ch <- struct{}{}:
-		var once sync.Once
-		return func() { once.Do(func() { <-l.ch; release() }) }, nil
-	case <-ctx.Done():
-		release()
-		return nil, ctx.Err()
-	}
-}
-
-// Sessions lists the stored sessions.
-func (s *MemoryStore) Sessions(ctx context.Context) ([]SessionInfo, error) {
+// List returns a page of the sessions, sorted by id.
+func (s *MemoryStore) List(ctx context.Context, after string, limit int) ([]SessionInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	out := make([]SessionInfo, 0, len(s.sessions))
-	for id, e := range s.sessions {
-		out = append(out, SessionInfo{ID: id, Revision: e.revision, Updated: e.updated})
+	for id, sess := range s.sessions {
+		if id > after {
+			out = append(out, SessionInfo{ID: id, Revision: sess.rev, Updated: sess.updated})
+		}
 	}
 	s.mu.Unlock()
 	slices.SortFunc(out, func(a, b SessionInfo) int { return strings.Compare(a.ID, b.ID) })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
 	return out, nil
 }
 
-// Prune deletes the sessions saved before the given time.
-func (s *MemoryStore) Prune(ctx context.Context, before time.Time) (int, error) {
-	return PruneEach(ctx, s, before, func(_ context.Context, id string) (bool, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		e, ok := s.sessions[id]
-		if !ok || !e.updated.Before(before) {
-			return false, nil
-		}
-		delete(s.sessions, id)
-		delete(s.logs, id)
-		return true, nil
-	})
-}
-
-// Delete removes the session, if present.
+// Delete removes the session under its lock.
 func (s *MemoryStore) Delete(ctx context.Context, id string) error {
-	if err := begin(ctx, id); err != nil {
+	if err := Check(ctx, id); err != nil {
 		return err
 	}
+	t, err := s.queue.Acquire(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer t.Release()
 	s.mu.Lock()
-	delete(s.sessions, id)
-	delete(s.logs, id)
+	s.remove(id)
 	s.mu.Unlock()
 	return nil
+}
+
+// remove forgets a session. The caller holds s.mu.
+func (s *MemoryStore) remove(id string) {
+	if sess := s.sessions[id]; sess != nil {
+		if sess.elem != nil {
+			s.recent.Remove(sess.elem)
+		}
+		delete(s.sessions, id)
+	}
+}
+
+// Prune deletes the sessions saved before the given time, each under its
+// lock.
+func (s *MemoryStore) Prune(ctx context.Context, before time.Time) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	var old []string
+	for id, sess := range s.sessions {
+		if sess.updated.Before(before) {
+			old = append(old, id)
+		}
+	}
+	s.mu.Unlock()
+	n := 0
+	for _, id := range old {
+		t, err := s.queue.Acquire(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		s.mu.Lock()
+		if sess := s.sessions[id]; sess != nil && sess.updated.Before(before) {
+			s.remove(id)
+			n++
+		}
+		s.mu.Unlock()
+		t.Release()
+	}
+	return n, nil
 }
 
 // Ping always answers: the sessions are in this process.
 func (s *MemoryStore) Ping(ctx context.Context) error { return ctx.Err() }
 
-// List returns the stored session ids, sorted.
-func (s *MemoryStore) List(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
-	}
-	s.mu.Unlock()
-	slices.Sort(ids)
-	return ids, nil
-}
-
-// begin runs the checks every method starts with: the id, then the context.
-func begin(ctx context.Context, id string) error {
-	if err := ValidateID(id); err != nil {
-		return err
-	}
-	return ctx.Err()
-}
+// Close does nothing: the sessions go with the store.
+func (s *MemoryStore) Close() error { return nil }

@@ -60,9 +60,10 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(0)
 }
 
-// helperRace increments the session until it reaches the target revision,
-// racing another process doing the same. It prints the revisions it won
-// and the number of conflicts it lost.
+// helperRace increments the session in transactions until it reaches the
+// target revision, racing another process doing the same. It prints the
+// revisions it won and the number of conflicts it met (none: the lock
+// serialises the transactions).
 func helperRace() error {
 	s, err := NewFileStore(os.Getenv(helperDir))
 	if err != nil {
@@ -82,22 +83,25 @@ func helperRace() error {
 	var won []string
 	conflicts := 0
 	for {
-		_, rev, err := s.Load(ctx, id)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		tx, err := s.Begin(ctx, id)
+		if err != nil {
 			return err
 		}
+		_, rev := tx.Checkpoint()
 		if rev >= target {
+			tx.Close()
 			break
 		}
-		err = s.Save(ctx, id, rev, doc(rev+1, writer))
+		err = tx.Commit(ctx, Record{Revision: rev + 1, Data: []byte(`{}`)}, doc(rev+1, writer))
+		tx.Close()
 		var ce *ConflictError
 		switch {
 		case err == nil:
 			won = append(won, strconv.FormatUint(rev+1, 10))
-		case errors.As(err, &ce) && ce.Expected == rev && ce.Actual > rev:
-			conflicts++
+		case errors.As(err, &ce):
+			conflicts++ // the lock should make this impossible: the test fails
 		default:
-			return fmt.Errorf("save over revision %d: %w", rev, err)
+			return fmt.Errorf("commit over revision %d: %w", rev, err)
 		}
 	}
 	fmt.Println("won", strings.Join(won, " "))
@@ -106,9 +110,9 @@ func helperRace() error {
 }
 
 // TestCrossProcessIncrements runs two processes that increment one session
-// in a load-save-retry loop, free-running. Every revision must be won by
-// exactly one of them: the revisions they won are disjoint and together
-// make 1..target, so no increment was lost.
+// in transactions, free-running. Every revision must be won by exactly one
+// of them: the revisions they won are disjoint and together make
+// 1..target, so no increment was lost, and no commit met a conflict.
 func TestCrossProcessIncrements(t *testing.T) {
 	target := 300
 	if testing.Short() {
@@ -144,19 +148,24 @@ func TestCrossProcessIncrements(t *testing.T) {
 	for rev := uint64(1); rev <= uint64(target); rev++ {
 		require.Contains(t, owner, rev)
 	}
-	t.Logf("%d revisions; child 0 won %d, child 1 won %d; %d lost races",
-		target, countOwner(owner, 0), countOwner(owner, 1), totalConflicts)
+	assert.Zero(t, totalConflicts, "the lock serialises the transactions")
+	t.Logf("%d revisions; child 0 won %d, child 1 won %d",
+		target, countOwner(owner, 0), countOwner(owner, 1))
 
 	s, err := NewFileStore(dir)
 	require.NoError(t, err)
 	data, rev, err := s.Load(context.Background(), "shared")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(target), rev)
+	log, err := s.Log(context.Background(), "shared", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, log, target, "one record per revision")
 	assert.Equal(t, doc(uint64(target), writers[owner[uint64(target)]]), data, "the last winner's bytes are stored")
 }
 
-// helperRounds saves over the revision the parent names on each input line,
-// racing another process told the same, and answers "won" or "lost".
+// helperRounds commits over the revision the parent names on each input
+// line, racing another process told the same, and answers "won", or
+// "lost" when its transaction finds the other's commit.
 func helperRounds() error {
 	s, err := NewFileStore(os.Getenv(helperDir))
 	if err != nil {
@@ -170,24 +179,34 @@ func helperRounds() error {
 		if err != nil {
 			return err
 		}
-		err = s.Save(context.Background(), id, expected, doc(expected+1, writer))
-		var ce *ConflictError
-		switch {
-		case err == nil:
-			fmt.Println("won")
-		case errors.As(err, &ce) && ce.Expected == expected && ce.Actual == expected+1:
+		ctx := context.Background()
+		tx, err := s.Begin(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch _, rev := tx.Checkpoint(); rev {
+		case expected:
+			err = tx.Commit(ctx, Record{Revision: expected + 1, Data: []byte(`{}`)}, doc(expected+1, writer))
+			if err == nil {
+				fmt.Println("won")
+			}
+		case expected + 1:
 			fmt.Println("lost")
 		default:
-			return fmt.Errorf("save over revision %d: %w", expected, err)
+			err = fmt.Errorf("round %d found revision %d", expected, rev)
+		}
+		tx.Close()
+		if err != nil {
+			return err
 		}
 	}
 	return in.Err()
 }
 
 // TestCrossProcessRounds runs two processes racing on one session in
-// rounds: in round k the parent tells both at once to save over revision
-// k. Exactly one must win each round; the other must get a ConflictError
-// saying that the session is at k+1.
+// rounds: in round k the parent tells both at once to commit over revision
+// k. Exactly one must win each round; the other's transaction must find
+// the session at k+1.
 func TestCrossProcessRounds(t *testing.T) {
 	rounds := 300
 	if testing.Short() {
@@ -318,21 +337,22 @@ func helperKill() error {
 	}
 	id := os.Getenv(helperID)
 	ctx := context.Background()
-	_, rev, err := s.Load(ctx, id)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return err
-	}
 	fmt.Println("ready")
 	for {
-		if err := s.Save(ctx, id, rev, killPayload(rev+1)); err != nil {
+		tx, err := s.Begin(ctx, id)
+		if err != nil {
 			return err
 		}
-		rev++
+		_, rev := tx.Checkpoint()
+		if err := tx.Commit(ctx, Record{Revision: rev + 1, Data: []byte(`{}`)}, killPayload(rev+1)); err != nil {
+			return err
+		}
+		tx.Close()
 		fmt.Println("saved")
 	}
 }
 
-// TestKillLoop SIGKILLs a process that saves checkpoints in a tight loop,
+// TestKillLoop SIGKILLs a process that commits checkpoints in a tight loop,
 // many times at random moments. After every kill the checkpoint on disk
 // must be exactly one of the payloads the child wrote, not a torn one, and
 // the lock must be free for the next save.
@@ -414,16 +434,21 @@ func TestKillLoop(t *testing.T) {
 			rev = got
 		}
 
-		// The dead child's lock is gone: the next save goes through at once.
+		// The dead child's lock is gone: the next turn goes through at once.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = s.Save(ctx, "victim", rev, killPayload(rev+1))
+		tx, err := s.Begin(ctx, "victim")
+		require.NoError(t, err, "kill %d: begin after the kill", i)
+		_, loaded := tx.Checkpoint()
+		require.Equal(t, rev, loaded, "kill %d", i)
+		err = tx.Commit(ctx, Record{Revision: rev + 1, Data: []byte(`{}`)}, killPayload(rev+1))
+		tx.Close()
 		cancel()
-		require.NoError(t, err, "kill %d: save after the kill", i)
+		require.NoError(t, err, "kill %d: commit after the kill", i)
 		rev++
 	}
 	var temps []string
 	for _, name := range dirNames(t, dir) {
-		if isTempOf(name, "victim") {
+		if name == ".victim"+tempSuffix {
 			temps = append(temps, name)
 		}
 	}
@@ -432,9 +457,12 @@ func TestKillLoop(t *testing.T) {
 	assert.Positive(t, childRevs, "the children never saved: the test proved nothing")
 	assert.LessOrEqual(t, len(temps), 1, "temporary files of killed saves pile up: %v", temps)
 
-	ids, err := s.List(context.Background())
+	infos, err := s.List(context.Background(), "", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"victim"}, ids, "temporary and lock files are not sessions")
+	assert.Equal(t, []string{"victim"}, idsOf(infos), "temporary, log and lock files are not sessions")
+	log, err := s.Log(context.Background(), "victim", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, log, int(rev), "one record per revision, lines of killed commits left out")
 	require.NoError(t, s.Delete(context.Background(), "victim"))
 	assert.Empty(t, dirNames(t, dir), "Delete cleans up after crashed saves")
 }

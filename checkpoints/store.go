@@ -1,66 +1,154 @@
-// Package checkpoints persists the checkpoint of each conversation session.
+// Package checkpoints keeps the conversation sessions of soni: per session,
+// its checkpoint (bytes the engine's codec writes, which the stores keep
+// without looking inside) with a revision that counts its saves, and a log
+// of its turns with their message ids.
 //
-// A store keeps opaque bytes per session id. It knows one thing about their
-// format: the bytes are a JSON object with a top-level integer field
-// "revision", at least 1, that counts the saves of the session. Saving is a
-// compare-and-swap on that revision, so that two processes resuming the same
-// session cannot both win: the loser gets a [*ConflictError] and nothing is
-// lost.
+// One turn is one transaction ([Tx]), and a transaction has one owner, the
+// store: [Store.Begin] checks the session id (the only place a turn checks
+// it), takes the session's lock — first its place in a bounded per-session
+// queue of this process, then the lock that holds across processes — and
+// loads the checkpoint once. The turn reads it ([Tx.Checkpoint]), looks its
+// message id up in an index ([Tx.Lookup]), and saves the new checkpoint and
+// its log record in one atomic step ([Tx.Commit]), a compare-and-swap on the
+// revision the transaction loaded: the record carries the new revision, so
+// the store never parses the bytes for it. [Tx.Close] releases the lock.
 //
-// [MemoryStore] keeps checkpoints in memory (tests, embedding). [FileStore]
-// keeps one JSON file per session in a directory, written atomically
-// (temporary file, fsync, rename, directory fsync) under an advisory file lock.
+// [MemoryStore] keeps sessions in memory (tests, embedding; optionally
+// bounded, least recently used first out). [FileStore] keeps files in a
+// directory, written atomically under a flock(2). Subpackages sqlite and
+// postgres keep them in a database. [Observe] wraps any store to time
+// every operation. Package storetest is the conformance suite they all
+// pass.
 package checkpoints
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/soni-dev/soni/internal/jsonstr"
-	"github.com/soni-dev/soni/internal/text"
+	"time"
 )
 
-// Store persists checkpoint bytes per session id. Implementations are safe
-// for concurrent use. Every method validates the id with [ValidateID] first
-// and returns an [*InvalidIDError] for a bad one, and returns ctx.Err() when
-// the context is done before the work starts.
+// Store keeps sessions. Implementations are safe for concurrent use. Every
+// method that takes a session id checks it with [ValidateID] first and
+// returns an [*InvalidIDError] for a bad one, and every method returns
+// ctx.Err() when the context is done before the work starts.
 type Store interface {
-	// Load returns the stored bytes of the session and their revision. An
-	// unknown session is an error that matches [ErrNotFound] (revision 0).
+	// Begin starts a transaction on the session: it takes the session's
+	// lock, waiting for the turn that holds it, and loads the session's
+	// checkpoint. A session with no checkpoint is not an error: its
+	// transaction has revision 0. When the session already has as many
+	// turns waiting in this process as the store queues, Begin returns an
+	// error matching [ErrBusy] at once. The caller must Close the
+	// transaction.
+	Begin(ctx context.Context, id string) (Tx, error)
+	// Load reads the session's checkpoint as last committed, and its
+	// revision, without taking the lock. An unknown session is an error
+	// that matches [ErrNotFound]. The bytes are read-only: a store may
+	// share them.
 	Load(ctx context.Context, id string) ([]byte, uint64, error)
-	// Save stores data if and only if the stored revision of the session
-	// equals expected (0: the session must not exist yet). data must be a
-	// JSON object whose "revision" field is expected+1, otherwise the error
-	// matches [ErrInvalidData]. When the stored revision differs, Save
-	// returns a [*ConflictError] and stores nothing.
-	Save(ctx context.Context, id string, expected uint64, data []byte) error
-	// Delete removes the session. Deleting a missing session is not an error.
+	// Log returns the session's records with a revision above after,
+	// oldest first, at most limit of them (limit <= 0: all). An unknown
+	// session has an empty log. Its cost grows with the records returned,
+	// not with the session's length.
+	Log(ctx context.Context, id string, after uint64, limit int) ([]Record, error)
+	// List returns one page of the stored sessions, sorted by id: those
+	// whose id sorts after the given one ("" for the first page), at most
+	// limit of them (limit <= 0: all). The last id of a page is the after
+	// of the next.
+	List(ctx context.Context, after string, limit int) ([]SessionInfo, error)
+	// Delete removes the session, its log and its message ids, under the
+	// session's lock. Deleting a missing session is not an error; Delete
+	// also removes a corrupt checkpoint (that is how a session is reset).
 	Delete(ctx context.Context, id string) error
-	// List returns the ids of the stored sessions, sorted.
-	List(ctx context.Context) ([]string, error)
+	// Prune deletes every session last saved before the given time, each
+	// under its lock so that it never removes a session a turn is using,
+	// and returns how many it deleted. It works through the sessions in
+	// batches, in time linear in their number.
+	Prune(ctx context.Context, before time.Time) (int, error)
+	// Ping reports whether the store answers, at a cost that does not
+	// grow with the number of sessions (serve's /readyz asks on every
+	// probe).
+	Ping(ctx context.Context) error
+	// Close releases the store's resources (connections, handles). The
+	// store must not be used afterwards.
+	Close() error
+}
+
+// Tx is one turn's hold on a session, from [Store.Begin] to Close. It is
+// used by one goroutine.
+type Tx interface {
+	// Checkpoint returns the session's checkpoint as Begin loaded it and
+	// its revision: nil and 0 for a session with no checkpoint. The bytes
+	// are read-only: the store may share them, for as long as the caller
+	// likes.
+	Checkpoint() ([]byte, uint64)
+	// Lookup returns the record of the session's turn whose Key is key,
+	// through an index: its cost does not grow with the session's length.
+	// The empty key is never found.
+	Lookup(ctx context.Context, key string) (Record, bool, error)
+	// Commit saves data as the session's checkpoint and appends rec to its
+	// log, in one atomic step: both or neither. rec.Revision must be the
+	// loaded revision plus one, and rec.Key at most [MaxKeyLength] bytes,
+	// or the error matches [ErrInvalidData]. When the stored revision is
+	// no longer the loaded one (only a writer that bypassed the lock can
+	// do that), Commit returns a [*ConflictError] and stores nothing. The
+	// store does not keep data past the call. A transaction commits at
+	// most once.
+	Commit(ctx context.Context, rec Record, data []byte) error
+	// Close ends the transaction and releases the session's lock. A
+	// transaction closed without a commit changes nothing. Close may be
+	// called more than once.
+	Close()
+}
+
+// Record is one turn's entry in a session's log: what the user sent, what
+// was understood, the replies and the VM events. The engine writes it; a
+// store keeps it as JSON, byte for byte.
+type Record struct {
+	// Revision is the checkpoint revision the turn saved.
+	Revision uint64
+	// Key is the turn's idempotency key (a message id), or "".
+	Key string
+	// Data is the entry: one JSON object. A record read from a store
+	// always has it.
+	Data []byte
+	// Value, when Data is nil, is the entry as a Go value that
+	// encoding/json writes as one object. A store encodes it once, when it
+	// writes the record out of the process; the memory store keeps the
+	// value and encodes it only when the record is read, so the value
+	// must not change after Commit.
+	Value any
+}
+
+// SessionInfo describes a stored session.
+type SessionInfo struct {
+	ID       string
+	Revision uint64
+	// Updated is when the checkpoint was last saved.
+	Updated time.Time
 }
 
 // MaxIDLength is the longest session id, in bytes.
 const MaxIDLength = 128
 
+// MaxKeyLength is the longest idempotency key, in bytes.
+const MaxKeyLength = 256
+
 // ErrNotFound means that the session has no checkpoint.
 var ErrNotFound = errors.New("checkpoint not found")
 
-// ErrConflict means that a compare-and-swap save lost: the stored revision
-// was not the expected one. Errors returned by Save wrap it through
+// ErrConflict means that a compare-and-swap lost: the stored revision was
+// not the expected one. Errors returned by Commit wrap it through
 // [*ConflictError].
 var ErrConflict = errors.New("checkpoint conflict")
 
-// ErrCorrupt means that a stored checkpoint cannot be parsed. Errors returned
-// by the stores wrap it through [*CorruptError].
+// ErrCorrupt means that a stored checkpoint or log cannot be read. Errors
+// returned by the stores wrap it through [*CorruptError].
 var ErrCorrupt = errors.New("checkpoint corrupt")
 
-// ErrInvalidData means that the bytes given to Save are not a JSON object
-// with the right "revision" field. It is a caller bug; nothing is stored.
+// ErrInvalidData means that what was given to Commit breaks its rules (a
+// record's revision or key, a record that is not a JSON object). It is a
+// caller bug; nothing is stored.
 var ErrInvalidData = errors.New("invalid checkpoint data")
 
 // ErrBusy means that a session already has as many turns waiting for its
@@ -70,12 +158,17 @@ var ErrInvalidData = errors.New("invalid checkpoint data")
 // Retry-After).
 var ErrBusy = errors.New("session busy")
 
+// ErrSchemaOutdated means that a database store's tables are older than
+// this soni and the store was opened without migrating them (as read-only
+// commands open it). Migrating them, once, fixes it.
+var ErrSchemaOutdated = errors.New("the database's schema needs migrating")
+
 // ErrTooLarge means that a checkpoint exceeds the store's size limit.
 var ErrTooLarge = errors.New("checkpoint too large")
 
-// ConflictError reports a lost compare-and-swap: Save expected the session
-// at revision Expected but found it at Actual (0: it does not exist).
-// errors.Is(err, ErrConflict) holds for it.
+// ConflictError reports a lost compare-and-swap: the transaction expected
+// the session at revision Expected but found it at Actual (0: it does not
+// exist). errors.Is(err, ErrConflict) holds for it.
 type ConflictError struct {
 	Session          string
 	Expected, Actual uint64
@@ -92,26 +185,25 @@ func (e *ConflictError) Error() string {
 	default:
 		found = fmt.Sprintf("it is at revision %d", e.Actual)
 	}
-	return fmt.Sprintf("%v: session %q was expected at revision %d but %s (saved by another process or turn?); reload it and try again",
+	return fmt.Sprintf("%v: session %q was expected at revision %d but %s: another writer saved it without taking its lock; nothing of this turn was saved",
 		ErrConflict, e.Session, e.Expected, found)
 }
 
 // Is reports whether target is [ErrConflict].
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
-// CorruptError reports a stored checkpoint that cannot be parsed. Path names
-// the file (or the session, for stores without files) and Err the reason.
-// The stores never overwrite a corrupt checkpoint. errors.Is(err, ErrCorrupt)
-// holds for it.
+// CorruptError reports a stored checkpoint or log that cannot be read.
+// Path names the file (or the session, for stores without files) and Err
+// the reason. The stores never overwrite a corrupt checkpoint.
+// errors.Is(err, ErrCorrupt) holds for it.
 type CorruptError struct {
 	Path string
 	Err  error
 }
 
-// Error names the file and the reason and suggests --reset.
+// Error names the file and the reason.
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("checkpoint %q is corrupt: %v; it was left untouched: inspect or remove it, or start the session afresh with --reset",
-		e.Path, e.Err)
+	return fmt.Sprintf("checkpoint %q is corrupt: %v; it was left untouched", e.Path, e.Err)
 }
 
 // Unwrap returns the reason.
@@ -167,206 +259,31 @@ func isIDByte(c byte) bool {
 		c == '.' || c == '_' || c == '-'
 }
 
-// Revision returns the top-level "revision" field of checkpoint bytes. The
-// bytes must be one JSON object and the field an integer literal of at
-// least 1 that fits in 64 bits.
-//
-// The stores call it on every load and save, so it does not parse the
-// document into values: it scans the top level for the field, checking the
-// document's structure (one object, keys and values in order, strings and
-// brackets closed, nothing after it) and allocating nothing. It does not
-// check every literal nested inside: the VM's decoder, which parses a
-// checkpoint once per turn, does. A document the scan cannot read goes
-// through encoding/json, for the precise error message or an escaped key.
-func Revision(data []byte) (uint64, error) {
-	if rev, ok := scanRevision(data); ok {
-		return rev, nil
+// Check runs the checks every method taking a session id starts with: the
+// id, then the context. Stores of other packages call it.
+func Check(ctx context.Context, id string) error {
+	if err := ValidateID(id); err != nil {
+		return err
 	}
-	return parseRevision(data)
+	return ctx.Err()
 }
 
-// scanRevision finds the top-level "revision" of valid JSON without
-// allocating. It reports false when it cannot decide, and the caller
-// parses instead.
-func scanRevision(data []byte) (uint64, bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return 0, false
+// CheckRecord checks a record given to Commit on a session loaded at
+// revision loaded: its revision must be loaded+1 and its key at most
+// [MaxKeyLength] bytes. Stores call it.
+func CheckRecord(id string, loaded uint64, rec Record) error {
+	if loaded == ^uint64(0) || rec.Revision != loaded+1 {
+		return fmt.Errorf("%w: the record of session %q has revision %d, but the session was loaded at revision %d, so its next revision is %d",
+			ErrInvalidData, id, rec.Revision, loaded, loaded+1)
 	}
-	i = skipSpace(data, i+1)
-	var rev uint64
-	found := false
-	if i < len(data) && data[i] == '}' {
-		return 0, false // no field at all
-	}
-	for {
-		if i >= len(data) || data[i] != '"' {
-			return 0, false
-		}
-		j := i + 1
-		for j < len(data) && data[j] != '"' {
-			if data[j] == '\\' {
-				return 0, false // an escaped key: let encoding/json unescape it
-			}
-			j++
-		}
-		if j >= len(data) {
-			return 0, false
-		}
-		key := data[i+1 : j]
-		i = skipSpace(data, j+1)
-		if i >= len(data) || data[i] != ':' {
-			return 0, false
-		}
-		i = skipSpace(data, i+1) // at the value
-		end, ok := skipValue(data, i)
-		if !ok {
-			return 0, false
-		}
-		if string(key) == "revision" {
-			n, err := strconv.ParseUint(string(data[i:end]), 10, 64)
-			if err != nil || n == 0 {
-				return 0, false
-			}
-			rev, found = n, true // the last duplicate wins, as in encoding/json
-		}
-		i = skipSpace(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
-			continue
-		}
-		if i >= len(data) || data[i] != '}' || skipSpace(data, i+1) != len(data) {
-			return 0, false
-		}
-		return rev, found
-	}
-}
-
-// skipSpace returns the index of the first non-space byte at or after i.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the index just after the JSON value at i, and false
-// when the value is empty or runs off the end (an unclosed string or
-// bracket) or its brackets do not pair.
-func skipValue(data []byte, i int) (int, bool) {
-	var stack [64]byte // open brackets; deeper documents go to encoding/json
-	depth := 0
-	start := i
-	for ; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '"':
-			for i++; ; i++ {
-				// Plain stops at the quote, a backslash or a control
-				// character (which the scan lets through).
-				if i = jsonstr.Plain(data, i); i >= len(data) {
-					return 0, false
-				}
-				if data[i] == '"' {
-					break
-				}
-				if data[i] == '\\' {
-					i++
-				}
-			}
-			if depth == 0 {
-				return i + 1, true
-			}
-		case '{', '[':
-			if depth == len(stack) {
-				return 0, false
-			}
-			stack[depth] = c
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i, i > start
-			}
-			depth--
-			if open := stack[depth]; open == '{' && c != '}' || open == '[' && c != ']' {
-				return 0, false
-			}
-			if depth == 0 {
-				return i + 1, true
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i, i > start
-			}
-		}
-	}
-	return i, depth == 0 && i > start
-}
-
-// parseRevision is Revision through encoding/json, with the messages of
-// every way the bytes can be wrong.
-func parseRevision(data []byte) (uint64, error) {
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return 0, errors.New("it is empty, not a JSON object")
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return 0, fmt.Errorf("it is a JSON %s, not an object", typeErr.Value)
-		}
-		return 0, fmt.Errorf("it is not valid JSON: %w", err)
-	}
-	if top == nil {
-		return 0, errors.New("it is JSON null, not an object")
-	}
-	raw, ok := top["revision"]
-	if !ok {
-		return 0, errors.New(`it has no top-level "revision" field`)
-	}
-	n, err := strconv.ParseUint(string(raw), 10, 64)
-	if err != nil || n == 0 {
-		return 0, fmt.Errorf(`its "revision" is %q, not an integer of at least 1`, text.Clip(string(raw), 40))
-	}
-	return n, nil
-}
-
-// CheckData validates the bytes given to Save for the expected revision:
-// a JSON object whose "revision" is expected+1. Stores call it.
-func CheckData(id string, expected uint64, data []byte) error {
-	rev, err := Revision(data)
-	if err != nil {
-		return fmt.Errorf("%w for session %q: %v", ErrInvalidData, id, err)
-	}
-	if expected == ^uint64(0) || rev != expected+1 {
-		return fmt.Errorf("%w for session %q: its revision is %d but saving over revision %d must write revision %d",
-			ErrInvalidData, id, rev, expected, expected+1)
+	if len(rec.Key) > MaxKeyLength {
+		return fmt.Errorf("%w: the message id of session %q is %d bytes, over the limit of %d", ErrInvalidData, id, len(rec.Key), MaxKeyLength)
 	}
 	return nil
 }
 
-// Pinger is a Store that can tell whether it answers without listing its
-// sessions. serve's /readyz asks on every probe, so Ping must cost the
-// same whatever the number of sessions. Every store in this module is
-// one.
-type Pinger interface {
-	Ping(ctx context.Context) error
-}
+// errCommitted is returned by a second Commit of one transaction.
+var errCommitted = errors.New("the transaction has already committed: begin a new one for the next turn")
 
-// Ping reports whether s answers: s.Ping when s is a Pinger, else a List
-// (which grows with the number of sessions).
-func Ping(ctx context.Context, s Store) error {
-	if p, ok := s.(Pinger); ok {
-		return p.Ping(ctx)
-	}
-	_, err := s.List(ctx)
-	return err
-}
-
-// SharedLoader is a Store that can lend its own bytes instead of a copy:
-// LoadShared returns bytes the store never changes afterwards, which the
-// caller must treat as read-only. The soni Engine decodes them in place
-// (the state's strings share them), which saves a copy of every
-// checkpoint on every turn of a memory store.
-type SharedLoader interface {
-	LoadShared(ctx context.Context, id string) ([]byte, uint64, error)
-}
+// ErrClosed is returned by a transaction used after Close.
+var ErrClosed = errors.New("the transaction is closed")

@@ -617,7 +617,6 @@ func (s *Suite) compile(path string) *Project {
 		Actions:      vm.ActionFunc(noCaseRunner),
 		Validators:   vm.ValidatorFunc(noCaseValidator),
 		Understander: u,
-		NoLog:        true, // a case's session is thrown away: no log to keep
 		Dir:          p.Dir,
 	})
 	if err != nil {

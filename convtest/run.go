@@ -280,18 +280,13 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 	}
 	if len(c.Fixtures) > 0 && len(c.Turns) > 0 {
 		// The fixtures are the conversation's state before its first turn.
-		st := eng.Machine().NewState(session)
+		slots := map[string]any{}
 		for _, fr := range c.Fixtures {
 			for _, sv := range t.fixtures[fr.Name].Slots {
-				st.Slots[sv.Slot] = sv.Value
+				slots[sv.Slot] = sv.Value
 			}
 		}
-		st.Revision = 1
-		b, err := eng.Codec().Encode(st)
-		if err == nil {
-			err = eng.Store().Save(ctx, session, 0, b)
-		}
-		if err != nil {
+		if err := eng.Seed(ctx, session, slots); err != nil {
 			fail(c.Turns[0], fmt.Errorf("fixtures: %w", err))
 			return
 		}

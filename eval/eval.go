@@ -155,7 +155,7 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 
 // RunWith is Run with hooks.
 func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir string, u vm.Understander, hooks Hooks) (*Result, error) {
-	eng, err := soni.New(prog, soni.Options{NoLog: true, Dir: dir})
+	eng, err := soni.New(prog, soni.Options{Dir: dir})
 	if err != nil {
 		return nil, err
 	}

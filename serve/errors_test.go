@@ -153,11 +153,25 @@ type fullDisk struct {
 	full atomic.Bool
 }
 
-func (s *fullDisk) Commit(ctx context.Context, id string, expected uint64, data []byte, rec checkpoints.Record) error {
-	if s.full.Load() {
-		return &fs.PathError{Op: "write", Path: "/secret/checkpoints/" + id + ".tmp", Err: syscall.ENOSPC}
+func (s *fullDisk) Begin(ctx context.Context, id string) (checkpoints.Tx, error) {
+	tx, err := s.MemoryStore.Begin(ctx, id)
+	if err != nil {
+		return nil, err
 	}
-	return s.MemoryStore.Commit(ctx, id, expected, data, rec)
+	return &fullDiskTx{Tx: tx, s: s, id: id}, nil
+}
+
+type fullDiskTx struct {
+	checkpoints.Tx
+	s  *fullDisk
+	id string
+}
+
+func (tx *fullDiskTx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) error {
+	if tx.s.full.Load() {
+		return &fs.PathError{Op: "write", Path: "/secret/checkpoints/" + tx.id + ".tmp", Err: syscall.ENOSPC}
+	}
+	return tx.Tx.Commit(ctx, rec, data)
 }
 
 // TestReadyReflectsCommitFailures: a store that answers its ping but

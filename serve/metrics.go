@@ -79,53 +79,16 @@ func (m *Metrics) Actions(r vm.ActionRunner) vm.ActionRunner {
 }
 
 // Store wraps a store so that each operation's duration, and each lost
-// compare-and-swap, is measured.
-func (m *Metrics) Store(j checkpoints.Journal) checkpoints.Journal {
-	return &measuredStore{Journal: j, m: m}
-}
-
-type measuredStore struct {
-	checkpoints.Journal
-	m *Metrics
-}
-
-// Ping passes /readyz's probe to the store, unmeasured: probes are not
-// turns.
-func (s *measuredStore) Ping(ctx context.Context) error {
-	return checkpoints.Ping(ctx, s.Journal)
-}
-
-func (s *measuredStore) observe(op string, start time.Time, err error) {
-	s.m.storeTime.WithLabelValues(op).Observe(time.Since(start).Seconds())
-	if errors.Is(err, checkpoints.ErrConflict) {
-		s.m.conflicts.Inc()
-	}
-}
-
-func (s *measuredStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	start := time.Now()
-	b, rev, err := s.Journal.Load(ctx, id)
-	s.observe("load", start, err)
-	return b, rev, err
-}
-
-func (s *measuredStore) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	start := time.Now()
-	err := s.Journal.Save(ctx, id, expected, data)
-	s.observe("save", start, err)
-	return err
-}
-
-func (s *measuredStore) Commit(ctx context.Context, id string, expected uint64, data []byte, rec checkpoints.Record) error {
-	start := time.Now()
-	err := s.Journal.Commit(ctx, id, expected, data, rec)
-	s.observe("commit", start, err)
-	return err
-}
-
-func (s *measuredStore) Lock(ctx context.Context, id string) (func(), error) {
-	start := time.Now()
-	unlock, err := s.Journal.Lock(ctx, id)
-	s.observe("lock", start, err)
-	return unlock, err
+// compare-and-swap, is measured (checkpoints.Observe wraps the whole
+// interface). Pings are not measured: probes are not turns.
+func (m *Metrics) Store(s checkpoints.Store) checkpoints.Store {
+	return checkpoints.Observe(s, func(op string, d time.Duration, err error) {
+		if op == "ping" {
+			return
+		}
+		m.storeTime.WithLabelValues(op).Observe(d.Seconds())
+		if errors.Is(err, checkpoints.ErrConflict) {
+			m.conflicts.Inc()
+		}
+	})
 }

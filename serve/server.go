@@ -529,10 +529,6 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 	start := time.Now()
 	rep, err := eng.HandleMessage(ctx, session, key, in)
 	d := time.Since(start)
-	if err == nil && rep.Record == nil {
-		// A store without a log: build the record the API answers with.
-		rep.Record = &soni.TurnRecord{Session: session, Revision: rep.Revision, Replies: rep.Replies, Messages: rep.Messages, Events: rep.Events, Pending: rep.Pending, Slots: rep.Slots()}
-	}
 	outcome := "ok"
 	var he *httpError
 	switch {
@@ -730,25 +726,13 @@ type sessionInfo struct {
 // listSessions answers the store's sessions, the most recent first.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	out := []sessionInfo{}
-	store := s.eng.Load().Store()
-	if j, ok := store.(checkpoints.Journal); ok {
-		infos, err := j.Sessions(r.Context())
-		if err != nil {
-			writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
-			return
-		}
-		for _, in := range infos {
-			out = append(out, sessionInfo{Session: in.ID, Revision: in.Revision, Updated: in.Updated.UTC()})
-		}
-	} else {
-		ids, err := store.List(r.Context())
-		if err != nil {
-			writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
-			return
-		}
-		for _, id := range ids {
-			out = append(out, sessionInfo{Session: id})
-		}
+	infos, err := s.eng.Load().Store().List(r.Context(), "", 0)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
+		return
+	}
+	for _, in := range infos {
+		out = append(out, sessionInfo{Session: in.ID, Revision: in.Revision, Updated: in.Updated.UTC()})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Updated.Equal(out[j].Updated) {
@@ -787,7 +771,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := checkpoints.Ping(ctx, eng.Store()); err != nil {
+	if err := eng.Store().Ping(ctx); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store failed: "+storeCause(err))
 		return
 	}

@@ -68,7 +68,7 @@ func newShop(t *testing.T, opts Options, release chan struct{}) (*httptest.Serve
 
 // shopOn starts a test server on the shop flows with a store of the
 // test's, and check_stock run by stock.
-func shopOn(t *testing.T, opts Options, store checkpoints.Journal, stock func(ctx context.Context) (map[string]any, error)) (*httptest.Server, *soni.Engine) {
+func shopOn(t *testing.T, opts Options, store checkpoints.Store, stock func(ctx context.Context) (map[string]any, error)) (*httptest.Server, *soni.Engine) {
 	t.Helper()
 	r := compiler.CompileSource("shop.yaml", []byte(shopYAML), compiler.Options{})
 	require.NotNil(t, r.Program, "%v", r.Diags)
@@ -287,9 +287,9 @@ func (s *downStore) Ping(ctx context.Context) error {
 	return s.MemoryStore.Ping(ctx)
 }
 
-func (s *downStore) List(ctx context.Context) ([]string, error) {
+func (s *downStore) List(ctx context.Context, after string, limit int) ([]checkpoints.SessionInfo, error) {
 	s.lists.Add(1)
-	return s.MemoryStore.List(ctx)
+	return s.MemoryStore.List(ctx, after, limit)
 }
 
 // TestReadyPingsTheStore: /readyz asks the store's Ping, which does not

@@ -4,41 +4,9 @@
 // {"replies": [...]}. One invocation per message, the thread id being the
 // session, as a LangGraph server runs one run per thread.
 import http from "node:http";
-import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { graph as compile } from "./graph.mjs";
 
-const last = (a, b) => (b === undefined ? a : b);
-const State = Annotation.Root({
-  text: Annotation({ reducer: last, default: () => "" }),
-  active: Annotation({ reducer: last, default: () => false }),
-  origin: Annotation({ reducer: last, default: () => null }),
-  destination: Annotation({ reducer: last, default: () => null }),
-  date: Annotation({ reducer: last, default: () => null }),
-  price: Annotation({ reducer: last, default: () => null }),
-  replies: Annotation({ reducer: last, default: () => [] }),
-});
-
-const route = (s) => {
-  if (!s.active) return s.text.trim().toLowerCase() === "book a flight" ? "ask_origin" : "idle";
-  if (s.origin === null) return "ask_destination";
-  if (s.destination === null) return "ask_date";
-  return "found";
-};
-
-const graph = new StateGraph(State)
-  .addNode("ask_origin", () => ({ active: true, origin: null, destination: null, date: null, price: null, replies: ["Welcome", "Where from?"] }))
-  .addNode("idle", () => ({ replies: ["How can I help?"] }))
-  .addNode("ask_destination", (s) => ({ origin: s.text.trim(), replies: ["Where to?"] }))
-  .addNode("ask_date", (s) => ({ destination: s.text.trim(), replies: ["What date?"] }))
-  .addNode("found", (s) => {
-    const price = 156;
-    return {
-      date: s.text.trim(), price, active: false,
-      replies: [`Found a flight from ${s.origin} to ${s.destination} on ${s.text.trim()} for ${price}`],
-    };
-  })
-  .addConditionalEdges(START, route, ["ask_origin", "idle", "ask_destination", "ask_date", "found"])
-  .addEdge("ask_origin", END).addEdge("idle", END).addEdge("ask_destination", END).addEdge("ask_date", END).addEdge("found", END)
-  .compile({ checkpointer: new MemorySaver() });
+const graph = compile();
 
 const path = /^\/v1\/sessions\/([A-Za-z0-9._-]{1,128})\/messages$/;
 

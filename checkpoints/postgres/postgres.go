@@ -2,15 +2,20 @@
 // github.com/jackc/pgx/v5 and pgxpool, for soni serve replicas that share
 // one database.
 //
-// Checkpoints are bytea, kept byte for byte. A save is one transaction:
-// the first one an INSERT … ON CONFLICT DO NOTHING, the next ones an
-// UPDATE … WHERE session_id = $1 AND revision = $2 (no row: a conflict),
-// with the turn's log record inserted in the same transaction. The tables
-// are created and migrated by the store under an advisory lock, with a
-// version table. The turn lock is pg_advisory_lock on a connection pinned
-// for the turn, from a pool of its own, so that turns waiting for a lock
-// never starve the queries of the turns holding one; a replica that dies
-// closes its connections and so releases its locks.
+// Checkpoints are bytea, kept byte for byte. A session's lock is first its
+// place in this process's queue and then pg_advisory_lock on a connection
+// pinned for the transaction, from a pool of its own; the transaction's
+// statements run on that connection, so a turn holds one connection, and a
+// turn waiting in the queue holds none. A replica that dies closes its
+// connections and so releases its locks. A commit is one database
+// transaction: the first an INSERT … ON CONFLICT DO NOTHING, the next ones
+// an UPDATE … WHERE session_id = $4 AND revision = $5 (no row: a conflict),
+// with the turn's log record inserted in the same transaction.
+//
+// The tables carry a schema version (soni_schema). Opening a store reads
+// it and runs no DDL when it is current; when it is behind, the store
+// migrates it once, under an advisory lock, unless opened with NoMigrate
+// (read-only commands), and Migrate does it on its own (soni db migrate).
 package postgres
 
 import (
@@ -26,51 +31,87 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/checkpoints/internal/sqlcore"
 )
 
-// Store is a [checkpoints.Journal] in PostgreSQL.
+// Store is a [checkpoints.Store] in PostgreSQL.
 type Store struct {
+	*sqlcore.Store
 	pool  *pgxpool.Pool
 	locks *pgxpool.Pool
-	owned bool
+	owned bool // Open made pool, and Close closes it
 }
 
-var _ checkpoints.Journal = (*Store)(nil)
+var _ checkpoints.Store = (*Store)(nil)
 
-// schemaVersion is the version of the tables; Open migrates older ones.
-const schemaVersion = 1
-
-var migrations = []string{
-	`CREATE TABLE IF NOT EXISTS soni_schema (version integer NOT NULL)`,
-	`CREATE TABLE IF NOT EXISTS soni_checkpoints (
-		session_id text PRIMARY KEY,
-		revision bigint NOT NULL,
-		data bytea NOT NULL,
-		updated_at timestamptz NOT NULL DEFAULT now()
-	)`,
-	`CREATE TABLE IF NOT EXISTS soni_events (
-		session_id text NOT NULL,
-		revision bigint NOT NULL,
-		msg_key text,
-		data bytea NOT NULL,
-		PRIMARY KEY (session_id, revision)
-	)`,
-	`CREATE INDEX IF NOT EXISTS soni_events_key ON soni_events (session_id, msg_key) WHERE msg_key IS NOT NULL`,
-	`CREATE INDEX IF NOT EXISTS soni_checkpoints_updated ON soni_checkpoints (updated_at)`,
+// Options configure a store. Every field is optional.
+type Options struct {
+	// NoMigrate opens the store without ever changing its tables: when
+	// they are behind this soni, Open fails with an error matching
+	// [checkpoints.ErrSchemaOutdated] instead of migrating them. Commands
+	// that only read open stores so.
+	NoMigrate bool
+	// MaxWaiting is how many turns of one session may wait for its lock in
+	// this process besides the holder (0: checkpoints.DefaultMaxWaiting).
+	MaxWaiting int
 }
 
-// Open connects to the database at url (any libpq URL or DSN) and creates
-// or migrates the tables. Close releases the connections.
-func Open(ctx context.Context, url string) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+// migrationLock is the advisory lock key migrators take.
+const migrationLock = 7236281729
+
+var schema = sqlcore.Schema{
+	Steps: [][]string{{
+		`CREATE TABLE IF NOT EXISTS soni_schema (version integer NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS soni_checkpoints (
+			session_id text PRIMARY KEY,
+			revision bigint NOT NULL,
+			data bytea NOT NULL,
+			updated_at timestamptz NOT NULL DEFAULT now()
+		)`,
+		`CREATE TABLE IF NOT EXISTS soni_events (
+			session_id text NOT NULL,
+			revision bigint NOT NULL,
+			msg_key text,
+			data bytea NOT NULL,
+			PRIMARY KEY (session_id, revision)
+		)`,
+		`CREATE INDEX IF NOT EXISTS soni_events_key ON soni_events (session_id, msg_key) WHERE msg_key IS NOT NULL`,
+		`CREATE INDEX IF NOT EXISTS soni_checkpoints_updated ON soni_checkpoints (updated_at)`,
+	}},
+	// A plain query of the catalog, not to_regclass, whose cached view of
+	// the catalog may not show a table another migrator just committed.
+	Exists: `SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'soni_schema'`,
+	Lock:   fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d)`, migrationLock),
+	Read:   `SELECT version FROM soni_schema`,
+	Insert: `INSERT INTO soni_schema (version) VALUES ($1)`,
+	Update: `UPDATE soni_schema SET version = $1`,
+}
+
+var queries = sqlcore.Queries{
+	Load:        `SELECT data, revision FROM soni_checkpoints WHERE session_id = $1`,
+	Revision:    `SELECT revision FROM soni_checkpoints WHERE session_id = $1`,
+	Insert:      `INSERT INTO soni_checkpoints (session_id, revision, data, updated_at) VALUES ($1, 1, $2, $3) ON CONFLICT DO NOTHING`,
+	Update:      `UPDATE soni_checkpoints SET revision = $1, data = $2, updated_at = $3 WHERE session_id = $4 AND revision = $5`,
+	ClearEvents: `DELETE FROM soni_events WHERE session_id = $1`,
+	AddEvent:    `INSERT INTO soni_events (session_id, revision, msg_key, data) VALUES ($1, $2, $3, $4)`,
+	Lookup:      `SELECT revision, data FROM soni_events WHERE session_id = $1 AND msg_key = $2 ORDER BY revision LIMIT 1`,
+	Log:         `SELECT revision, COALESCE(msg_key, ''), data FROM soni_events WHERE session_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+	List:        `SELECT session_id, revision, updated_at FROM soni_checkpoints WHERE session_id > $1 COLLATE "C" ORDER BY session_id COLLATE "C" LIMIT $2`,
+	Delete:      `DELETE FROM soni_checkpoints WHERE session_id = $1`,
+	Stale:       `SELECT session_id FROM soni_checkpoints WHERE updated_at < $1 AND session_id > $2 COLLATE "C" ORDER BY session_id COLLATE "C" LIMIT $3`,
+	DeleteStale: `DELETE FROM soni_checkpoints WHERE session_id = $1 AND updated_at < $2`,
+	Ping:        `SELECT 1 FROM soni_checkpoints LIMIT 1`,
+}
+
+// Open connects to the database at url (any libpq URL or DSN) and checks
+// its tables, migrating them when they are behind (unless
+// opts.NoMigrate). Close releases the connections.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	pool, err := connect(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("postgres store: %s", redact(err))
+		return nil, err
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres store: %s", redact(err))
-	}
-	s, err := New(ctx, pool)
+	s, err := New(ctx, pool, opts)
 	if err != nil {
 		pool.Close()
 		return nil, err
@@ -79,11 +120,44 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	return s, nil
 }
 
-// New makes a store on an embedding program's pool and creates or
-// migrates the tables. The turn locks use a second pool with the same
-// configuration (up to 64 connections, one per turn in flight); Close
-// closes that one, and the given pool only if Open made it.
-func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
+func connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres store: %s", redact(err))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres store: %s", redact(err))
+	}
+	return pool, nil
+}
+
+// Migrate brings the tables of the database at url to this soni's version
+// and returns the version they had and the version they have. It is safe
+// to run while replicas serve: it takes the migration lock, and does
+// nothing when the tables are current.
+func Migrate(ctx context.Context, url string) (from, to int, err error) {
+	pool, err := connect(ctx, url)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer pool.Close()
+	from, to, err = sqlcore.Prepare(ctx, pgConn{pool}, schema, pgx.ErrNoRows, true)
+	if err != nil {
+		return from, to, fmt.Errorf("postgres store: %w", redactErr(err))
+	}
+	return from, to, nil
+}
+
+// New makes a store on an embedding program's pool, checking the tables
+// (and migrating them when they are behind, unless opts.NoMigrate). The
+// transactions use a second pool with the same configuration (up to 64
+// connections, one per session with a turn in flight); Close closes that
+// one, and the given pool only if Open made it.
+func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) {
+	if _, _, err := sqlcore.Prepare(ctx, pgConn{pool}, schema, pgx.ErrNoRows, !opts.NoMigrate); err != nil {
+		return nil, fmt.Errorf("postgres store: %w", redactErr(err))
+	}
 	lcfg := pool.Config().Copy()
 	if lcfg.MaxConns < 64 {
 		lcfg.MaxConns = 64
@@ -94,19 +168,28 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 		return nil, fmt.Errorf("postgres store: %s", redact(err))
 	}
 	s := &Store{pool: pool, locks: locks}
-	if err := s.migrate(ctx); err != nil {
-		locks.Close()
-		return nil, err
-	}
+	s.Store = sqlcore.New(sqlcore.Backend{
+		Name:       "postgres store",
+		DB:         pgConn{pool},
+		Lock:       s.lock,
+		Q:          queries,
+		NoRows:     pgx.ErrNoRows,
+		NoLimit:    nil,
+		TimeArg:    func(t time.Time) any { return t },
+		Time:       func(v any) time.Time { t, _ := v.(time.Time); return t },
+		Err:        func(err error) error { return redactErr(err) },
+		Close:      s.close,
+		MaxWaiting: opts.MaxWaiting,
+	})
 	return s, nil
 }
 
-// Close closes the store's connections.
-func (s *Store) Close() {
+func (s *Store) close() error {
 	s.locks.Close()
 	if s.owned {
 		s.pool.Close()
 	}
+	return nil
 }
 
 // redact drops a connection string from a pgx error message.
@@ -142,236 +225,16 @@ func attempts(err error) string {
 	return err.Error()
 }
 
-func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("postgres store: %s", redact(err))
+// redactErr is redact for errors the core wraps: connection errors lose
+// their connection string, others pass unchanged (so that errors.Is still
+// sees a context's end).
+func redactErr(err error) error {
+	var pe *pgconn.ParseConfigError
+	var ce *pgconn.ConnectError
+	if errors.As(err, &pe) || errors.As(err, &ce) {
+		return errors.New(redact(err))
 	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	// One migrator at a time, across replicas starting together.
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7236281729)`); err != nil {
-		return fmt.Errorf("postgres store: migrate: %w", err)
-	}
-	for _, m := range migrations {
-		if _, err := tx.Exec(ctx, m); err != nil {
-			return fmt.Errorf("postgres store: migrate: %w", err)
-		}
-	}
-	var v int
-	switch err := tx.QueryRow(ctx, `SELECT version FROM soni_schema`).Scan(&v); {
-	case errors.Is(err, pgx.ErrNoRows):
-		if _, err := tx.Exec(ctx, `INSERT INTO soni_schema (version) VALUES ($1)`, schemaVersion); err != nil {
-			return fmt.Errorf("postgres store: migrate: %w", err)
-		}
-	case err != nil:
-		return fmt.Errorf("postgres store: migrate: %w", err)
-	case v > schemaVersion:
-		return fmt.Errorf("postgres store: the database was written by a newer soni (schema %d, this soni knows %d): upgrade soni", v, schemaVersion)
-	}
-	return tx.Commit(ctx)
-}
-
-func begin(ctx context.Context, id string) error {
-	if err := checkpoints.ValidateID(id); err != nil {
-		return err
-	}
-	return ctx.Err()
-}
-
-// Load returns the session's checkpoint.
-func (s *Store) Load(ctx context.Context, id string) ([]byte, uint64, error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, 0, err
-	}
-	var data []byte
-	var rev int64
-	err := s.pool.QueryRow(ctx, `SELECT data, revision FROM soni_checkpoints WHERE session_id = $1`, id).Scan(&data, &rev)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, 0, fmt.Errorf("session %q: %w", id, checkpoints.ErrNotFound)
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("load session %q: %w", id, err)
-	}
-	return data, uint64(rev), nil
-}
-
-// Save stores data if the session is at revision expected.
-func (s *Store) Save(ctx context.Context, id string, expected uint64, data []byte) error {
-	return s.commit(ctx, id, expected, data, nil)
-}
-
-// Commit saves data and appends rec in one transaction.
-func (s *Store) Commit(ctx context.Context, id string, expected uint64, data []byte, rec checkpoints.Record) error {
-	return s.commit(ctx, id, expected, data, &rec)
-}
-
-func (s *Store) commit(ctx context.Context, id string, expected uint64, data []byte, rec *checkpoints.Record) error {
-	if err := begin(ctx, id); err != nil {
-		return err
-	}
-	if err := checkpoints.CheckData(id, expected, data); err != nil {
-		return err
-	}
-	if rec != nil {
-		if err := checkpoints.CheckRecord(id, expected, *rec); err != nil {
-			return err
-		}
-	}
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("save session %q: %w", id, err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	var tag pgconn.CommandTag
-	if expected == 0 {
-		tag, err = tx.Exec(ctx, `INSERT INTO soni_checkpoints (session_id, revision, data) VALUES ($1, 1, $2) ON CONFLICT DO NOTHING`, id, data)
-		if err == nil && tag.RowsAffected() == 1 {
-			// A new session: what an earlier one of this id left goes.
-			_, err = tx.Exec(ctx, `DELETE FROM soni_events WHERE session_id = $1`, id)
-		}
-	} else {
-		tag, err = tx.Exec(ctx, `UPDATE soni_checkpoints SET revision = $3, data = $4, updated_at = now() WHERE session_id = $1 AND revision = $2`, id, int64(expected), int64(expected+1), data)
-	}
-	if err != nil {
-		return fmt.Errorf("save session %q: %w", id, err)
-	}
-	if tag.RowsAffected() != 1 {
-		var actual int64
-		if err := tx.QueryRow(ctx, `SELECT revision FROM soni_checkpoints WHERE session_id = $1`, id).Scan(&actual); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("save session %q: %w", id, err)
-		}
-		return &checkpoints.ConflictError{Session: id, Expected: expected, Actual: uint64(actual)}
-	}
-	if rec != nil {
-		var key any
-		if rec.Key != "" {
-			key = rec.Key
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO soni_events (session_id, revision, msg_key, data) VALUES ($1, $2, $3, $4)`, id, int64(rec.Revision), key, rec.Data); err != nil {
-			return fmt.Errorf("save the log of session %q: %w", id, err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("save session %q: %w", id, err)
-	}
-	return nil
-}
-
-// Delete removes the session, its log and its keys.
-func (s *Store) Delete(ctx context.Context, id string) error {
-	if err := begin(ctx, id); err != nil {
-		return err
-	}
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("delete session %q: %w", id, err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, `DELETE FROM soni_checkpoints WHERE session_id = $1`, id); err != nil {
-		return fmt.Errorf("delete session %q: %w", id, err)
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM soni_events WHERE session_id = $1`, id); err != nil {
-		return fmt.Errorf("delete session %q: %w", id, err)
-	}
-	return tx.Commit(ctx)
-}
-
-// Ping checks that the server answers on both pools (the data and the
-// turn locks) and has the table, reading at most one row.
-func (s *Store) Ping(ctx context.Context) error {
-	var one int
-	err := s.pool.QueryRow(ctx, `SELECT 1 FROM soni_checkpoints LIMIT 1`).Scan(&one)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("postgres store: %s", redact(err))
-	}
-	if err := s.locks.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres store, lock pool: %s", redact(err))
-	}
-	return nil
-}
-
-// List returns the session ids, sorted.
-func (s *Store) List(ctx context.Context) ([]string, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(infos))
-	for i, in := range infos {
-		ids[i] = in.ID
-	}
-	return ids, nil
-}
-
-// Sessions lists the sessions with their revision and last save.
-func (s *Store) Sessions(ctx context.Context) ([]checkpoints.SessionInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rows, err := s.pool.Query(ctx, `SELECT session_id, revision, updated_at FROM soni_checkpoints ORDER BY session_id COLLATE "C"`)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out := []checkpoints.SessionInfo{}
-	for rows.Next() {
-		var in checkpoints.SessionInfo
-		var rev int64
-		if err := rows.Scan(&in.ID, &rev, &in.Updated); err != nil {
-			return nil, fmt.Errorf("list sessions: %w", err)
-		}
-		in.Revision, in.Updated = uint64(rev), in.Updated.UTC()
-		out = append(out, in)
-	}
-	return out, rows.Err()
-}
-
-// Log returns the session's records after revision after.
-func (s *Store) Log(ctx context.Context, id string, after uint64, limit int) ([]checkpoints.Record, error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, err
-	}
-	var lim any // NULL: no limit
-	if limit > 0 {
-		lim = limit
-	}
-	rows, err := s.pool.Query(ctx, `SELECT revision, COALESCE(msg_key, ''), data FROM soni_events WHERE session_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`, id, int64(after), lim)
-	if err != nil {
-		return nil, fmt.Errorf("read the log of session %q: %w", id, err)
-	}
-	defer rows.Close()
-	out := []checkpoints.Record{}
-	for rows.Next() {
-		var r checkpoints.Record
-		var rev int64
-		if err := rows.Scan(&rev, &r.Key, &r.Data); err != nil {
-			return nil, fmt.Errorf("read the log of session %q: %w", id, err)
-		}
-		r.Revision = uint64(rev)
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// Lookup finds the record of the session's turn with the key.
-func (s *Store) Lookup(ctx context.Context, id, key string) (checkpoints.Record, bool, error) {
-	if err := begin(ctx, id); err != nil {
-		return checkpoints.Record{}, false, err
-	}
-	if key == "" {
-		return checkpoints.Record{}, false, nil
-	}
-	r := checkpoints.Record{Key: key}
-	var rev int64
-	err := s.pool.QueryRow(ctx, `SELECT revision, data FROM soni_events WHERE session_id = $1 AND msg_key = $2 ORDER BY revision LIMIT 1`, id, key).Scan(&rev, &r.Data)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return checkpoints.Record{}, false, nil
-	}
-	if err != nil {
-		return checkpoints.Record{}, false, fmt.Errorf("look up a message id of session %q: %w", id, err)
-	}
-	r.Revision = uint64(rev)
-	return r, true, nil
+	return err
 }
 
 // lockKey is the advisory lock key of a session.
@@ -382,26 +245,21 @@ func lockKey(id string) int64 {
 	return int64(h.Sum64())
 }
 
-// Lock takes pg_advisory_lock on a connection pinned until unlock.
-func (s *Store) Lock(ctx context.Context, id string) (func(), error) {
-	if err := begin(ctx, id); err != nil {
-		return nil, err
-	}
+// lock takes pg_advisory_lock on a connection of the lock pool, pinned
+// until the release, and runs the transaction's statements on it.
+func (s *Store) lock(ctx context.Context, id string) (sqlcore.Conn, func(bool), error) {
 	conn, err := s.locks.Acquire(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("lock session %q: %w", id, err)
+		return nil, nil, err
 	}
 	key := lockKey(id)
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, key); err != nil {
 		// A canceled wait may leave the connection unsure: drop it.
 		_ = conn.Conn().Close(context.Background())
 		conn.Release()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("lock session %q: %w", id, err)
+		return nil, nil, err
 	}
-	return func() {
+	return pgConn{conn}, func(bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
@@ -412,21 +270,49 @@ func (s *Store) Lock(ctx context.Context, id string) (func(), error) {
 	}, nil
 }
 
-// Prune deletes the sessions last saved before the given time.
-func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
-	return checkpoints.PruneEach(ctx, s, before, func(ctx context.Context, id string) (bool, error) {
-		tx, err := s.pool.Begin(ctx)
-		if err != nil {
-			return false, err
-		}
-		defer func() { _ = tx.Rollback(ctx) }()
-		tag, err := tx.Exec(ctx, `DELETE FROM soni_checkpoints WHERE session_id = $1 AND updated_at < $2`, id, before)
-		if err != nil || tag.RowsAffected() == 0 {
-			return false, err // or saved meanwhile
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM soni_events WHERE session_id = $1`, id); err != nil {
-			return false, err
-		}
-		return true, tx.Commit(ctx)
-	})
+// querier is what a pool and a pinned connection both offer.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Begin(ctx context.Context) (pgx.Tx, error)
 }
+
+// pgConn adapts a pool or a connection to the core.
+type pgConn struct{ q querier }
+
+func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) sqlcore.Row {
+	return c.q.QueryRow(ctx, query, args...)
+}
+
+func (c pgConn) Query(ctx context.Context, query string, args ...any) (sqlcore.Rows, error) {
+	return c.q.Query(ctx, query, args...)
+}
+
+func (c pgConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := c.q.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}
+
+func (c pgConn) Begin(ctx context.Context) (sqlcore.Txn, error) {
+	tx, err := c.q.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pgTxn{tx}, nil
+}
+
+type pgTxn struct{ tx pgx.Tx }
+
+func (t pgTxn) QueryRow(ctx context.Context, query string, args ...any) sqlcore.Row {
+	return t.tx.QueryRow(ctx, query, args...)
+}
+
+func (t pgTxn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := t.tx.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}
+
+func (t pgTxn) Commit(ctx context.Context) error { return t.tx.Commit(ctx) }
+
+func (t pgTxn) Rollback(ctx context.Context) error { return t.tx.Rollback(ctx) }

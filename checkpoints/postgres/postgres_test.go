@@ -3,7 +3,9 @@ package postgres
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,8 +33,9 @@ func testURL(t *testing.T) string {
 
 var schemas atomic.Int64
 
-// openSchema opens a store in a fresh schema of its own.
-func openSchema(t *testing.T) *Store {
+// schemaURL makes a fresh schema of its own and returns a URL whose
+// connections use it.
+func schemaURL(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	url := testURL(t)
@@ -49,38 +52,120 @@ func openSchema(t *testing.T) *Store {
 			a.Close()
 		}
 	})
-	cfg, err := pgxpool.ParseConfig(url)
+	return withParam(url, "options", "-csearch_path="+name)
+}
+
+// withParam adds a query parameter to a libpq URL.
+func withParam(url, key, value string) string {
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + key + "=" + neturl.QueryEscape(value)
+}
+
+// openSchema opens a store in a fresh schema of its own.
+func openSchema(t *testing.T, opts Options) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), schemaURL(t), opts)
 	require.NoError(t, err)
-	cfg.ConnConfig.RuntimeParams["search_path"] = name
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	require.NoError(t, err)
-	s, err := New(ctx, pool)
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Close(); pool.Close() })
+	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
 func TestConformance(t *testing.T) {
 	testURL(t)
-	storetest.Run(t, func(t *testing.T) checkpoints.Journal { return openSchema(t) })
+	storetest.Run(t, func(t *testing.T, maxWaiting int) checkpoints.Store {
+		return openSchema(t, Options{MaxWaiting: maxWaiting})
+	})
 }
 
-// TestMigrationIsIdempotent: opening the same schema again finds the
-// tables and the version, and refuses a newer schema.
-func TestMigrationIsIdempotent(t *testing.T) {
-	s := openSchema(t)
+// TestMigrations: a read-only open of a database without the tables is
+// refused, and runs no DDL; Migrate creates them, once, also when several
+// processes migrate at the same time; a current database opens in a
+// read-only transaction (it runs no DDL: issue 20, defect 3, where every
+// open ran CREATE … IF NOT EXISTS and deadlocked live turns); a newer
+// schema is refused.
+func TestMigrations(t *testing.T) {
 	ctx := context.Background()
-	require.NoError(t, s.migrate(ctx))
-	_, err := s.pool.Exec(ctx, `UPDATE soni_schema SET version = 99`)
+	url := schemaURL(t)
+	_, err := Open(ctx, url, Options{NoMigrate: true})
+	require.ErrorIs(t, err, checkpoints.ErrSchemaOutdated)
+	assert.Contains(t, err.Error(), "its tables are at schema version 0 and this soni needs version 1")
+
+	results := make(chan [2]int, 4)
+	for range 4 {
+		go func() {
+			from, to, err := Migrate(ctx, url)
+			assert.NoError(t, err)
+			results <- [2]int{from, to}
+		}()
+	}
+	migrated := 0
+	for range 4 {
+		r := <-results
+		assert.Equal(t, 1, r[1])
+		if r[0] == 0 {
+			migrated++
+		}
+	}
+	assert.Equal(t, 1, migrated, "one process migrates; the others find it done")
+
+	readOnly := withParam(url, "default_transaction_read_only", "on")
+	s, err := Open(ctx, readOnly, Options{})
+	require.NoError(t, err, "a current schema is only read")
+	require.NoError(t, s.Ping(ctx))
+	require.NoError(t, s.Close())
+
+	pool, err := pgxpool.New(ctx, url)
 	require.NoError(t, err)
-	err = s.migrate(ctx)
-	require.ErrorContains(t, err, "written by a newer soni (schema 99")
+	defer pool.Close()
+	var rows int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM soni_schema`).Scan(&rows))
+	assert.Equal(t, 1, rows)
+	_, err = pool.Exec(ctx, `UPDATE soni_schema SET version = 99`)
+	require.NoError(t, err)
+	_, err = Open(ctx, url, Options{})
+	require.ErrorContains(t, err, "written by a newer soni (schema version 99")
+}
+
+// TestHotSessionHoldsOneConnection: many turns of one session waiting for
+// its lock wait in the process, not on pool connections, so the other
+// sessions' turns go through meanwhile (issue 20, defect 4: 100 requests
+// to one session made every other session wait 14.6 s).
+func TestHotSessionHoldsOneConnection(t *testing.T) {
+	s := openSchema(t, Options{MaxWaiting: 200})
+	ctx := context.Background()
+	held, err := s.Begin(ctx, "hot")
+	require.NoError(t, err)
+	waiting := make(chan error, 100)
+	for range 100 {
+		go func() {
+			tx, err := s.Begin(ctx, "hot")
+			if err == nil {
+				tx.Close()
+			}
+			waiting <- err
+		}()
+	}
+	// Each of these needs a connection of the lock pool (64) for its
+	// turn: were the 100 waiters holding one each, they would wait until
+	// the bound (a bound on a hang, not a measured time).
+	cold, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for i := range 70 {
+		require.NoError(t, storetest.Turn(cold, s, fmt.Sprintf("cold%d", i), 0, "", ""))
+	}
+	held.Close()
+	for range 100 {
+		require.NoError(t, <-waiting)
+	}
 }
 
 // TestPingNeedsTheTable: a database without soni's table (the wrong
 // database, say) does not answer /readyz as ready.
 func TestPingNeedsTheTable(t *testing.T) {
-	s := openSchema(t)
+	s := openSchema(t, Options{})
 	ctx := context.Background()
 	require.NoError(t, s.Ping(ctx))
 	_, err := s.pool.Exec(ctx, `DROP TABLE soni_checkpoints CASCADE`)

@@ -2,17 +2,20 @@ package sqlite
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/checkpoints/storetest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) checkpoints.Journal {
-		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "soni.db"))
+	storetest.Run(t, func(t *testing.T, maxWaiting int) checkpoints.Store {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "soni.db"), Options{MaxWaiting: maxWaiting})
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = s.Close() })
 		return s
@@ -20,36 +23,81 @@ func TestConformance(t *testing.T) {
 }
 
 // TestTwoHandlesShareOneFile: two stores on one file (as two processes
-// would be) see each other's saves and exclude each other's turns.
+// would be) see each other's commits and exclude each other's turns.
 func TestTwoHandlesShareOneFile(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "shared.db")
-	a, err := Open(ctx, path)
+	a, err := Open(ctx, path, Options{})
 	require.NoError(t, err)
 	defer a.Close()
-	b, err := Open(ctx, path)
+	b, err := Open(ctx, path, Options{})
 	require.NoError(t, err)
 	defer b.Close()
-	require.NoError(t, a.Save(ctx, "s", 0, storetest.Doc(1, "a")))
-	require.ErrorIs(t, b.Save(ctx, "s", 0, storetest.Doc(1, "b")), checkpoints.ErrConflict)
-	unlock, err := a.Lock(ctx, "s")
+	require.NoError(t, storetest.Turn(ctx, a, "s", 0, "", "a"))
+	held, err := a.Begin(ctx, "s")
 	require.NoError(t, err)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = b.Lock(cctx, "s")
+	_, err = b.Begin(cctx, "s")
 	require.ErrorIs(t, err, context.Canceled, "b waits for a's turn")
-	unlock()
-	unlockB, err := b.Lock(ctx, "s")
-	require.NoError(t, err)
-	unlockB()
+	held.Close()
+	require.NoError(t, storetest.Turn(ctx, b, "s", 1, "", "b"), "b sees a's commit")
 }
 
 // TestPingFailsWhenClosed: /readyz reports a store that cannot answer.
 func TestPingFailsWhenClosed(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "soni.db"))
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "soni.db"), Options{})
 	require.NoError(t, err)
 	require.NoError(t, s.Ping(ctx))
 	require.NoError(t, s.Close())
 	require.Error(t, s.Ping(ctx))
+}
+
+// TestLockFilesGoWithTheirSessions: a session's lock file beside the
+// database is removed when the session is deleted or pruned, and Prune
+// sweeps the ones older versions left (issue 20, defect 10: they were
+// never removed).
+func TestLockFilesGoWithTheirSessions(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "soni.db")
+	s, err := Open(ctx, path, Options{})
+	require.NoError(t, err)
+	defer s.Close()
+	locks := path + "-locks"
+	for _, id := range []string{"a", "b", "c"} {
+		require.NoError(t, storetest.Turn(ctx, s, id, 0, "", id))
+		assert.FileExists(t, filepath.Join(locks, id+".lock"))
+	}
+	require.NoError(t, s.Delete(ctx, "a"))
+	assert.NoFileExists(t, filepath.Join(locks, "a.lock"), "Delete removes the lock file")
+	// Left by a version before issue 20 (its turn lock) and by a delete
+	// killed before its last step.
+	require.NoError(t, os.WriteFile(filepath.Join(locks, "old.turn"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(locks, "gone.lock"), nil, 0o600))
+	n, err := s.Prune(ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	entries, err := os.ReadDir(locks)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "prune leaves no lock file behind")
+}
+
+// TestReadOnlyOpenRunsNoDDL: opening with NoMigrate a file whose tables
+// are current works and changes nothing; one with no tables is refused
+// with ErrSchemaOutdated, and Migrate creates them once.
+func TestReadOnlyOpenRunsNoDDL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "soni.db")
+	_, err := Open(ctx, path, Options{NoMigrate: true})
+	require.ErrorIs(t, err, checkpoints.ErrSchemaOutdated)
+	from, to, err := Migrate(ctx, path)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1}, []int{from, to})
+	from, to, err = Migrate(ctx, path)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 1}, []int{from, to}, "already current: nothing to do")
+	s, err := Open(ctx, path, Options{NoMigrate: true})
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
 }

@@ -1,16 +1,17 @@
 // Package storetest is the conformance suite of checkpoint stores: every
-// [checkpoints.Journal] of soni (memory, file, sqlite, postgres) passes
-// the same tests, and so should a store an embedding program writes.
+// [checkpoints.Store] of soni (memory, file, sqlite, postgres) passes the
+// same tests, and so should a store an embedding program writes. It covers
+// the transaction (Begin, Checkpoint, Lookup, Commit, Close), the per-
+// session queue and its bound, the indexed lookup over a long log, the log
+// and its paging, paged listing, and deletes and prunes at scale.
 package storetest
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,239 +30,363 @@ func Entry(rev uint64, text string) []byte {
 	return []byte(fmt.Sprintf(`{"revision": %d, "user": %q}`, rev, text))
 }
 
-// Run runs the suite. open returns a new, empty store for each subtest;
-// the store must be usable concurrently.
-func Run(t *testing.T, open func(t *testing.T) checkpoints.Journal) {
+// Opener returns a new, empty store for a subtest, whose per-session
+// queue lets maxWaiting turns wait besides the holder (0: the store's
+// default). The store must be usable concurrently; the opener closes it
+// when the test ends.
+type Opener func(t *testing.T, maxWaiting int) checkpoints.Store
+
+// Turn runs one transaction on the session: it begins, checks that the
+// session is at revision rev, and commits revision rev+1 with the note and
+// the message id key.
+func Turn(ctx context.Context, s checkpoints.Store, id string, rev uint64, key, note string) error {
+	tx, err := s.Begin(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	if _, got := tx.Checkpoint(); got != rev {
+		return fmt.Errorf("session %q is at revision %d, not %d", id, got, rev)
+	}
+	return tx.Commit(ctx, checkpoints.Record{Revision: rev + 1, Key: key, Data: Entry(rev+1, note)}, Doc(rev+1, note))
+}
+
+// Run runs the suite.
+func Run(t *testing.T, open Opener) {
 	ctx := context.Background()
 	t.Run("Ping", func(t *testing.T) {
-		s := open(t)
-		_, ok := s.(checkpoints.Pinger)
-		require.True(t, ok, "the store has a Ping that does not list its sessions")
-		require.NoError(t, checkpoints.Ping(ctx, s), "an empty store answers")
-		require.NoError(t, s.Save(ctx, "a", 0, Doc(1, "one")))
-		require.NoError(t, checkpoints.Ping(ctx, s))
+		s := open(t, 0)
+		require.NoError(t, s.Ping(ctx), "an empty store answers")
+		require.NoError(t, Turn(ctx, s, "a", 0, "", "one"))
+		require.NoError(t, s.Ping(ctx))
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
-		assert.Error(t, checkpoints.Ping(cancelled, s), "a cancelled context")
+		assert.Error(t, s.Ping(cancelled), "a cancelled context")
 	})
-	t.Run("LoadMissing", func(t *testing.T) {
-		s := open(t)
-		_, rev, err := s.Load(ctx, "nobody")
-		assert.ErrorIs(t, err, checkpoints.ErrNotFound)
+	t.Run("BeginNewSession", func(t *testing.T) {
+		s := open(t, 0)
+		tx, err := s.Begin(ctx, "nobody")
+		require.NoError(t, err)
+		data, rev := tx.Checkpoint()
+		assert.Nil(t, data)
+		assert.Zero(t, rev)
+		_, ok, err := tx.Lookup(ctx, "k")
+		require.NoError(t, err)
+		assert.False(t, ok)
+		tx.Close()
+		tx.Close() // twice is fine
+		_, rev, err = s.Load(ctx, "nobody")
+		assert.ErrorIs(t, err, checkpoints.ErrNotFound, "beginning creates nothing")
 		assert.Zero(t, rev)
 	})
-	t.Run("SaveLoadDelete", func(t *testing.T) {
-		s := open(t)
-		require.NoError(t, s.Save(ctx, "a", 0, Doc(1, "one")))
+	t.Run("CommitLoadDelete", func(t *testing.T) {
+		s := open(t, 0)
+		buf := Doc(1, "one")
+		tx, err := s.Begin(ctx, "a")
+		require.NoError(t, err)
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 1, Data: Entry(1, "one")}, buf))
+		copy(buf, "XXXXXXXX") // the store keeps no reference to the caller's bytes
+		tx.Close()
 		b, rev, err := s.Load(ctx, "a")
 		require.NoError(t, err)
 		assert.Equal(t, uint64(1), rev)
 		assert.Equal(t, string(Doc(1, "one")), string(b), "kept byte for byte")
-		require.NoError(t, s.Save(ctx, "a", 1, Doc(2, "two")))
+		tx, err = s.Begin(ctx, "a")
+		require.NoError(t, err)
+		b, rev = tx.Checkpoint()
+		assert.Equal(t, uint64(1), rev)
+		assert.Equal(t, string(Doc(1, "one")), string(b), "Begin loads what was committed")
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 2, Data: Entry(2, "two")}, Doc(2, "two")))
+		tx.Close()
 		require.NoError(t, s.Delete(ctx, "a"))
 		_, _, err = s.Load(ctx, "a")
 		assert.ErrorIs(t, err, checkpoints.ErrNotFound)
 		require.NoError(t, s.Delete(ctx, "a"), "deleting a missing session is fine")
-		require.NoError(t, s.Save(ctx, "a", 0, Doc(1, "again")), "a deleted session starts afresh")
-	})
-	t.Run("Conflict", func(t *testing.T) {
-		s := open(t)
-		require.NoError(t, s.Save(ctx, "a", 0, Doc(1, "x")))
-		err := s.Save(ctx, "a", 0, Doc(1, "y"))
-		var ce *checkpoints.ConflictError
-		require.ErrorAs(t, err, &ce)
-		assert.Equal(t, uint64(0), ce.Expected)
-		assert.Equal(t, uint64(1), ce.Actual)
-		assert.ErrorIs(t, s.Save(ctx, "a", 5, Doc(6, "z")), checkpoints.ErrConflict)
-		assert.ErrorIs(t, s.Commit(ctx, "a", 0, Doc(1, "w"), checkpoints.Record{Revision: 1, Data: Entry(1, "w")}), checkpoints.ErrConflict)
-		b, _, err := s.Load(ctx, "a")
-		require.NoError(t, err)
-		assert.Equal(t, string(Doc(1, "x")), string(b), "a lost save stores nothing")
+		require.NoError(t, Turn(ctx, s, "a", 0, "", "again"), "a deleted session starts afresh")
 		log, err := s.Log(ctx, "a", 0, 0)
 		require.NoError(t, err)
-		assert.Empty(t, log, "nor its record")
+		require.Len(t, log, 1, "with a log of its own")
+		assert.JSONEq(t, string(Entry(1, "again")), string(log[0].Data))
 	})
-	t.Run("InvalidData", func(t *testing.T) {
-		s := open(t)
-		assert.ErrorIs(t, s.Save(ctx, "a", 0, Doc(2, "skips one")), checkpoints.ErrInvalidData)
-		assert.ErrorIs(t, s.Save(ctx, "a", 0, []byte("not json")), checkpoints.ErrInvalidData)
-		assert.ErrorIs(t, s.Commit(ctx, "a", 0, Doc(1, "x"), checkpoints.Record{Revision: 2, Data: Entry(2, "x")}), checkpoints.ErrInvalidData)
-		_, _, err := s.Load(ctx, "a")
-		assert.ErrorIs(t, err, checkpoints.ErrNotFound)
+	t.Run("TransactionRules", func(t *testing.T) {
+		s := open(t, 0)
+		tx, err := s.Begin(ctx, "a")
+		require.NoError(t, err)
+		bad := []struct {
+			name string
+			rec  checkpoints.Record
+		}{
+			{"skips a revision", checkpoints.Record{Revision: 2, Data: Entry(2, "")}},
+			{"revision 0", checkpoints.Record{Revision: 0, Data: Entry(0, "")}},
+			{"key too long", checkpoints.Record{Revision: 1, Key: strings.Repeat("k", checkpoints.MaxKeyLength+1), Data: Entry(1, "")}},
+			{"not JSON", checkpoints.Record{Revision: 1, Data: []byte("not json")}},
+			{"not an object", checkpoints.Record{Revision: 1, Data: []byte(`[1]`)}},
+			{"no data", checkpoints.Record{Revision: 1}},
+		}
+		for _, tc := range bad {
+			assert.ErrorIs(t, tx.Commit(ctx, tc.rec, Doc(1, "")), checkpoints.ErrInvalidData, tc.name)
+		}
+		_, _, err = s.Load(ctx, "a")
+		assert.ErrorIs(t, err, checkpoints.ErrNotFound, "a refused commit stores nothing")
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 1, Data: []byte("{\n  \"pretty\": true\n}")}, Doc(1, "")), "a record spread over lines")
+		assert.Error(t, tx.Commit(ctx, checkpoints.Record{Revision: 2, Data: Entry(2, "")}, Doc(2, "")), "a transaction commits once")
+		tx.Close()
+		_, _, err = tx.Lookup(ctx, "k")
+		assert.ErrorIs(t, err, checkpoints.ErrClosed)
+		assert.ErrorIs(t, tx.Commit(ctx, checkpoints.Record{Revision: 2, Data: Entry(2, "")}, Doc(2, "")), checkpoints.ErrClosed)
+		log, err := s.Log(ctx, "a", 0, 0)
+		require.NoError(t, err)
+		require.Len(t, log, 1)
+		assert.JSONEq(t, `{"pretty": true}`, string(log[0].Data))
+
+		tx, err = s.Begin(ctx, "a")
+		require.NoError(t, err)
+		tx.Close() // closed without a commit: nothing changes
+		_, rev, err := s.Load(ctx, "a")
+		require.NoError(t, err)
+		assert.Equal(t, uint64(1), rev)
+	})
+	t.Run("RecordValues", func(t *testing.T) {
+		// A record given as a Go value is stored as its JSON.
+		s := open(t, 0)
+		tx, err := s.Begin(ctx, "v")
+		require.NoError(t, err)
+		v := map[string]any{"user": "hi", "n": 3}
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 1, Key: "m1", Value: v}, Doc(1, "")))
+		tx.Close()
+		log, err := s.Log(ctx, "v", 0, 0)
+		require.NoError(t, err)
+		require.Len(t, log, 1)
+		assert.JSONEq(t, `{"user": "hi", "n": 3}`, string(log[0].Data))
+		tx, err = s.Begin(ctx, "v")
+		require.NoError(t, err)
+		defer tx.Close()
+		rec, ok, err := tx.Lookup(ctx, "m1")
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.JSONEq(t, `{"user": "hi", "n": 3}`, string(rec.Data))
 	})
 	t.Run("HostileIDs", func(t *testing.T) {
-		s := open(t)
+		s := open(t, 0)
 		for _, id := range []string{"", ".", "..", "../x", "a/b", `a\b`, "x\x00y", strings.Repeat("a", 129), "ü", "a b"} {
 			var ie *checkpoints.InvalidIDError
-			_, _, err := s.Load(ctx, id)
+			_, err := s.Begin(ctx, id)
+			assert.ErrorAs(t, err, &ie, "Begin %q", id)
+			_, _, err = s.Load(ctx, id)
 			assert.ErrorAs(t, err, &ie, "Load %q", id)
-			assert.ErrorAs(t, s.Save(ctx, id, 0, Doc(1, "")), &ie, "Save %q", id)
-			assert.ErrorAs(t, s.Commit(ctx, id, 0, Doc(1, ""), checkpoints.Record{Revision: 1, Data: Entry(1, "")}), &ie, "Commit %q", id)
 			assert.ErrorAs(t, s.Delete(ctx, id), &ie, "Delete %q", id)
 			_, err = s.Log(ctx, id, 0, 0)
 			assert.ErrorAs(t, err, &ie, "Log %q", id)
-			_, _, err = s.Lookup(ctx, id, "k")
-			assert.ErrorAs(t, err, &ie, "Lookup %q", id)
-			_, err = s.Lock(ctx, id)
-			assert.ErrorAs(t, err, &ie, "Lock %q", id)
 		}
-		ids, err := s.List(ctx)
+		infos, err := s.List(ctx, "", 0)
 		require.NoError(t, err)
-		assert.Empty(t, ids)
+		assert.Empty(t, infos)
 	})
-	t.Run("ManySessions", func(t *testing.T) {
-		s := open(t)
+	t.Run("ListPages", func(t *testing.T) {
+		s := open(t, 0)
 		var want []string
-		for i := 0; i < 60; i++ {
+		for i := range 60 {
 			id := fmt.Sprintf("s%03d", i)
 			want = append(want, id)
-			require.NoError(t, s.Commit(ctx, id, 0, Doc(1, id), checkpoints.Record{Revision: 1, Data: Entry(1, id)}))
+			require.NoError(t, Turn(ctx, s, id, 0, "", id))
 		}
-		ids, err := s.List(ctx)
+		require.NoError(t, Turn(ctx, s, "s000", 1, "", "again"))
+		all, err := s.List(ctx, "", 0)
 		require.NoError(t, err)
-		assert.Equal(t, want, ids)
-		infos, err := s.Sessions(ctx)
-		require.NoError(t, err)
-		require.Len(t, infos, 60)
-		assert.Equal(t, "s000", infos[0].ID)
-		assert.Equal(t, uint64(1), infos[0].Revision)
-		assert.False(t, infos[0].Updated.IsZero())
+		require.Len(t, all, 60)
+		assert.Equal(t, want, ids(all))
+		assert.Equal(t, uint64(2), all[0].Revision)
+		assert.Equal(t, uint64(1), all[1].Revision)
+		assert.False(t, all[0].Updated.IsZero())
+		var paged []string
+		for after := ""; ; {
+			page, err := s.List(ctx, after, 25)
+			require.NoError(t, err)
+			require.LessOrEqual(t, len(page), 25)
+			if len(page) == 0 {
+				break
+			}
+			paged = append(paged, ids(page)...)
+			after = page[len(page)-1].ID
+		}
+		assert.Equal(t, want, paged, "the pages cover every session once, in order")
 	})
 	t.Run("LargeCheckpoint", func(t *testing.T) {
-		s := open(t)
+		s := open(t, 0)
 		big := Doc(1, strings.Repeat("x", 4<<20))
-		require.NoError(t, s.Save(ctx, "big", 0, big))
+		tx, err := s.Begin(ctx, "big")
+		require.NoError(t, err)
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 1, Data: Entry(1, "")}, big))
+		tx.Close()
 		b, _, err := s.Load(ctx, "big")
 		require.NoError(t, err)
-		assert.Equal(t, len(big), len(b))
 		assert.Equal(t, string(big), string(b))
 	})
-	t.Run("ConcurrentSavers", func(t *testing.T) {
-		// Many writers race on one session with plain compare-and-swap:
-		// every win is one revision, and nothing is lost or doubled.
-		s := open(t)
-		var wins atomic.Int64
+	t.Run("TurnsAreSerial", func(t *testing.T) {
+		// Turns of one session from many goroutines never overlap: each
+		// begins at the revision the previous one committed.
+		s := open(t, 64)
 		var wg sync.WaitGroup
-		for w := 0; w < 8; w++ {
+		for w := range 6 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := 0; i < 20; i++ {
-					_, rev, err := s.Load(ctx, "hot")
-					if err != nil && !errors.Is(err, checkpoints.ErrNotFound) {
-						t.Error(err)
-						return
-					}
-					err = s.Commit(ctx, "hot", rev, Doc(rev+1, "w"), checkpoints.Record{Revision: rev + 1, Data: Entry(rev+1, "w")})
-					switch {
-					case err == nil:
-						wins.Add(1)
-					case !errors.Is(err, checkpoints.ErrConflict):
-						t.Error(err)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		_, rev, err := s.Load(ctx, "hot")
-		require.NoError(t, err)
-		assert.Equal(t, uint64(wins.Load()), rev)
-		log, err := s.Log(ctx, "hot", 0, 0)
-		require.NoError(t, err)
-		assert.Len(t, log, int(rev), "one record per saved turn")
-	})
-	t.Run("LockedTurnsAreSerial", func(t *testing.T) {
-		// With the turn lock, no turn loses: load, think, save.
-		s := open(t)
-		var wg sync.WaitGroup
-		for w := 0; w < 6; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < 10; i++ {
-					unlock, err := s.Lock(ctx, "serial")
+				for i := range 10 {
+					tx, err := s.Begin(ctx, "serial")
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					_, rev, err := s.Load(ctx, "serial")
-					if err != nil && !errors.Is(err, checkpoints.ErrNotFound) {
+					_, rev := tx.Checkpoint()
+					key := fmt.Sprintf("w%d-%d", w, i)
+					if err := tx.Commit(ctx, checkpoints.Record{Revision: rev + 1, Key: key, Data: Entry(rev+1, key)}, Doc(rev+1, key)); err != nil {
 						t.Error(err)
 					}
-					if err := s.Commit(ctx, "serial", rev, Doc(rev+1, ""), checkpoints.Record{Revision: rev + 1, Data: Entry(rev+1, "")}); err != nil {
-						t.Error(err)
-					}
-					unlock()
+					tx.Close()
 				}
 			}()
 		}
 		wg.Wait()
 		_, rev, err := s.Load(ctx, "serial")
 		require.NoError(t, err)
-		assert.Equal(t, uint64(60), rev)
+		assert.Equal(t, uint64(60), rev, "no turn lost")
+		log, err := s.Log(ctx, "serial", 0, 0)
+		require.NoError(t, err)
+		require.Len(t, log, 60, "one record per turn")
+		for i, r := range log {
+			assert.Equal(t, uint64(i+1), r.Revision)
+		}
 	})
 	t.Run("LockWaitEndsWithContext", func(t *testing.T) {
-		s := open(t)
-		unlock, err := s.Lock(ctx, "held")
+		s := open(t, 0)
+		held, err := s.Begin(ctx, "held")
 		require.NoError(t, err)
-		defer unlock()
+		defer held.Close()
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		_, err = s.Lock(cctx, "held")
+		_, err = s.Begin(cctx, "held")
 		assert.ErrorIs(t, err, context.Canceled)
-		other, err := s.Lock(ctx, "other")
+		wait, stop := context.WithCancel(ctx)
+		done := make(chan error)
+		go func() {
+			_, err := s.Begin(wait, "held")
+			done <- err
+		}()
+		other, err := s.Begin(ctx, "other")
 		require.NoError(t, err, "another session's lock is free")
-		other()
+		other.Close()
+		stop()
+		assert.ErrorIs(t, <-done, context.Canceled, "a waiter gives up when its context ends")
 	})
-	t.Run("EventLog", func(t *testing.T) {
-		s := open(t)
-		for rev := uint64(1); rev <= 5; rev++ {
-			key := ""
-			if rev == 3 {
-				key = "msg-3"
-			}
-			require.NoError(t, s.Commit(ctx, "log", rev-1, Doc(rev, ""), checkpoints.Record{Revision: rev, Key: key, Data: Entry(rev, "turn "+strconv.Itoa(int(rev)))}))
+	t.Run("BusySession", func(t *testing.T) {
+		// With room for one waiter, of two more turns one waits and the
+		// other is refused at once with ErrBusy; other sessions are free.
+		s := open(t, 1)
+		held, err := s.Begin(ctx, "hot")
+		require.NoError(t, err)
+		results := make(chan error, 2)
+		for range 2 {
+			go func() {
+				tx, err := s.Begin(ctx, "hot")
+				if err == nil {
+					defer tx.Close()
+				}
+				results <- err
+			}()
 		}
-		all, err := s.Log(ctx, "log", 0, 0)
+		err = <-results
+		require.ErrorIs(t, err, checkpoints.ErrBusy)
+		assert.Contains(t, err.Error(), `session "hot"`)
+		cold, err := s.Begin(ctx, "cold")
+		require.NoError(t, err, "a hot session does not hold up others")
+		cold.Close()
+		held.Close()
+		require.NoError(t, <-results, "the waiter gets the session")
+	})
+	t.Run("IndexedLookup", func(t *testing.T) {
+		// Message ids are found among many turns, in the session they
+		// belong to only, and not after a delete.
+		s := open(t, 0)
+		const turns = 1000
+		for rev := uint64(0); rev < turns; rev++ {
+			key := ""
+			if rev%3 == 0 {
+				key = fmt.Sprintf("msg-%d", rev+1)
+			}
+			require.NoError(t, Turn(ctx, s, "long", rev, key, fmt.Sprint("turn ", rev+1)))
+		}
+		require.NoError(t, Turn(ctx, s, "other", 0, "msg-1", "other's"))
+		tx, err := s.Begin(ctx, "long")
 		require.NoError(t, err)
-		require.Len(t, all, 5)
-		assert.Equal(t, uint64(1), all[0].Revision)
-		assert.JSONEq(t, string(Entry(1, "turn 1")), string(all[0].Data))
-		page, err := s.Log(ctx, "log", 2, 2)
+		for _, rev := range []uint64{1, 502, turns - 3} {
+			rec, ok, err := tx.Lookup(ctx, fmt.Sprint("msg-", rev))
+			require.NoError(t, err)
+			require.True(t, ok, "msg-%d", rev)
+			assert.Equal(t, rev, rec.Revision)
+			assert.Equal(t, fmt.Sprint("msg-", rev), rec.Key)
+			assert.JSONEq(t, string(Entry(rev, fmt.Sprint("turn ", rev))), string(rec.Data))
+		}
+		for _, key := range []string{"msg-2", "msg-99999", ""} {
+			_, ok, err := tx.Lookup(ctx, key)
+			require.NoError(t, err)
+			assert.False(t, ok, "%q", key)
+		}
+		tx.Close()
+		page, err := s.Log(ctx, "long", 500, 5)
 		require.NoError(t, err)
-		require.Len(t, page, 2)
-		assert.Equal(t, []uint64{3, 4}, []uint64{page[0].Revision, page[1].Revision})
-		rec, ok, err := s.Lookup(ctx, "log", "msg-3")
+		require.Len(t, page, 5)
+		assert.Equal(t, uint64(501), page[0].Revision)
+		assert.Equal(t, uint64(505), page[4].Revision)
+		rest, err := s.Log(ctx, "long", turns-2, 0)
 		require.NoError(t, err)
-		require.True(t, ok)
-		assert.Equal(t, uint64(3), rec.Revision)
-		assert.Equal(t, "msg-3", rec.Key)
-		_, ok, err = s.Lookup(ctx, "log", "msg-9")
-		require.NoError(t, err)
-		assert.False(t, ok)
-		_, ok, err = s.Lookup(ctx, "other", "msg-3")
-		require.NoError(t, err)
-		assert.False(t, ok, "keys belong to their session")
+		assert.Len(t, rest, 2)
 		none, err := s.Log(ctx, "nobody", 0, 0)
 		require.NoError(t, err)
 		assert.Empty(t, none)
-		require.NoError(t, s.Delete(ctx, "log"))
-		gone, err := s.Log(ctx, "log", 0, 0)
+
+		require.NoError(t, s.Delete(ctx, "long"))
+		gone, err := s.Log(ctx, "long", 0, 0)
 		require.NoError(t, err)
 		assert.Empty(t, gone, "Delete removes the log")
-		_, ok, err = s.Lookup(ctx, "log", "msg-3")
+		require.NoError(t, Turn(ctx, s, "long", 0, "", "new"))
+		tx, err = s.Begin(ctx, "long")
 		require.NoError(t, err)
-		assert.False(t, ok, "and the keys")
+		_, ok, err := tx.Lookup(ctx, "msg-1")
+		require.NoError(t, err)
+		assert.False(t, ok, "and its message ids")
+		tx.Close()
+	})
+	t.Run("DeletesAtScale", func(t *testing.T) {
+		s := open(t, 0)
+		const n = 1000
+		for i := range n {
+			require.NoError(t, Turn(ctx, s, fmt.Sprintf("s%04d", i), 0, "k", ""))
+		}
+		for i := 0; i < n; i += 2 {
+			require.NoError(t, s.Delete(ctx, fmt.Sprintf("s%04d", i)))
+		}
+		left, err := s.List(ctx, "", 0)
+		require.NoError(t, err)
+		require.Len(t, left, n/2)
+		assert.Equal(t, "s0001", left[0].ID)
+		pruned, err := s.Prune(ctx, time.Now().Add(time.Hour))
+		require.NoError(t, err)
+		assert.Equal(t, n/2, pruned)
+		left, err = s.List(ctx, "", 0)
+		require.NoError(t, err)
+		assert.Empty(t, left)
+		log, err := s.Log(ctx, "s0001", 0, 0)
+		require.NoError(t, err)
+		assert.Empty(t, log)
 	})
 	t.Run("Prune", func(t *testing.T) {
-		s := open(t)
-		require.NoError(t, s.Commit(ctx, "old", 0, Doc(1, ""), checkpoints.Record{Revision: 1, Data: Entry(1, "")}))
-		require.NoError(t, s.Commit(ctx, "busy", 0, Doc(1, ""), checkpoints.Record{Revision: 1, Data: Entry(1, "")}))
+		s := open(t, 0)
+		require.NoError(t, Turn(ctx, s, "old", 0, "", ""))
+		require.NoError(t, Turn(ctx, s, "busy", 0, "", ""))
 		n, err := s.Prune(ctx, time.Now().Add(-time.Hour))
 		require.NoError(t, err)
 		assert.Zero(t, n, "nothing is an hour old")
-		unlock, err := s.Lock(ctx, "busy")
+		tx, err := s.Begin(ctx, "busy")
 		require.NoError(t, err)
 		done := make(chan int)
 		go func() {
@@ -270,23 +395,42 @@ func Run(t *testing.T, open func(t *testing.T) checkpoints.Journal) {
 			done <- n
 		}()
 		// Prune waits for the busy session's turn; meanwhile the turn saves.
-		require.NoError(t, s.Commit(ctx, "busy", 1, Doc(2, ""), checkpoints.Record{Revision: 2, Data: Entry(2, "")}))
-		unlock()
+		require.NoError(t, tx.Commit(ctx, checkpoints.Record{Revision: 2, Data: Entry(2, "")}, Doc(2, "")))
+		tx.Close()
 		assert.Equal(t, 2, <-done)
-		ids, err := s.List(ctx)
+		infos, err := s.List(ctx, "", 0)
 		require.NoError(t, err)
-		assert.Empty(t, ids)
+		assert.Empty(t, infos)
 		log, err := s.Log(ctx, "old", 0, 0)
 		require.NoError(t, err)
 		assert.Empty(t, log)
 	})
 	t.Run("CanceledContext", func(t *testing.T) {
-		s := open(t)
+		s := open(t, 0)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		_, _, err := s.Load(cctx, "a")
+		_, err := s.Begin(cctx, "a")
 		assert.ErrorIs(t, err, context.Canceled)
-		assert.ErrorIs(t, s.Save(cctx, "a", 0, Doc(1, "")), context.Canceled)
-		assert.ErrorIs(t, s.Commit(cctx, "a", 0, Doc(1, ""), checkpoints.Record{Revision: 1, Data: Entry(1, "")}), context.Canceled)
+		_, _, err = s.Load(cctx, "a")
+		assert.ErrorIs(t, err, context.Canceled)
+		_, err = s.Log(cctx, "a", 0, 0)
+		assert.ErrorIs(t, err, context.Canceled)
+		_, err = s.List(cctx, "", 0)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.ErrorIs(t, s.Delete(cctx, "a"), context.Canceled)
+		_, err = s.Prune(cctx, time.Now())
+		assert.ErrorIs(t, err, context.Canceled)
+		tx, err := s.Begin(ctx, "a")
+		require.NoError(t, err)
+		defer tx.Close()
+		assert.True(t, errors.Is(tx.Commit(cctx, checkpoints.Record{Revision: 1, Data: Entry(1, "")}, Doc(1, "")), context.Canceled))
 	})
+}
+
+func ids(infos []checkpoints.SessionInfo) []string {
+	out := make([]string, len(infos))
+	for i, in := range infos {
+		out[i] = in.ID
+	}
+	return out
 }

@@ -120,6 +120,7 @@ func newApp(e *env) *cli.App {
 		inspectCommand(e),
 		logCommand(e),
 		sessionsCommand(e),
+		dbCommand(e),
 		benchCommand(e),
 		evalCommand(e),
 		importCommand(e),

@@ -38,10 +38,11 @@ func benchCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				store, err := openStore(c.String("store"), defaultCheckpoints(path))
+				store, err := openStore(c.String("store"), defaultCheckpoints(path), readWrite)
 				if err != nil {
-					return storeError("bench", err)
+					return storeError("bench", c.String("store"), err)
 				}
+				defer store.Close()
 				srv := serve.New(nil, serve.Options{})
 				dir := soni.ProjectDir(path)
 				eng, err := soni.New(prog, soni.Options{Store: srv.Metrics().Store(store), Dir: dir, Actions: srv.Metrics().Actions(actions.New(prog, dir, actions.Options{}))})

@@ -78,10 +78,11 @@ func chatCommand(e *env) *cli.Command {
 			if c.IsSet("store") && c.IsSet("checkpoints") {
 				return usageError("chat: give --store or --checkpoints, not both (--checkpoints DIR is --store file:DIR)")
 			}
-			store, err := openStore(c.String("store"), dir)
+			store, err := openStore(c.String("store"), dir, readWrite)
 			if err != nil {
-				return storeError("chat", err)
+				return storeError("chat", c.String("store"), err)
 			}
+			defer store.Close()
 			now, err := nowOf(c)
 			if err != nil {
 				return err
@@ -96,6 +97,9 @@ func chatCommand(e *env) *cli.Command {
 			}
 			ch := &chat{e: e, eng: eng, project: path, session: session, json: c.Bool("json"), trace: c.Bool("trace"), now: now,
 				history: historyFile(dir, c.IsSet("checkpoints")), language: strings.TrimSpace(c.String("language"))}
+			if fs, ok := store.(*checkpoints.FileStore); ok {
+				ch.checkpoint, _ = fs.Path(session)
+			}
 			return ch.run(c.Context, c.Bool("reset"))
 		},
 	}
@@ -116,6 +120,9 @@ type chat struct {
 	language string
 	// history is the line editor's history file (see historyFile).
 	history string
+	// checkpoint is the session's checkpoint file, when the store keeps
+	// files: the errors about it name it.
+	checkpoint string
 	// last is the state after the last turn this chat ran (or loaded at
 	// start): /state, /set and the --json object of a failed turn read it
 	// instead of loading the checkpoint again.
@@ -125,6 +132,21 @@ type chat struct {
 	// printed, problem holds the note to report when it was not.
 	wrote   bool
 	problem string
+}
+
+// failure is the message of an error that ends the chat, with the advice
+// the library leaves to the command line: a checkpoint that cannot be
+// resumed or read names its file, and the ways to go on.
+func (ch *chat) failure(err error) string {
+	var re *soni.ResumeError
+	if !errors.As(err, &re) && !errors.Is(err, checkpoints.ErrCorrupt) {
+		return fmt.Sprintf("chat: %s", err)
+	}
+	msg := err.Error()
+	if ch.checkpoint != "" && re != nil {
+		msg = strings.Replace(msg, fmt.Sprintf("the checkpoint of session %q", ch.session), fmt.Sprintf("checkpoint %q", ch.checkpoint), 1)
+	}
+	return fmt.Sprintf("chat: %s: to keep it and start a new conversation, choose another session with --session NAME; to discard it, start the session afresh with --reset", msg)
 }
 
 // lineReader reads one user message at a time.
@@ -142,7 +164,7 @@ func (ch *chat) run(ctx context.Context, reset bool) error {
 	}
 	st, rev, err := ch.eng.State(ctx, ch.session)
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
+		return cli.Exit(ch.failure(err), exitFailed)
 	}
 	ch.setLast(st, rev)
 	ch.banner()
@@ -296,12 +318,12 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 		}
 		var ce *checkpoints.ConflictError
 		if errors.As(err, &ce) {
-			// Another process saved the session while this turn ran an
-			// action (turns without one are run again on the newer state).
-			return false, cli.Exit(fmt.Sprintf("chat: session %q was saved by another process while this turn ran (it is now at revision %d, this turn started from %d); the turn for %q was not saved: run soni chat again to go on from the other process's state",
+			// A writer that bypassed the session's lock saved it while
+			// this turn ran.
+			return false, cli.Exit(fmt.Sprintf("chat: session %q was saved by another writer while this turn ran (it is now at revision %d, this turn started from %d); the turn for %q was not saved: run soni chat again to go on from the other writer's state",
 				ch.session, ce.Actual, ce.Expected, text.Clip(line, 60)), exitFailed)
 		}
-		return false, cli.Exit(fmt.Sprintf("chat: %s", err), exitFailed)
+		return false, cli.Exit(ch.failure(err), exitFailed)
 	}
 	ch.last = reply
 	ch.print(reply)

@@ -36,10 +36,11 @@ func logCommand(e *env) *cli.Command {
 			if format != "text" && format != "json" && format != "test" {
 				return usageError("log: unknown format %q: use text, json or test", format)
 			}
-			store, err := openStore(c.String("store"), defaultCheckpoints(path))
+			store, err := openStore(c.String("store"), defaultCheckpoints(path), readOnly)
 			if err != nil {
-				return storeError("log", err)
+				return storeError("log", c.String("store"), err)
 			}
+			defer store.Close()
 			recs, err := readLog(c.Context, store, session)
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("log: %s", err), exitFailed)
@@ -70,7 +71,7 @@ func logCommand(e *env) *cli.Command {
 }
 
 // readLog reads a session's turn records from a store.
-func readLog(ctx context.Context, store checkpoints.Journal, session string) ([]soni.TurnRecord, error) {
+func readLog(ctx context.Context, store checkpoints.Store, session string) ([]soni.TurnRecord, error) {
 	raw, err := store.Log(ctx, session, 0, 0)
 	if err != nil {
 		return nil, err
@@ -119,12 +120,13 @@ func writeTranscript(w io.Writer, recs []soni.TurnRecord) {
 
 func sessionsCommand(e *env) *cli.Command {
 	storeFlag := &cli.StringFlag{Name: "store", Usage: storeUsage}
-	open := func(c *cli.Context, cmd string) (checkpoints.Journal, error) {
+	// Neither listing nor pruning ever changes a database store's tables.
+	open := func(c *cli.Context, cmd string) (checkpoints.Store, error) {
 		switch {
 		case c.IsSet("store"):
-			return openStore(c.String("store"), "")
+			return openStore(c.String("store"), "", readOnly)
 		case c.NArg() == 1:
-			return openStore("", defaultCheckpoints(c.Args().First()))
+			return openStore("", defaultCheckpoints(c.Args().First()), readOnly)
 		}
 		return nil, usageError("sessions %s: give --store URL, or the project PATH whose default store to use", cmd)
 	}
@@ -140,9 +142,10 @@ func sessionsCommand(e *env) *cli.Command {
 				Action: func(c *cli.Context) error {
 					store, err := open(c, "list")
 					if err != nil {
-						return sessionsError(err)
+						return sessionsError(c, err)
 					}
-					infos, err := store.Sessions(c.Context)
+					defer store.Close()
+					infos, err := store.List(c.Context, "", 0)
 					if err != nil {
 						return cli.Exit(fmt.Sprintf("sessions list: %s", err), exitFailed)
 					}
@@ -175,8 +178,9 @@ func sessionsCommand(e *env) *cli.Command {
 					}
 					store, err := open(c, "prune")
 					if err != nil {
-						return sessionsError(err)
+						return sessionsError(c, err)
 					}
+					defer store.Close()
 					n, err := store.Prune(c.Context, time.Now().Add(-age))
 					if err != nil {
 						return cli.Exit(fmt.Sprintf("sessions prune: %s (%d pruned before the error)", err, n), exitFailed)
@@ -189,11 +193,11 @@ func sessionsCommand(e *env) *cli.Command {
 	}
 }
 
-func sessionsError(err error) error {
+func sessionsError(c *cli.Context, err error) error {
 	if _, ok := err.(cli.ExitCoder); ok {
 		return err
 	}
-	return storeError("sessions", err)
+	return storeError("sessions", c.String("store"), err)
 }
 
 // parseAge reads an age: a Go duration, or a number of days ("30d").

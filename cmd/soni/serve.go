@@ -90,10 +90,11 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		return err
 	}
 	defaultDir := filepath.Join(".soni", "checkpoints", projectKey(path))
-	store, err := openStore(c.String("store"), defaultDir)
+	store, err := openStore(c.String("store"), defaultDir, readWrite)
 	if err != nil {
-		return storeError("serve", err)
+		return storeError("serve", c.String("store"), err)
 	}
+	defer store.Close()
 	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	srv := serve.New(nil, serve.Options{
 		Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),

@@ -1,0 +1,143 @@
+package checkpoints
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// DefaultMaxWaiting is how many turns of one session may wait for its lock
+// in one process, besides the one holding it, unless a store is told
+// otherwise. The next one gets [ErrBusy].
+const DefaultMaxWaiting = 32
+
+// Queue is the first half of every store's session lock: it serialises the
+// transactions of each session within the process, and bounds how many
+// wait. Only the holder of a session's place goes on to take the lock that
+// holds across processes (a flock, an advisory lock on a database
+// connection), so a hot session holds at most one file or connection of
+// this process however many of its turns wait: waiting costs a goroutine,
+// never a pool connection. Stores of other packages use it.
+type Queue struct {
+	mu         sync.Mutex
+	maxWaiting int
+	sessions   map[string]*queueSlot
+}
+
+// queueSlot is one session's place: a one-slot channel, so that a waiter
+// can give up when its context ends, and how many hold or wait for it.
+type queueSlot struct {
+	ch chan struct{}
+	n  int
+}
+
+var slotPool = sync.Pool{New: func() any { return &queueSlot{ch: make(chan struct{}, 1)} }}
+
+// NewQueue returns a queue in which at most maxWaiting turns of a session
+// wait besides the holder; 0 or less means [DefaultMaxWaiting].
+func NewQueue(maxWaiting int) *Queue {
+	if maxWaiting <= 0 {
+		maxWaiting = DefaultMaxWaiting
+	}
+	return &Queue{maxWaiting: maxWaiting, sessions: map[string]*queueSlot{}}
+}
+
+// Ticket is a held place; Release gives it up.
+type Ticket struct {
+	q    *Queue
+	id   string
+	slot *queueSlot
+}
+
+// Acquire waits for the session's place. It fails with an error matching
+// [ErrBusy] at once when maxWaiting turns already wait, and with ctx.Err()
+// when the context ends first.
+func (q *Queue) Acquire(ctx context.Context, id string) (Ticket, error) {
+	q.mu.Lock()
+	s := q.sessions[id]
+	if s == nil {
+		s = slotPool.Get().(*queueSlot)
+		q.sessions[id] = s
+	} else if s.n > q.maxWaiting {
+		n := s.n - 1
+		q.mu.Unlock()
+		return Ticket{}, fmt.Errorf("%w: session %q already has %d turns waiting in this process (the limit); send the message again later", ErrBusy, id, n)
+	}
+	s.n++
+	q.mu.Unlock()
+	select {
+	case s.ch <- struct{}{}:
+		return Ticket{q: q, id: id, slot: s}, nil
+	case <-ctx.Done():
+		q.leave(id, s)
+		return Ticket{}, ctx.Err()
+	}
+}
+
+// Release gives the place to the next waiter. A zero Ticket, or one
+// released already, does nothing.
+func (t *Ticket) Release() {
+	if t.slot == nil {
+		return
+	}
+	<-t.slot.ch
+	t.q.leave(t.id, t.slot)
+	t.slot = nil
+}
+
+func (q *Queue) leave(id string, s *queueSlot) {
+	q.mu.Lock()
+	if s.n--; s.n == 0 {
+		delete(q.sessions, id)
+		slotPool.Put(s) // empty: nobody holds or waits for it
+	}
+	q.mu.Unlock()
+}
+
+// Held reports whether a transaction holds or waits for the session's
+// place (an evicting store leaves such sessions alone).
+func (q *Queue) Held(id string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.sessions[id] != nil
+}
+
+// RecordJSON returns the JSON of a record for a store to write: rec.Data
+// checked to be one JSON object, or rec.Value encoded. The result holds no
+// newline outside strings (one line of a log file).
+func RecordJSON(id string, rec Record) ([]byte, error) {
+	data := rec.Data
+	if data == nil {
+		if rec.Value == nil {
+			return nil, fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, id)
+		}
+		b, err := json.Marshal(rec.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the record of revision %d of session %q cannot be written as JSON: %v", ErrInvalidData, rec.Revision, id, err)
+		}
+		data = b // compact, one line
+	} else {
+		if !json.Valid(data) {
+			return nil, fmt.Errorf("%w: the record of revision %d of session %q is not valid JSON", ErrInvalidData, rec.Revision, id)
+		}
+		if bytes.IndexByte(data, '\n') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+			var c bytes.Buffer
+			_ = json.Compact(&c, data) // valid: cannot fail
+			data = c.Bytes()
+		}
+	}
+	if i := firstNonSpace(data); i == len(data) || data[i] != '{' {
+		return nil, fmt.Errorf("%w: the record of revision %d of session %q is not a JSON object", ErrInvalidData, rec.Revision, id)
+	}
+	return data, nil
+}
+
+func firstNonSpace(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

@@ -28,6 +28,11 @@ var (
 		"have a nice day", "have a good day", "take care", "thats all", "thats all thanks",
 		"that is all", "nothing else", "im done", "all done", "adios", "hasta luego", "chao",
 		"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
+		// asking for a moment: not an answer, not a number
+		"one moment", "one sec", "one second", "just a sec", "just a second", "just a moment",
+		"hang on", "hold on", "wait", "wait a sec", "wait a second", "wait a moment",
+		"give me a moment", "give me a sec", "give me a second", "one minute", "a moment",
+		"un momento", "un segundo", "espera", "espera un momento", "un momentito",
 		// reactions
 		"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial",
 		"tell me a joke", "tell me something funny", "you are great", "youre great", "i love you",

@@ -28,12 +28,38 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 		im.rep.add(si.at, "slot", StatusApproximated, out, "nothing; use len(...) and in over the value in conditions",
 			"slot %q is a list: soni holds it as a slot of type any", si.name)
 	}
+	n := si.n
+	// A text slot filled from an entity whose values the NLU examples
+	// annotate takes those values, so that soni's rules find them in a
+	// message as Rasa's entity extractor would.
+	var entity string
+	var entityVals []string
+	if typ == "text" {
+		for _, mp := range n.get("mappings").list() {
+			if mp.get("type").str() == "from_entity" && !mp.has("role") && !mp.has("group") {
+				if vals := im.p.entityValues[mp.get("entity").str()]; len(vals) >= 2 {
+					entity, entityVals = mp.get("entity").str(), vals
+					typ = "categorical"
+					break
+				}
+			}
+		}
+	}
 	m.add("type", typ)
 	if si.description != "" {
 		m.add("description", si.description)
 	}
-	n := si.n
-	if typ == "categorical" {
+	if entityVals != nil {
+		vals := &yseq{flow: true}
+		for _, v := range entityVals {
+			vals.add(v)
+		}
+		m.add("values", vals)
+		im.rep.add(si.at, "slot", StatusApproximated, out, "add the values the slot may take, or make it text again and use the LLM understanding",
+			"slot %q is filled from the entity %q: soni makes it categorical, with the %d values the NLU examples annotate (%s); other answers are refused",
+			si.name, entity, len(entityVals), strings.Join(entityVals, ", "))
+	}
+	if typ == "categorical" && entityVals == nil {
 		vals := &yseq{flow: true}
 		for _, v := range n.get("values").list() {
 			if s := v.str(); s != "" && s != "__other__" {
@@ -72,6 +98,9 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 					"slot %q is filled from_text outside any collect: soni has no such mapping", si.name)
 			}
 		case "from_entity":
+			if entityVals != nil && mp.get("entity").str() == entity {
+				continue
+			}
 			im.rep.add(mp.at, "slot", StatusManual, out, "give the slot values (categorical) or a pattern (text) so that soni's rules find it in a message, or use the LLM understanding",
 				"slot %q is filled from the entity %q: soni has no entity extraction", si.name, mp.get("entity").str())
 		case "from_intent", "from_trigger_intent":

@@ -45,6 +45,10 @@ type rasaProject struct {
 	actions   []*named // the domain's actions list
 	forms     []*named
 	flows     []*rflow
+	// entityValues maps an entity to the values its nlu.yml examples
+	// annotate ([diavola](pizza_type)), in order, without duplicates
+	// (compared without case).
+	entityValues map[string][]string
 	// intents maps an intent to its nlu.yml examples, in order.
 	intents  map[string][]string
 	intentAt map[string]loc
@@ -98,7 +102,7 @@ func loadProject(dir string) (*rasaProject, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%q is not a directory: give the Rasa project's directory (the one with config.yml and domain.yml or domain/)", dir)
 	}
-	p := &rasaProject{root: dir, intents: map[string][]string{}, intentAt: map[string]loc{}, py: map[string]*pyAction{}}
+	p := &rasaProject{root: dir, intents: map[string][]string{}, entityValues: map[string][]string{}, intentAt: map[string]loc{}, py: map[string]*pyAction{}}
 
 	if n, err := p.readOptional("config.yml", "config.yaml", "config/config.yml", "config/config.yaml"); err != nil {
 		return nil, err
@@ -301,6 +305,20 @@ func (p *rasaProject) domain(file string, n *node) {
 // examples.
 var entityAnnotation = regexp.MustCompile(`\[([^\]]*)\](?:\([^)]*\)|\{[^}]*\})`)
 
+// entityValue matches an annotation [text](entity) and captures both.
+var entityValue = regexp.MustCompile(`\[([^\]]+)\]\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+
+// entityValue records a value an example annotates for an entity.
+func (p *rasaProject) entityValue(entity, v string) {
+	v = strings.TrimSpace(v)
+	for _, x := range p.entityValues[entity] {
+		if strings.EqualFold(x, v) {
+			return
+		}
+	}
+	p.entityValues[entity] = append(p.entityValues[entity], v)
+}
+
 // data reads one file under data/.
 func (p *rasaProject) data(file string, n *node) {
 	if n == nil || n.kind != kMap {
@@ -326,6 +344,9 @@ func (p *rasaProject) data(file string, n *node) {
 						line = strings.TrimSpace(line)
 						if !strings.HasPrefix(line, "-") {
 							continue
+						}
+						for _, m := range entityValue.FindAllStringSubmatch(line, -1) {
+							p.entityValue(m[2], m[1])
 						}
 						ex := strings.TrimSpace(entityAnnotation.ReplaceAllString(strings.TrimSpace(line[1:]), "$1"))
 						if ex != "" {

@@ -32,7 +32,10 @@ type TurnRecord struct {
 	// Commands are the commands the turn applied: Given, or what the
 	// understanding layer made of Text.
 	Commands []vm.Command `json:"commands"`
-	Replies  []string     `json:"replies"`
+	// Understood says which understanding layer gave Commands (rules,
+	// llm, clarify) and why; absent when the commands were given.
+	Understood *vm.Understanding `json:"understood,omitempty"`
+	Replies    []string          `json:"replies"`
 	// Messages holds every reply with its response name, buttons, image
 	// and custom payload, when some reply of the turn has one of those
 	// (vm.Result.Messages); it is absent when every reply is plain text.
@@ -93,6 +96,7 @@ func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
 		Session: r.Session, Revision: r.Revision, MessageID: key, Text: in.Text, Given: in.Commands,
 		Commands: r.Commands, Replies: r.Replies, Messages: r.Messages, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
 		Stack: []string{}, Metadata: in.Metadata, Warnings: r.Warnings, Visited: r.Visited,
+		Understood: r.Understood,
 	}
 	if r.State != nil {
 		rec.Time = r.State.Updated
@@ -118,7 +122,7 @@ func duplicateReply(session string, rec checkpoints.Record) (*Reply, error) {
 	if err := json.Unmarshal(rec.Data, &tr); err != nil {
 		return nil, fmt.Errorf("the log record of revision %d of session %q is not a turn record: %v", rec.Revision, session, err)
 	}
-	res := &vm.Result{Replies: tr.Replies, Messages: tr.Messages, Events: tr.Events, Pending: tr.Pending, Commands: tr.Commands, Warnings: tr.Warnings}
+	res := &vm.Result{Replies: tr.Replies, Messages: tr.Messages, Events: tr.Events, Pending: tr.Pending, Commands: tr.Commands, Warnings: tr.Warnings, Understood: tr.Understood}
 	return &Reply{Result: res, Session: session, Revision: tr.Revision, Record: &tr, Duplicate: true}, nil
 }
 

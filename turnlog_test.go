@@ -124,3 +124,29 @@ func TestRecordsCarryOnlyTheirMessagesMetadata(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordsSayWhichLayerUnderstood: a turn's record says which
+// understanding layer gave its commands and why, and a duplicate's reply
+// says it too; given commands have none.
+func TestRecordsSayWhichLayerUnderstood(t *testing.T) {
+	ctx := context.Background()
+	for name, e := range journalEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			rep, err := e.HandleMessage(ctx, "u", "m1", vm.Input{Text: "xyzzy"})
+			require.NoError(t, err)
+			require.NotNil(t, rep.Record.Understood)
+			assert.Equal(t, vm.Understanding{Layer: "rules", Reason: "no rule reads the message"}, *rep.Record.Understood)
+			log, err := e.Log(ctx, "u", 0, 0)
+			require.NoError(t, err)
+			require.Len(t, log, 1)
+			assert.Equal(t, rep.Record.Understood, log[0].Understood)
+			dup, err := e.HandleMessage(ctx, "u", "m1", vm.Input{Text: "xyzzy"})
+			require.NoError(t, err)
+			require.True(t, dup.Duplicate)
+			assert.Equal(t, rep.Record.Understood, dup.Understood)
+			given, err := e.HandleMessage(ctx, "u", "m2", startFlow("bump"))
+			require.NoError(t, err)
+			assert.Nil(t, given.Record.Understood)
+		})
+	}
+}

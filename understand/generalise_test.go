@@ -213,3 +213,27 @@ func TestProjectLexicon(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "start_flow refill", describeCmds(after.Commands), after.Reason)
 }
+
+// TestFreeTextCarriers: at a free-text question the carrier words of the
+// slot's role, and lead-in words, are not part of the value.
+func TestFreeTextCarriers(t *testing.T) {
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{{
+		Name: "reserve_table", Triggers: []string{"reserve a table"},
+		Slots: []*ir.Slot{{Name: "guest_name", Type: ir.TypeText, Description: "Name of the guest"}},
+		Nodes: []*ir.Node{{ID: "ask", Kind: ir.KindCollect, Slot: "guest_name", Message: &ir.Template{Src: "What name is the booking under?"}}},
+	}}}
+	r := New(p)
+	v := vm.View{Stack: []string{"reserve_table"}, Pending: &vm.Pending{Kind: vm.PendingCollect, Flow: "reserve_table", Step: "ask", Slot: "guest_name"}}
+	for msg, want := range map[string]string{
+		"it's under John Carter":   "set_slot guest_name=John Carter",
+		"put it under John Carter": "set_slot guest_name=John Carter",
+		"it's John Carter":         "set_slot guest_name=John Carter",
+		"my name is Ana":           "set_slot guest_name=Ana",
+		"John Carter":              "set_slot guest_name=John Carter",
+	} {
+		rd, err := r.Read(context.Background(), msg, v)
+		require.NoError(t, err)
+		assert.Equal(t, want, describeCmds(rd.Commands), msg)
+		assert.Equal(t, msg == "John Carter", rd.Sure, "%q: only the bare name is sure", msg)
+	}
+}

@@ -213,6 +213,9 @@ func (r *Runner) RunAction(ctx context.Context, req vm.ActionRequest) (map[strin
 	if err != nil {
 		return nil, err
 	}
+	if err := sayMessages(req, decl, out); err != nil {
+		return nil, err
+	}
 	if decl != nil && req.Warn != nil {
 		for _, k := range undeclared(out, decl.Outputs) {
 			req.Warn(fmt.Sprintf("action %q returned output %q, which its declaration does not list", req.Action, k))

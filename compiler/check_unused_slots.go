@@ -107,7 +107,9 @@ func checkUnusedSlots(c *checker) {
 		}
 	}
 	for _, s := range c.p.Slots {
-		if used[s] || c.p.Slot(s.Name.V) != s {
+		if used[s] || c.p.Slot(s.Name.V) != s || s.Name.V == ir.LanguageSlot {
+			// The language slot is the session's language, which the
+			// responses' translations read.
 			continue
 		}
 		c.ds.Add(s.Name.Pos, diag.CodeUnusedSlot, s.Path,

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 )
@@ -42,5 +43,30 @@ func TestOrderConsecutiveReplies(t *testing.T) {
 				assert.NotEmpty(t, why)
 			}
 		})
+	}
+}
+
+// TestBotLineMatchesAnyVariation: a bot line passes when it equals the
+// reply or any other variation of the response said, and fails otherwise;
+// bot_response checks the response's name.
+func TestBotLineMatchesAnyVariation(t *testing.T) {
+	res := &vm.Result{
+		Replies:  []string{"How much?"},
+		Messages: []vm.Utterance{{Text: "How much?", Response: "utter_ask_amount", Variations: []string{"How much?", "What amount?"}}},
+	}
+	for _, tc := range []struct {
+		step *Step
+		ok   bool
+	}{
+		{&Step{Kind: StepBot, Text: "How much?"}, true},
+		{&Step{Kind: StepBot, Text: "What amount?"}, true},
+		{&Step{Kind: StepBot, Text: "How many?"}, false},
+		{&Step{Kind: StepBotResponse, Text: "utter_ask_amount"}, true},
+		{&Step{Kind: StepBotResponse, Text: "utter_ask_recipient"}, false},
+	} {
+		tc.step.Pos = diag.Pos{File: "t.yaml", Line: 2, Col: 3}
+		turn := &Turn{User: &Step{Kind: StepUser, Text: "50", Pos: diag.Pos{File: "t.yaml", Line: 1, Col: 3}}, Checks: []*Step{tc.step}}
+		f := checkTurn(nil, turn, res, nil)
+		assert.Equal(t, tc.ok, f == nil, "%s %q", tc.step.Kind, tc.step.Text)
 	}
 }

@@ -2,6 +2,7 @@ package convtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/internal/yamlpos"
 	"github.com/soni-dev/soni/ir"
 
@@ -130,6 +132,9 @@ type Stub struct {
 	Case    string
 	Action  string
 	Outputs map[string]any
+	// Messages are the messages the stubbed action says (Rasa's stub
+	// responses).
+	Messages []vm.ActionMessage
 	// Error, when Fails, is the error the action fails with.
 	Error string
 	Fails bool
@@ -764,9 +769,29 @@ func (d *decoder) stubs(n ast.Node) {
 						}
 					}
 				case "events", "responses":
-					d.unsupported(d.pos(f.Key), "stub %q: Rasa's stub %s have no equivalent in soni, where an action returns outputs: write outputs: {KEY: VALUE, ...} (the values the action returns), or error: MESSAGE for a failing action", key, keyOf(f))
+					// Rasa's stub: slot events are outputs, responses
+					// are messages, read as a Rasa action server's answer.
+					v, ok := d.value(f.Value)
+					if !ok {
+						continue
+					}
+					b, err := json.Marshal(map[string]any{keyOf(f): v})
+					if err == nil {
+						var ans *actions.RasaAnswer
+						if ans, err = actions.ParseRasaAnswer(st.Action, nil, b); err == nil {
+							for k, o := range ans.Outputs {
+								st.Outputs[k] = o
+							}
+							for _, m := range ans.Messages {
+								st.Messages = append(st.Messages, m.ActionMessage())
+							}
+						}
+					}
+					if err != nil {
+						d.errorf(d.pos(f.Value), CodeWrongType, "%s of stub %q: %v", keyOf(f), key, err)
+					}
 				default:
-					d.unknownKey(f, "stub "+strconv.Quote(key), []string{"outputs", "error"})
+					d.unknownKey(f, "stub "+strconv.Quote(key), []string{"error", "events", "outputs", "responses"})
 				}
 			}
 		}

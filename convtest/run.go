@@ -212,6 +212,9 @@ func (r *caseRunner) RunAction(ctx context.Context, req vm.ActionRequest) (map[s
 		if st.Fails {
 			return nil, errors.New(st.Error)
 		}
+		for _, m := range st.Messages {
+			req.Say(m)
+		}
 		return st.Outputs, nil
 	}
 	if r.fallback != nil && req.Decl != nil && req.Decl.Run != nil {
@@ -606,6 +609,9 @@ func firstAfter(st *Step, res *vm.Result, after int) (int, bool) {
 		last := after
 		for _, sv := range st.Slots {
 			at, ok := event(func(e vm.Event) bool {
+				if e.Type == vm.EventSlotReset {
+					return e.Slot == sv.Slot && sv.HasValue && sv.Value == nil
+				}
 				return e.Type == vm.EventSlotSet && e.Slot == sv.Slot && (!sv.HasValue || looseEqual(sv.Value, e.New))
 			})
 			if !ok {
@@ -636,8 +642,10 @@ func listOrNone(names []string) string {
 func checkSlot(prog *ir.Program, kind StepKind, sv SlotValue, events []vm.Event) string {
 	var sets []vm.Event
 	for _, e := range events {
-		if e.Type == vm.EventSlotSet && e.Slot == sv.Slot {
-			sets = append(sets, e)
+		// A flow slot that went out of scope with its flow (slot_reset)
+		// was set to null, as Rasa resets it.
+		if (e.Type == vm.EventSlotSet || e.Type == vm.EventSlotReset) && e.Slot == sv.Slot {
+			sets = append(sets, e) // a reset's New is nil
 		}
 	}
 	matches := 0

@@ -58,6 +58,10 @@ func (v *Variation) HasExtras() bool {
 	return len(v.Buttons) > 0 || v.Image != "" || v.Custom != nil
 }
 
+// LanguageSlot is the conversation slot that holds the session's
+// language when it is declared: responses say their translation into it.
+const LanguageSlot = "language"
+
 // AskResponse is the name of the response a collect of slot asks with when
 // it has no message: utter_ask_SLOT, as in Rasa.
 func AskResponse(slot string) string { return "utter_ask_" + slot }

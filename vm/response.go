@@ -259,7 +259,7 @@ func (t *turn) holds(conds []ir.SlotCondition) bool {
 // when it holds text, else the metadata's language, else the project's
 // default language setting.
 func (t *turn) language() string {
-	if v, ok := t.get("language"); ok {
+	if v, ok := t.get(ir.LanguageSlot); ok {
 		if s, ok := v.(string); ok && s != "" {
 			return s
 		}

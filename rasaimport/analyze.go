@@ -246,7 +246,7 @@ func (im *importer) responseUse(flow, name string) {
 
 // walkSteps records what the steps of a flow use.
 func (im *importer) walkSteps(flow string, steps []*node) {
-	for _, st := range steps {
+	forSteps(steps, func(st *node) {
 		switch {
 		case st.has("collect"):
 			slot := st.get("collect").str()
@@ -291,13 +291,8 @@ func (im *importer) walkSteps(flow string, steps []*node) {
 			if c := nx.get("if"); c != nil {
 				im.condSlots(flow, c.str())
 			}
-			for _, key := range []string{"then", "else"} {
-				if t := nx.get(key); t != nil && t.kind == kSeq {
-					im.walkSteps(flow, t.items)
-				}
-			}
 		}
-	}
+	})
 }
 
 // actionUse is a custom action the flows call.

@@ -61,20 +61,7 @@ func (b *flowBuilder) unique(id string) string {
 // that generated ids never take one, then the others.
 func (b *flowBuilder) assignIDs(steps []*node) {
 	var all []*node
-	var walk func([]*node)
-	walk = func(list []*node) {
-		for _, st := range list {
-			all = append(all, st)
-			for _, nx := range st.get("next").list() {
-				for _, k := range []string{"then", "else"} {
-					if t := nx.get(k); t != nil && t.kind == kSeq {
-						walk(t.items)
-					}
-				}
-			}
-		}
-	}
-	walk(steps)
+	forSteps(steps, func(st *node) { all = append(all, st) })
 	for _, st := range all {
 		if id := st.get("id").str(); id != "" {
 			sid := b.unique(cleanID(id))
@@ -416,7 +403,7 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	if si == nil {
 		im.rep.add(st.at, "step", StatusManual, b.out, "declare the slot in the domain with its type",
 			"flow %q collects slot %q, which the domain does not declare: soni keeps the answer as text in a slot of the flow", b.f.name, slot)
-	} else if si.flow == "" && !contains(b.resets, slot) {
+	} else if si.flow == "" && !slices.Contains(b.resets, slot) {
 		// Rasa keeps the value after the flow (persisted), as the
 		// conversation slot does.
 		e.trailing = "soni:ignore W017"

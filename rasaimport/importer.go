@@ -2,6 +2,7 @@ package rasaimport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
@@ -234,35 +235,31 @@ func (im *importer) resetSlots(fl *rflow) []string {
 		persisted[s.str()] = true
 	}
 	var out []string
-	var walk func([]*node)
-	walk = func(list []*node) {
-		for _, st := range list {
-			if st.has("collect") {
-				slot := st.get("collect").str()
-				si := im.slots[slot]
-				keep, ok := st.get("reset_after_flow_ends").boolean()
-				if si != nil && si.flow == "" && !(ok && !keep) && !persisted[slot] && !contains(out, slot) {
-					out = append(out, slot)
-				}
-			}
-			for _, nx := range st.get("next").list() {
-				for _, k := range []string{"then", "else"} {
-					if t := nx.get(k); t != nil && t.kind == kSeq {
-						walk(t.items)
-					}
-				}
-			}
+	forSteps(fl.n.get("steps").list(), func(st *node) {
+		if !st.has("collect") {
+			return
 		}
-	}
-	walk(fl.n.get("steps").list())
+		slot := st.get("collect").str()
+		si := im.slots[slot]
+		keep, ok := st.get("reset_after_flow_ends").boolean()
+		if si != nil && si.flow == "" && !(ok && !keep) && !persisted[slot] && !slices.Contains(out, slot) {
+			out = append(out, slot)
+		}
+	})
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// forSteps calls fn on every step of a step list, the steps of its
+// branches' lists included, in the order they are written.
+func forSteps(steps []*node, fn func(st *node)) {
+	for _, st := range steps {
+		fn(st)
+		for _, nx := range st.get("next").list() {
+			for _, k := range []string{"then", "else"} {
+				if t := nx.get(k); t != nil && t.kind == kSeq {
+					forSteps(t.items, fn)
+				}
+			}
 		}
 	}
-	return false
 }

@@ -265,6 +265,9 @@ func (im *importer) walkSteps(flow string, steps []*node) {
 				utter = "utter_ask_" + slot
 			}
 			im.responseUse(flow, utter)
+			if act := im.askAction(st); act != "" {
+				im.useAction(act, flow, st.at)
+			}
 			for _, rj := range st.get("rejections").list() {
 				im.condSlots(flow, rj.get("if").str())
 				im.responseUse(flow, rj.get("utter").str())

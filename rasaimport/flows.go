@@ -163,6 +163,29 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 	last := !notLast
 	before := len(b.im.rep.items)
 	id := b.idOf[st]
+	if act := b.im.askAction(st); act != "" {
+		// Rasa asks with a custom action: it runs before the collect, which
+		// waits with no question of its own. A slot that holds a value
+		// skips both, unless the collect always asks.
+		collectID := b.unique(id + "_answer")
+		actID := id
+		if f, ok := st.get("ask_before_filling").boolean(); !ok || !f {
+			br := &ymap{}
+			br.add("step", id)
+			br.add("type", "branch")
+			br.add("evaluate", "slots."+st.get("collect").str()+" != nil")
+			br.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: collectID}}})
+			b.emit(br, []string{"Rasa asks for " + st.get("collect").str() + " with the custom action " + act + "."})
+			actID = b.unique(id + "_ask")
+		}
+		am := &ymap{}
+		am.add("step", actID)
+		am.add("type", "action")
+		am.add("call", act)
+		b.mapOutputs(am, act)
+		b.emit(am, nil)
+		id = collectID
+	}
 	m, comment := b.step(st, id)
 	nx := st.get("next")
 	isLink := st.has("link")
@@ -337,17 +360,7 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 		}
 		m.add("type", "action")
 		m.add("call", name)
-		if outs := im.actionSlots(name); len(outs) > 0 {
-			mo := &ymap{}
-			for _, o := range outs {
-				if im.visible(o, b.f.name) {
-					mo.add(o, o)
-				}
-			}
-			if len(mo.entries) > 0 {
-				m.add("map_outputs", mo)
-			}
-		}
+		b.mapOutputs(m, name)
 		return m, nil
 	case st.has("set_slots"):
 		m.add("type", "set")
@@ -393,6 +406,38 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 	return nil, commentOf(st, "")
 }
 
+// askAction returns the custom action that asks for a collect's slot, as
+// Rasa does when no response asks for it (action_ask_SLOT), or "".
+func (im *importer) askAction(st *node) string {
+	if !st.has("collect") {
+		return ""
+	}
+	slot := st.get("collect").str()
+	utter := st.get("utter").str()
+	if utter == "" {
+		utter = "utter_ask_" + slot
+	}
+	act := "action_ask_" + slot
+	if im.responses[utter] == nil && (im.p.py[act] != nil || im.domainAction(act)) {
+		return act
+	}
+	return ""
+}
+
+// mapOutputs maps each slot a custom action sets, and the flow sees, to
+// itself.
+func (b *flowBuilder) mapOutputs(m *ymap, action string) {
+	mo := &ymap{}
+	for _, o := range b.im.actionSlots(action) {
+		if b.im.visible(o, b.f.name) {
+			mo.add(o, o)
+		}
+	}
+	if len(mo.entries) > 0 {
+		m.add("map_outputs", mo)
+	}
+}
+
 // collect translates a collect step.
 func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	im := b.im
@@ -415,10 +460,10 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	switch {
 	case im.responses[utter] != nil:
 		im.questionFields(m, utter, b.f.name, b.out, st.at)
-	case im.p.py["action_ask_"+slot] != nil || im.domainAction("action_ask_"+slot):
-		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
-		im.rep.add(st.at, "step", StatusManual, b.out, "write the question (the action's text) in the collect's message, or move the action to soni",
-			"flow %q asks for %q with the custom action %q, whose message soni cannot show: the import asks a generic question", b.f.name, slot, "action_ask_"+slot)
+	case im.askAction(st) != "":
+		m.add("message", "").trailing = "the custom action before this step asks"
+		im.rep.add(st.at, "step", StatusApproximated, b.out, "nothing, unless the question should be asked again after an invalid answer: then write it in the collect's message",
+			"flow %q asks for %q with the custom action %q: soni runs it before the collect, which waits with no question of its own (after an invalid answer, only the invalid message is said)", b.f.name, slot, "action_ask_"+slot)
 	default:
 		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
 		im.rep.add(st.at, "step", StatusManual, b.out, "add a response utter_ask_"+slot+" or write the question",

@@ -230,7 +230,8 @@ func TestShutdownLetsTurnsFinishAndDropsTheRest(t *testing.T) {
 		<-release
 		return map[string]any{"in_stock": true}, nil
 	})
-	srv := ts.Config.Handler.(*Server)
+	v, _ := testServers.Load(ts)
+	srv := v.(*Server)
 	post(t, ts, "/v1/sessions/sd/messages", `{"text": "order a pizza"}`)
 	post(t, ts, "/v1/sessions/sd/messages", `{"text": "small"}`)
 

@@ -187,6 +187,10 @@ func New(eng *soni.Engine, opts Options) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(OpenAPI)
+	})
 	mux.Handle("GET /metrics", s.authHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	mux.HandleFunc("/", s.auth(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s: see docs/serve.md", r.Method, r.URL.Path))

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -80,6 +81,9 @@ func shopOn(t *testing.T, opts Options, store checkpoints.Store, stock func(ctx 
 	return newTestServer(t, srv), eng
 }
 
+// testServers maps each test server to its Server.
+var testServers sync.Map
+
 // newTestServer serves srv on a loopback port for the test, set up as
 // Serve sets it up: timeouts, the connection cap, JSON for net/http's
 // own errors.
@@ -87,8 +91,10 @@ func newTestServer(t *testing.T, srv *Server) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(srv)
 	srv.configure(ts.Config)
+	ts.Config.Handler = checkedAgainstAPI(t, srv)
 	ts.Listener = srv.listener(ts.Listener)
 	ts.Start()
+	testServers.Store(ts, srv)
 	t.Cleanup(ts.Close)
 	return ts
 }

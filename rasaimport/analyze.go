@@ -33,7 +33,7 @@ type features struct {
 }
 
 // available is what soni's language has today.
-var available = features{responses: true, patterns: true, guards: true, buttons: true, names: true, testDefaults: true}
+var available = features{responses: true, patterns: true, guards: true, buttons: true, names: true, testDefaults: true, stubMessages: true}
 
 // slotInfo is what the importer learns about one slot of the domain.
 type slotInfo struct {

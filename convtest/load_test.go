@@ -69,7 +69,7 @@ func TestBadInput(t *testing.T) {
 		{"two documents", head + "test_cases: []\n---\ntest_cases: []\n", CodeYAMLSyntax, "", "more than one YAML document"},
 		// Rasa's format: what soni has no equivalent for says what to
 		// write instead (T017); mistakes get the usual codes.
-		{"rasa utter step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - utter: utter_greet\n", CodeUnsupported, "6:9", `Rasa's utter steps name a response template ("utter_greet"), which soni does not have: its messages are written in the flows; write bot: "THE TEXT"`},
+		{"rasa utter step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - utter: utter_greet\n", CodeUnknownResponse, "6:16", `unknown response "utter_greet": the project has no such response`},
 		{"rasa utter_name", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {utter_name: utter_greet}\n", CodeUnknownResponse, "7:39", "unknown response \"utter_greet\": the project has no such response"},
 		{"rasa buttons", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered:\n              buttons: [{title: Yes, payload: /affirm, kind: x}]\n", CodeUnknownKey, "8:56", "unknown key \"kind\" in a button"},
 		{"rasa stub events", head + "stub_custom_actions:\n  get_price:\n    events: [42]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "4:13", `events of stub "get_price": event 1 is a JSON number, not an object`},

@@ -46,6 +46,10 @@ const (
 	// StepBotResponse checks that the next reply was said from a response:
 	// bot_response: NAME.
 	StepBotResponse StepKind = "bot_response"
+	// StepClarification is Rasa's pattern_clarification_contains
+	// assertion: pattern_clarification ran and offered these flows (by
+	// name or by their name for people). It exists only in assertions.
+	StepClarification StepKind = "pattern_clarification_contains"
 	// StepBotUttered is Rasa's bot_uttered assertion: some reply of the
 	// turn matches a regular expression. It exists only in assertions.
 	StepBotUttered StepKind = "bot_uttered"
@@ -184,6 +188,8 @@ type Step struct {
 	Text string
 	// Regexp is the compiled bot_matches pattern.
 	Regexp *regexp.Regexp
+	// Names are the flows pattern_clarification_contains expects.
+	Names []string
 	// Response is the response a bot_uttered assertion names
 	// (utter_name); a bot_response step's is its Text.
 	Response string
@@ -913,10 +919,9 @@ func (d *decoder) step(n ast.Node) *Step {
 			ordered = mv
 		case key == "metadata":
 			metadata = mv
-		case key == "utter":
-			d.unsupported(d.pos(mv.Key), "Rasa's utter steps name a response template (%s), which soni does not have: its messages are written in the flows; write bot: \"THE TEXT\" (or bot_matches: REGEX) with the reply you expect", quoteScalar(mv.Value))
-			bad = true
-		case isStepKind(key):
+		case isStepKind(key) || key == "utter":
+			// Rasa's older utter step names the response of the next
+			// reply, as bot_response does.
 			if main != nil {
 				d.errorf(d.pos(mv.Key), CodeUnknownKey, "step has both %q and %q: write one step per list item", keyOf(main), key)
 				bad = true
@@ -935,6 +940,9 @@ func (d *decoder) step(n ast.Node) *Step {
 		return nil
 	}
 	st := &Step{Kind: StepKind(keyOf(main)), Pos: d.pos(main.Key), value: refOf(main.Value)}
+	if st.Kind == "utter" {
+		st.Kind = StepBotResponse
+	}
 	switch x := yamlpos.Unwrap(n).(type) {
 	case *ast.MappingNode:
 		st.inFlow = x.IsFlowStyle

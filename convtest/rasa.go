@@ -18,14 +18,13 @@ import (
 // equivalent for is refused with T017, saying what to write instead.
 
 // assertionKeys are the assertion kinds soni reads.
-var assertionKeys = []string{"action_executed", "bot_uttered", "flow_cancelled", "flow_completed", "flow_started", "slot_was_not_set", "slot_was_set"}
+var assertionKeys = []string{"action_executed", "bot_uttered", "flow_cancelled", "flow_completed", "flow_started", "pattern_clarification_contains", "slot_was_not_set", "slot_was_set"}
 
 // unsupportedAssertions are Rasa's assertions soni has no equivalent for,
 // with what to write instead.
 var unsupportedAssertions = map[string]string{
 	"generative_response_is_relevant": "generative assertions need an LLM judge, and soni's tests never call a model: check the reply with bot_uttered: {text_matches: REGEX}",
 	"generative_response_is_grounded": "generative assertions need an LLM judge, and soni's tests never call a model: check the reply with bot_uttered: {text_matches: REGEX}",
-	"pattern_clarification_contains":  "soni has no clarification pattern: a message that starts no flow gets the fallback; check it with bot_uttered: {text_matches: REGEX}",
 }
 
 // unsupported reports a construct of Rasa's format that soni has no
@@ -138,6 +137,16 @@ func (d *decoder) assertion(n ast.Node) *Step {
 		}
 		st.Text = s
 		st.refs = append(st.refs, ref{kind: "action", name: s, pos: d.pos(mv.Value)})
+	case StepClarification:
+		seq, ok := d.sequence(mv.Value, key)
+		if !ok {
+			return nil
+		}
+		for _, item := range seq.Values {
+			if s, ok := d.scalar(item, "a flow of "+key); ok {
+				st.Names = append(st.Names, s)
+			}
+		}
 	case StepSlotWasSet, StepSlotWasNotSet:
 		st.Slots = d.namedSlots(mv.Value, key)
 		if st.Slots == nil {
@@ -402,6 +411,8 @@ func describe(st *Step) string {
 	switch st.Kind {
 	case StepSlotWasSet, StepSlotWasNotSet:
 		return fmt.Sprintf("%s %s", st.Kind, slotNames(st.Slots))
+	case StepClarification:
+		return fmt.Sprintf("%s %s", st.Kind, strings.Join(st.Names, ", "))
 	case StepBotUttered:
 		var parts []string
 		if st.Response != "" {

@@ -487,6 +487,8 @@ func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
 			}
 		}
 		return []string{fmt.Sprintf("%s: no reply of the turn matches (replies: %s)", describe(st), replyList(res))}
+	case StepClarification:
+		return checkClarification(prog, st, res)
 	case StepSlotWasSet, StepSlotWasNotSet:
 		var out []string
 		for _, sv := range st.Slots {
@@ -605,6 +607,8 @@ func firstAfter(st *Step, res *vm.Result, after int) (int, bool) {
 		})
 	case StepActionExecuted:
 		return event(func(e vm.Event) bool { return e.Type == vm.EventActionExecuted && e.Action == st.Text })
+	case StepClarification:
+		return event(func(e vm.Event) bool { return e.Type == vm.EventFlowStarted && e.Flow == ir.PatternClarification })
 	case StepSlotWasSet:
 		last := after
 		for _, sv := range st.Slots {
@@ -747,6 +751,35 @@ func jsonNorm(v any) any {
 	var out any
 	if json.Unmarshal(b, &out) != nil {
 		return v
+	}
+	return out
+}
+
+// checkClarification checks pattern_clarification_contains: the pattern
+// started during the turn, and the flows it offered (the state's clarify
+// choice) include each one named, by its name or its name for people.
+func checkClarification(prog *ir.Program, st *Step, res *vm.Result) []string {
+	started := false
+	for _, e := range res.Events {
+		started = started || (e.Type == vm.EventFlowStarted && e.Flow == ir.PatternClarification)
+	}
+	if !started {
+		return []string{"pattern_clarification_contains: pattern_clarification did not run during the turn"}
+	}
+	var offered []string
+	if res.State != nil {
+		offered = res.State.Clarify
+	}
+	var out []string
+	for _, want := range st.Names {
+		found := false
+		for _, name := range offered {
+			f := prog.Flow(name)
+			found = found || name == want || (f != nil && strings.EqualFold(f.Title(), want))
+		}
+		if !found {
+			out = append(out, fmt.Sprintf("pattern_clarification_contains: flow %q was not offered (offered: %s)", want, listOrNone(offered)))
+		}
 	}
 	return out
 }

@@ -184,6 +184,8 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 		{"the menu still takes its answer", []string{"hello"}, "balance", "set_slot service=balance", true},
 		{"a digression at a number question", []string{"send money", "Ana"}, "actually I lost my card", "start_flow lost_card", false},
 		{"card digits normalised", []string{"block my card"}, "48 21", "set_slot card_last4=4821", true},
+		{"a greeting before a request", nil, "hola, quiero mandar dinero a mi padre", "start_flow transfer_funds recipient=mi padre", false},
+		{"not sure is no name", []string{"send money"}, "not sure yet", "fallback", false},
 	})
 	runGeneral(t, "travel", []gcase{
 		{"from Manchester", []string{"book a flight"}, "from Manchester", "set_slot origin=Manchester", false},

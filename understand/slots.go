@@ -137,7 +137,7 @@ func (r *Rules) carried(toks []token, ro role) (string, int, bool) {
 				continue
 			}
 			first := toks[i+n]
-			if capitalOnly[c[0]] && n == 1 && !capitalised(first.text) {
+			if capitalOnly[c[0]] && n == 1 && !capitalised(first.text) && !possessives[first.norm] {
 				continue
 			}
 			if v, ok := r.valueAt(toks, i+n); ok {

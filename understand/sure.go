@@ -87,6 +87,13 @@ func exactYesNo(norm string) bool {
 	return ok
 }
 
+// nonAnswers are words that make a short message no sure free-text
+// answer: "not sure", "idk", "whatever", "someone".
+var nonAnswers = wordSet("not", "sure", "idk", "dunno", "maybe", "perhaps", "later", "whatever",
+	"nothing", "nobody", "none", "anyone", "anybody", "someone", "somebody", "what", "why", "huh",
+	"pardon", "sorry", "hmm", "ok", "okay", "no", "yes", "idea", "unknown", "same", "again", "wait",
+	"sabe", "se", "nadie", "alguien", "nada", "quizas", "luego", "igual", "que")
+
 // currencyWords may stand next to an amount.
 var currencyWords = wordSet("euro", "euros", "eur", "dollar", "dollars", "usd", "bucks", "pound",
 	"pounds", "gbp", "pesos", "peso", "quid", "k")
@@ -163,10 +170,17 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 	if _, ok := r.freeText(head, roleNone); ok {
 		return false
 	}
+	content := 0
 	for _, w := range words {
-		if leadIns[w] && !possessives[w] || isNumberish(w) {
+		if leadIns[w] && !possessives[w] || isNumberish(w) || nonAnswers[w] {
 			return false
 		}
+		if !stopWords[w] {
+			content++
+		}
+	}
+	if content == 0 || nonAnswers[strings.Join(words, " ")] {
+		return false
 	}
 	if _, ok := values.YesNo(norm); ok {
 		return false

@@ -347,6 +347,14 @@ func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error
 			return unsure("the message is about flow "+fr.name+", not an answer", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
 		}
 	}
+	if m.flow != nil && m.smallTalk && !m.exact && complete {
+		// "hola, quiero mandar dinero a mi padre": a greeting before a
+		// request; the request says which flow.
+		if flows, why := r.byMeaning(norm, head, v); len(flows) == 1 && flows[0] != m.flow.name {
+			fr := r.byName[flows[0]]
+			return unsure(why+" after a greeting", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
+		}
+	}
 	if m.flow != nil {
 		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head, v)}
 		if exact || m.exact {
@@ -773,6 +781,10 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
+	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") && noAnswer(values.Normalize(head)) {
+		// "not sure yet", "no idea": no value.
+		return vm.Command{Kind: vm.CmdFallback}, false
+	}
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
 		// "to Maria", "it's under John Carter", "from Manchester".
 		ro := roleNone
@@ -963,6 +975,26 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 	}
 	return name, val, true
 }
+
+// noAnswer reports whether a short message says the user has no answer:
+// "not sure yet", "no idea", "idk", "no lo sé".
+func noAnswer(norm string) bool {
+	words := strings.Fields(norm)
+	if len(words) == 0 || len(words) > 5 {
+		return false
+	}
+	core := false
+	for _, w := range words {
+		if !nonAnswers[w] && !noAnswerWords[w] {
+			return false
+		}
+		core = core || nonAnswers[w]
+	}
+	return core
+}
+
+var noAnswerWords = wordSet("yet", "really", "know", "i", "dont", "have", "clue", "lo", "la",
+	"todavia", "aun", "sure", "certain", "clue")
 
 // oneFreeTextSlot is the flow's one collected free-text slot that holds
 // a value.

@@ -132,6 +132,8 @@ func TestOpeningsByMeaning(t *testing.T) {
 		{"spanish", nil, "quiero un vuelo a Lisboa", "start_flow book_flight destination=Lisboa", false},
 		{"book alone is a tie", nil, "I want to book", "clarify book_flight,book_hotel", false},
 		{"out of scope", nil, "rent me a car", "fallback", false},
+		{"a number that counts something else", nil, "we need 2 rooms in Florence", "start_flow book_hotel city=Florence", false},
+		{"spanish with a date after the name", nil, "necesito volar a Roma el lunes", "start_flow book_flight destination=Roma departure_date=2027-03-15", false},
 		{"a train is not a flight", nil, "book a train to Lyon", "fallback", false},
 	})
 	runGeneral(t, "banking", []gcase{
@@ -190,6 +192,7 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 	runGeneral(t, "travel", []gcase{
 		{"from Manchester", []string{"book a flight"}, "from Manchester", "set_slot origin=Manchester", false},
 		{"leaving from", []string{"book a flight"}, "I'm leaving from Barcelona", "set_slot origin=Barcelona", false},
+		{"departing from", []string{"book a flight"}, "we're departing from Chicago", "set_slot origin=Chicago", false},
 		{"going to", []string{"book a flight", "Madrid"}, "going to New York", "set_slot destination=New York", false},
 		{"next friday", []string{"book a flight", "Madrid", "Paris"}, "next friday", "set_slot departure_date=2027-03-19", true},
 		{"el viernes", []string{"book a flight", "Madrid", "Paris"}, "el viernes", "set_slot departure_date=2027-03-12", true},

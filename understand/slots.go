@@ -161,7 +161,7 @@ func (r *Rules) valueAt(toks []token, i int) (string, bool) {
 	var words []string
 	for j := i; j < len(toks) && len(words) < 4; j++ {
 		t := toks[j]
-		if len(words) > 0 && articles[t.norm] && !possessives[values.Normalize(words[0])] {
+		if len(words) > 0 && articles[t.norm] && !possessives[values.Normalize(words[0])] && !capitalised(words[0]) {
 			// "to bok a flight": a verb, not a value.
 			return "", false
 		}
@@ -228,6 +228,7 @@ var leadIns = wordSet("its", "it", "is", "thats", "that", "the", "name", "my", "
 	"well", "um", "uh", "hmm", "oh", "ok", "okay", "so", "just", "es", "soy", "se", "llama",
 	"mi", "nombre", "el", "la", "us", "we", "were", "heading", "travelling", "traveling",
 	"staying", "want", "wanna", "would", "like", "id", "to", "from", "in", "at", "under",
+	"departing", "coming", "arriving", "starting", "returning", "driving", "headed", "off",
 	"for", "a", "de", "en", "para", "desde", "be", "will", "ll", "should", "go")
 
 // valueLeadIns come before a free-text value without being part of it.
@@ -391,6 +392,15 @@ func (r *Rules) openingNumber(fr *flowRules, head string, hasDate bool) (*slotRe
 	}
 	if len(numbers) != 1 || hasDate {
 		return nil, "", false
+	}
+	// "2 rooms": a number that counts something else is no bare value.
+	for i, t := range toks {
+		if i+1 < len(toks) && (isNumberish(t.norm) || values.IsNumberWord(t.norm)) && !t.ends {
+			next := toks[i+1].norm
+			if !currencyWords[next] && !stopWords[next] && !valueStops[next] && !unitOf(numbers[0])[stem(next)] && !isNumberish(next) && !values.IsNumberWord(next) {
+				return nil, "", false
+			}
+		}
 	}
 	if n, err := values.Convert(numbers[0].def, head); err == nil {
 		return numbers[0], tmpl.Format(n), true

@@ -249,7 +249,9 @@ func abs(x int) int {
 }
 
 // editDistance is the Damerau-Levenshtein distance (adjacent swaps count
-// one) of a and b, or limit+1 when it is larger than limit.
+// one) of a and b, or limit+1 when it is larger than limit. Unlike
+// suggest.Levenshtein it counts a swap ("flihgt") as one typo, and stops
+// early, since it runs against every known word for each unknown one.
 func editDistance(a, b string, limit int) int {
 	if abs(len(a)-len(b)) > limit {
 		return limit + 1

@@ -1138,7 +1138,13 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 
 // firstWordOf is the first word of a message, normalized.
 func firstWordOf(s string) string {
-	i := 0
+	i, j := nextWord(s, 0)
+	return values.Normalize(s[i:j])
+}
+
+// nextWord finds the word of s at or after byte i: s[start:end], empty
+// at the end of s.
+func nextWord(s string, i int) (start, end int) {
 	for i < len(s) && !isWordByte(s, i) {
 		i++
 	}
@@ -1147,7 +1153,7 @@ func firstWordOf(s string) string {
 		_, size := utf8.DecodeRuneInString(s[j:])
 		j += size
 	}
-	return values.Normalize(s[i:j])
+	return i, j
 }
 
 // cutSuffixWord removes a final word or phrase (normalized) from s, with
@@ -1171,14 +1177,8 @@ func cutSuffixWord(s, suffix string) (string, bool) {
 func stripWords(s string, prefix []string) (string, bool) {
 	i := 0
 	for _, want := range prefix {
-		for i < len(s) && !isWordByte(s, i) {
-			i++
-		}
-		j := i
-		for j < len(s) && isWordByte(s, j) {
-			_, size := utf8.DecodeRuneInString(s[j:])
-			j += size
-		}
+		var j int
+		i, j = nextWord(s, i)
 		if j == i || !wordIs(s[i:j], want) {
 			return "", false
 		}

@@ -210,6 +210,12 @@ func YesNoExact(s string) (yes bool, ok bool) {
 		}
 		n = tail
 	}
+	return wholeYesNo(n)
+}
+
+// wholeYesNo reads a normalized message that is only a yes or no word or
+// phrase, "y" and "n" included.
+func wholeYesNo(n string) (yes bool, ok bool) {
 	for _, w := range soloYes {
 		if n == w {
 			return true, true
@@ -258,17 +264,7 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 	if n == "" {
 		return false, false
 	}
-	for _, w := range soloYes {
-		if n == w {
-			return true, true
-		}
-	}
-	for _, w := range soloNo {
-		if n == w {
-			return false, true
-		}
-	}
-	if v, found := yesNoPhrases[n]; found {
+	if v, found := wholeYesNo(n); found {
 		return v, true
 	}
 	rest := n

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/soni-dev/soni/internal/suggest"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 )
@@ -205,7 +206,7 @@ func resolveFlow(prog *ir.Program, name string) (string, string) {
 		}
 	}
 	for _, f := range prog.Flows {
-		if oneEdit(strings.ToLower(f.Name), strings.ToLower(name)) {
+		if suggest.Levenshtein(strings.ToLower(f.Name), strings.ToLower(name)) == 1 {
 			found = f.Name
 			n++
 		}
@@ -214,25 +215,6 @@ func resolveFlow(prog *ir.Program, name string) (string, string) {
 		return found, "repaired"
 	}
 	return "", ""
-}
-
-// oneEdit reports whether a and b differ by one letter inserted, deleted
-// or changed.
-func oneEdit(a, b string) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	if len(a)-len(b) > 1 || a == b {
-		return false
-	}
-	i := 0
-	for i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
-	}
-	return a[i+1:] == b[i:]
 }
 
 // visible returns the definition of a slot the flow can see, or nil.

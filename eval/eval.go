@@ -90,6 +90,18 @@ type Result struct {
 	ModelCases int         `json:"model_cases"`
 	ModelShare float64     `json:"model_share"`
 	Confusions []Confusion `json:"confusions"`
+	// Cases says, for every case in order, whether it was right and
+	// which layer answered it, and why.
+	Cases []CaseResult `json:"cases"`
+}
+
+// CaseResult is one case's outcome.
+type CaseResult struct {
+	Case   string `json:"case"`
+	OK     bool   `json:"ok"`
+	Layer  string `json:"layer"`
+	Sure   bool   `json:"sure,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Kind is the accuracy on the cases that expect a command of one kind.
@@ -216,10 +228,11 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		wantS, gotS := describe(prog, v, want), describe(prog, v, got)
 		ok := wantS == gotS
 		res.Total++
-		layer, reason := "unknown", ""
+		layer, reason, sure := "unknown", "", false
 		if answered != nil {
-			layer, reason = answered.Layer, answered.Reason
+			layer, reason, sure = answered.Layer, answered.Reason, answered.Sure
 		}
+		res.Cases = append(res.Cases, CaseResult{Case: name, OK: ok, Layer: layer, Sure: sure, Reason: reason})
 		if layer == "llm" {
 			res.ModelCases++
 		}

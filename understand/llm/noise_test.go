@@ -62,6 +62,9 @@ func TestSmallModelNoise(t *testing.T) {
 		{"deny at a yes/no question", blocking, "deny", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "wants_replacement", Value: false}}, ""},
 		{"set slot of a set slot at a confirmation corrects it", confirming, "set slot amount 60", []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "amount", Value: 60.0}}, ""},
 		{"help", idle, "help", []vm.Command{{Kind: vm.CmdHelp}}, ""},
+		{"slot=value", asking, "set slot recipient=Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
+		{"slot: value", asking, "set_slot recipient: \"Ana Gómez\"", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana Gómez"}}, ""},
+		{"keyword and colon", idle, "start flow: check_balance", []vm.Command{start("check_balance")}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,6 +56,8 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 			continue
 		}
 		l = keywordRE.ReplaceAllString(l, "$1 $2")
+		l = assignRE.ReplaceAllString(l, "$1 $2 ")
+		l = colonRE.ReplaceAllString(l, "$1 ")
 		fields := splitFields(l)
 		if len(fields) == 0 {
 			continue
@@ -111,6 +113,13 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 // keywordRE reads the two-word keywords written as one: start_flow,
 // set-slot, humanHandoff.
 var keywordRE = regexp.MustCompile(`^(?i)(start|set|correct|cancel|human)[_-]?(flow|slot|handoff)\b`)
+
+// assignRE reads "set slot amount=50" and "set slot amount: 50";
+// colonRE "start flow: transfer_funds".
+var (
+	assignRE = regexp.MustCompile(`^(?i)((?:set|correct) slot)\s+([A-Za-z_][A-Za-z0-9_-]*)\s*[=:]\s*`)
+	colonRE  = regexp.MustCompile(`^(?i)(start flow|clarify|set slot|correct slot)\s*:\s*`)
+)
 
 // callRE reads Rasa's older command forms: StartFlow(transfer_funds),
 // SetSlot(amount, 50), CancelFlow().

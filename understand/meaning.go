@@ -224,7 +224,8 @@ func typoFix(w string, known map[string]string) (string, bool) {
 	found := ""
 	for spelling, c := range known {
 		longer := max(len(w), len(spelling))
-		if longer < 5 || abs(len(w)-len(spelling)) > 2 {
+		if longer < 5 || abs(len(w)-len(spelling)) > 2 || (spelling[0] != w[0] && spelling[len(spelling)-1] != w[len(w)-1]) {
+			// A typo keeps the first or the last letter.
 			continue
 		}
 		limit := 1
@@ -256,9 +257,11 @@ func editDistance(a, b string, limit int) int {
 	if abs(len(a)-len(b)) > limit {
 		return limit + 1
 	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	if len(b) >= 32 {
+		return limit + 1 // no word that long is a typo worth reading
+	}
+	var rows [3][33]int
+	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}

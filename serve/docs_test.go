@@ -20,8 +20,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestErrorTableIsTrue: docs/serve.md's table of errors lists every code
-// the server answers with, and no other.
+// TestErrorTableIsTrue: docs/serve.md's table of errors, and the OpenAPI
+// description's error codes, list every code the server answers with,
+// and no other.
 func TestErrorTableIsTrue(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "docs", "serve.md"))
 	require.NoError(t, err)
@@ -52,6 +53,28 @@ func TestErrorTableIsTrue(t *testing.T) {
 		delete(used, code)
 	}
 	assert.Equal(t, slices.Sorted(maps.Keys(used)), slices.Sorted(maps.Keys(documented)))
+
+	var spec struct {
+		Components struct {
+			Schemas struct {
+				Error struct {
+					Properties struct {
+						Error struct {
+							Properties struct {
+								Code struct {
+									Enum []string
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(OpenAPI, &spec))
+	described := spec.Components.Schemas.Error.Properties.Error.Properties.Code.Enum
+	slices.Sort(described)
+	assert.Equal(t, slices.Sorted(maps.Keys(used)), described, "the OpenAPI description's error codes")
 }
 
 // TestStreamingExampleIsTrue: docs/serve.md's streaming example is what

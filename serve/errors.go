@@ -57,8 +57,20 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.message }
 
+// busyRetryAfter is the Retry-After of a 429, in seconds: a session's
+// queue moves at the pace of its turns.
+const busyRetryAfter = "1"
+
+// write answers the error.
+func (e *httpError) write(w http.ResponseWriter) {
+	if e.status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", busyRetryAfter)
+	}
+	writeError(w, e.status, e.code, e.message)
+}
+
 func badRequest(format string, args ...any) *httpError {
-	return &httpError{http.StatusBadRequest, "bad_request", fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusBadRequest, code: "bad_request", message: fmt.Sprintf(format, args...)}
 }
 
 // jsonProblem describes a JSON decoding error without Go type names.
@@ -95,6 +107,8 @@ func (s *Server) turnError(ctx, client context.Context, session string, err erro
 		return badRequest("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
 		return &httpError{http.StatusGatewayTimeout, "turn_timeout", fmt.Sprintf("the turn took longer than %s and was stopped; the conversation stays where it was", s.opts.TurnTimeout)}
+	case errors.Is(err, checkpoints.ErrBusy):
+		return &httpError{http.StatusTooManyRequests, "session_busy", fmt.Sprintf("session %q has as many messages waiting as it takes; this one did not run: send it again after Retry-After seconds", session)}
 	case errors.Is(err, checkpoints.ErrConflict):
 		return &httpError{http.StatusConflict, "conflict", "another turn of this session was saved while this one ran; this turn was not saved: send the message again"}
 	case errors.Is(err, checkpoints.ErrTooLarge):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -315,4 +316,31 @@ func TestActionFailuresAreLogged(t *testing.T) {
 	assert.Equal(t, "order", line["flow"])
 	assert.Equal(t, "stock", line["step"])
 	assert.Contains(t, line["error"], "connection refused")
+}
+
+// busyStore is a memory store whose sessions' queues are full.
+type busyStore struct{ *checkpoints.MemoryStore }
+
+func (busyStore) Begin(context.Context, string) (checkpoints.Tx, error) {
+	return nil, fmt.Errorf("begin: %w", checkpoints.ErrBusy)
+}
+
+// TestHotSessionIs429: a message to a session whose queue of waiting
+// turns is full is answered 429 with Retry-After, not 503 (issue 20
+// §2.4): it ran nothing, and the same message can be sent again.
+func TestHotSessionIs429(t *testing.T) {
+	ts, _ := shopOn(t, Options{}, busyStore{checkpoints.NewMemoryStore()}, stocked)
+	for _, c := range []struct{ path, body string }{
+		{"/v1/sessions/hot/messages", `{"text": "order a pizza"}`},
+		{"/webhooks/rest/webhook", `{"sender": "hot", "message": "order a pizza"}`},
+	} {
+		resp, body := post(t, ts, c.path, c.body)
+		assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode, body)
+		assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+		assert.Contains(t, body, `"session_busy"`)
+	}
+	_, frames := streamOf(t, ts.URL, "/v1/sessions/hot/messages", `{"text": "order a pizza"}`)
+	require.Len(t, frames, 1)
+	assert.Equal(t, "error", frames[0].event)
+	assert.Contains(t, frames[0].data, `"session_busy"`)
 }

@@ -20,7 +20,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -362,7 +361,7 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 	// Rasa ignores the fields it does not know, and widgets send their
 	// own (customData, session_id, ...): so does this channel.
 	if he := s.decode(w, r, &m, false); he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	if m.Sender == nil || m.Message == nil {
@@ -377,12 +376,12 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 	key := r.Header.Get("Idempotency-Key")
 	md = numbers(md)
 	if he := checkInput(key, md); he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	rep, he := s.turn(r, session, key, vm.Input{Text: *m.Message, Metadata: md, Channel: "rest"}, nil)
 	if he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	// Each reply with its response's buttons, image and custom payload;
@@ -457,7 +456,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	}
 	var m apiMessage
 	if he := s.decode(w, r, &m, true); he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	key := m.MessageID
@@ -488,7 +487,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	}
 	in.Metadata = numbers(m.Metadata)
 	if he := checkInput(key, in.Metadata); he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	if wantsStream(r) {
@@ -497,7 +496,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, he := s.turn(r, session, key, in, nil)
 	if he != nil {
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	writeJSON(w, http.StatusOK, rep.Record)
@@ -637,7 +636,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	st, rev, err := eng.State(r.Context(), session)
 	if err != nil {
 		he := s.turnError(r.Context(), r.Context(), session, err)
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	if rev == 0 {
@@ -662,7 +661,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 	session := r.PathValue("id")
 	if err := s.eng.Load().Reset(r.Context(), session); err != nil {
 		he := s.turnError(r.Context(), r.Context(), session, err)
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -695,7 +694,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	recs, err := s.eng.Load().Log(r.Context(), session, after, limit)
 	if err != nil {
 		he := s.turnError(r.Context(), r.Context(), session, err)
-		writeError(w, he.status, he.code, he.message)
+		he.write(w)
 		return
 	}
 	switch f := q.Get("format"); f {
@@ -727,24 +726,46 @@ type sessionInfo struct {
 	Updated  time.Time `json:"updated,omitzero"`
 }
 
-// listSessions answers the store's sessions, the most recent first.
+// sessionPage is the answer of GET /v1/sessions.
+type sessionPage struct {
+	Sessions []sessionInfo `json:"sessions"`
+	// Next is the after of the next page; empty on the last.
+	Next string `json:"next,omitempty"`
+}
+
+// listSessions answers a page of the store's sessions, sorted by id, as
+// the store pages them: the cost is the page's, however many sessions
+// there are.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
-	out := []sessionInfo{}
-	infos, err := s.eng.Load().Store().List(r.Context(), "", 0)
-	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, "store_unavailable", "the conversation store could not list its sessions")
+	q := r.URL.Query()
+	limit := 100
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q must be a whole number from 1 to 1000", v))
+			return
+		}
+		limit = n
+	}
+	after := q.Get("after")
+	if after != "" && checkpoints.ValidateID(after) != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("after=%q is not a session id: give the next of the previous page", after))
 		return
 	}
-	for _, in := range infos {
-		out = append(out, sessionInfo{Session: in.ID, Revision: in.Revision, Updated: in.Updated.UTC()})
+	infos, err := s.eng.Load().Store().List(r.Context(), after, limit+1) // one more tells whether a next page exists
+	if err != nil {
+		s.turnError(r.Context(), r.Context(), "", err).write(w)
+		return
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Updated.Equal(out[j].Updated) {
-			return out[i].Updated.After(out[j].Updated)
-		}
-		return out[i].Session < out[j].Session
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
+	page := sessionPage{Sessions: make([]sessionInfo, 0, min(len(infos), limit))}
+	if len(infos) > limit {
+		infos = infos[:limit]
+		page.Next = infos[limit-1].ID
+	}
+	for _, in := range infos {
+		page.Sessions = append(page.Sessions, sessionInfo{Session: in.ID, Revision: in.Revision, Updated: in.Updated.UTC()})
+	}
+	writeJSON(w, http.StatusOK, page)
 }
 
 // readyWindow is how long a turn that could not be saved keeps /readyz

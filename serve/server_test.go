@@ -502,3 +502,43 @@ func TestBadRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionsArePaged: GET /v1/sessions answers a page at a time, in id
+// order, as the store pages (issue 20: listing a large store is one
+// page's work).
+func TestSessionsArePaged(t *testing.T) {
+	ts, _ := shopOn(t, Options{}, checkpoints.NewMemoryStore(), stocked)
+	for _, id := range []string{"e", "b", "d", "a", "c"} {
+		resp, body := post(t, ts, "/v1/sessions/"+id+"/messages", `{"text": "order a pizza"}`)
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	}
+	var pages [][]string
+	after := ""
+	for range 10 {
+		_, body := do(t, ts, http.MethodGet, "/v1/sessions?limit=2&after="+after)
+		var page struct {
+			Sessions []struct{ Session string }
+			Next     string
+		}
+		require.NoError(t, json.Unmarshal([]byte(body), &page), body)
+		var ids []string
+		for _, s := range page.Sessions {
+			ids = append(ids, s.Session)
+		}
+		pages = append(pages, ids)
+		if page.Next == "" {
+			break
+		}
+		after = page.Next
+	}
+	assert.Equal(t, [][]string{{"a", "b"}, {"c", "d"}, {"e"}}, pages)
+
+	_, body := do(t, ts, http.MethodGet, "/v1/sessions")
+	assert.Contains(t, body, `"session":"e"`)
+	assert.NotContains(t, body, `"next"`, "one page holds them all")
+	for _, q := range []string{"limit=0", "limit=1001", "limit=x", "after=..%2Fetc"} {
+		resp, body := do(t, ts, http.MethodGet, "/v1/sessions?"+q)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, q)
+		assert.Contains(t, body, `"bad_request"`, q)
+	}
+}

@@ -51,6 +51,8 @@ async function loadSessions() {
     const r = await api("/v1/sessions");
     if (r.ok) list = (await r.json()).sessions || [];
   } catch (e) { /* shown by api */ }
+  // The API pages by id; the picker shows the most recent first.
+  list.sort((a, b) => (b.updated || "").localeCompare(a.updated || "") || a.session.localeCompare(b.session));
   const ids = list.map((s) => s.session);
   if (ui.session && !ids.includes(ui.session)) ids.unshift(ui.session);
   sel.replaceChildren(...ids.map((id) => {

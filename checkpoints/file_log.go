@@ -230,6 +230,7 @@ func (ix *logIndex) refresh(s *FileStore, f *os.File, id string) error {
 			}
 			return fmt.Errorf("read the log of session %q: %w", id, err)
 		}
+		onIndexLine()
 		rev, key, ok := lineHeader(line)
 		if !ok {
 			return &CorruptError{Path: s.logPath(id), Err: fmt.Errorf("the line at byte %d is not a log record", ix.size)}
@@ -238,6 +239,10 @@ func (ix *logIndex) refresh(s *FileStore, f *os.File, id string) error {
 		ix.size += int64(len(line))
 	}
 }
+
+// onIndexLine is called for each log line an index reads from its file
+// (the tests count them).
+var onIndexLine = func() {}
 
 // readLongLine reads the rest of a line longer than the reader's buffer,
 // up to max bytes.

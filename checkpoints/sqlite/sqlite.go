@@ -80,7 +80,9 @@ var queries = sqlcore.Queries{
 	Update:      `UPDATE soni_checkpoints SET revision = ?, data = ?, updated_at = ? WHERE session = ? AND revision = ?`,
 	ClearEvents: `DELETE FROM soni_events WHERE session = ?`,
 	AddEvent:    `INSERT INTO soni_events (session, revision, msg_key, data) VALUES (?, ?, ?, ?)`,
-	Lookup:      `SELECT revision, data FROM soni_events WHERE session = ? AND msg_key = ? ORDER BY revision LIMIT 1`,
+	// INDEXED BY: without statistics the planner prefers the primary key,
+	// for its order, and reads every record of the session.
+	Lookup:      `SELECT revision, data FROM soni_events INDEXED BY soni_events_key WHERE session = ? AND msg_key = ? AND msg_key IS NOT NULL ORDER BY revision LIMIT 1`,
 	Log:         `SELECT revision, COALESCE(msg_key, ''), data FROM soni_events WHERE session = ? AND revision > ? ORDER BY revision LIMIT ?`,
 	List:        `SELECT session, revision, updated_at FROM soni_checkpoints WHERE session > ? ORDER BY session LIMIT ?`,
 	Delete:      `DELETE FROM soni_checkpoints WHERE session = ?`,

@@ -17,15 +17,15 @@ var benchTurns = []struct {
 	replies []string
 }{
 	{"check my balance", []string{"Which account: checking or savings?"}},
-	{"savings", []string{"Your savings balance is 1234.5 EUR."}},
+	{"savings", []string{"Your savings balance is 1234.5 EUR.", "Is there anything else I can help you with?"}},
 	{"send money", []string{"Who should receive the money?"}},
 	{"Ana", []string{"How much?"}},
 	{"50", []string{"Send 50 from your savings account to Ana?"}},
-	{"yes", []string{"Done! I've sent 50 to Ana. The reference is T-1."}},
+	{"yes", []string{"Done! I've sent 50 to Ana. The reference is T-1.", "Is there anything else I can help you with?"}},
 	{"block my card", []string{"What are the last four digits of the card?"}},
 	{"4821", []string{"Block the card ending in 4821? It can't be used again afterwards."}},
 	{"yes", []string{"Your card ending in 4821 is blocked. Reference: B-7.", "Would you like a replacement card?"}},
-	{"no", []string{"Okay. You can order a new card whenever you like."}},
+	{"no", []string{"Okay. You can order a new card whenever you like.", "Is there anything else I can help you with?"}},
 }
 
 // benchFile writes a test file of n generated cases of benchTurns against
@@ -37,7 +37,7 @@ func benchFile(t testing.TB, n int) string {
 	fmt.Fprintf(&b, "flows: %s\nstub_custom_actions:\n", filepath.ToSlash(flows))
 	b.WriteString("  get_balance: {outputs: {balance: 1234.5, currency: EUR}}\n")
 	b.WriteString("  make_transfer: {outputs: {reference: T-1}}\n")
-	b.WriteString("  block_card: {outputs: {reference: B-7}}\n")
+	b.WriteString("  block_card: {outputs: {reference: B-7}, responses: [{response: utter_card_blocked}]}\n")
 	b.WriteString("test_cases:\n")
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "  - test_case: conversation_%04d\n    steps:\n", i)

@@ -70,6 +70,9 @@ var PatternSlots = map[string][]PatternSlot{
 		{"clarification_options", TypeText, "the options as one phrase: \"check balance or transfer money\" (descriptions when the flows have them)"},
 		{"options", TypeText, "the same phrase, the clarify_message setting's {options}"},
 	},
+	PatternCompleted: {
+		{"previous_flow", TypeText, "the name of the flow that completed"},
+	},
 	PatternContinueInterrupted: {
 		{"previous_flow_name", TypeText, "the title of the flow that continues"},
 		{"previous_flow", TypeText, "the name of the flow that continues"},

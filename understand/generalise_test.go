@@ -176,7 +176,7 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 		{"scrap that", toConfirm, "scrap that", "cancel_flow", true},
 		{"stop stop stop", []string{"send money"}, "stop stop stop", "cancel_flow", true},
 		{"forget the transfer", []string{"send money", "Ana"}, "forget the transfer", "cancel_flow", false},
-		{"hi", nil, "hi", "chitchat", false},
+		{"hi starts the greeting, a trigger", nil, "hi", "start_flow greet", true},
 		{"thanks!", []string{"send money"}, "thanks!", "chitchat", false},
 		{"bye", nil, "bye", "chitchat", false},
 		{"a person", []string{"send money", "Ana"}, "let me talk to a person", "human_handoff", false},

@@ -192,9 +192,9 @@ function shownFlow() {
   const fs = frames();
   if (fs.length) return fs[fs.length - 1].flow;
   const last = ui.records[ui.records.length - 1];
-  // With no flow left, the last flow the turn ran that is not one of
-  // soni's default patterns (a project's own pattern is shown).
-  const ran = ((last && last.visited) || []).filter((v) => { const f = flowDef(v.flow); return !(f && f.builtin); });
+  // With no flow left, the last flow the turn ran that is not a pattern
+  // (pattern_completed runs after every flow that completes).
+  const ran = ((last && last.visited) || []).filter((v) => !v.flow.startsWith("pattern_"));
   if (ran.length) return ran[ran.length - 1].flow;
   return "";
 }

@@ -132,7 +132,11 @@ func blockCard(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"reference": "BLK-" + card + "-" + digest("block", card)[:4]}, nil
+	// The card system tells the customer itself (an action that speaks).
+	return map[string]any{
+		"reference": "BLK-" + card + "-" + digest("block", card)[:4],
+		"messages":  []any{map[string]any{"response": "utter_card_blocked"}},
+	}, nil
 }
 
 func orderCard(in map[string]any) (map[string]any, error) {

@@ -28,7 +28,7 @@ func TestRun(t *testing.T) {
 		{name: "transfer over the balance", args: []string{"make_transfer"}, inputs: `{"account_type": "checking", "recipient": "Ana", "amount": 2000}`, wantStatus: 1, wantErr: `insufficient funds: 1520.50 EUR in checking, 2000.00 EUR requested`},
 		{name: "transfer without recipient", args: []string{"make_transfer"}, inputs: `{"account_type": "savings", "recipient": " ", "amount": 5}`, wantStatus: 1, wantErr: `recipient is not set`},
 		{name: "transfer of text", args: []string{"make_transfer"}, inputs: `{"account_type": "savings", "recipient": "Ana", "amount": "5"}`, wantStatus: 1, wantErr: `amount 5 is not a positive number`},
-		{name: "block", args: []string{"block_card"}, inputs: `{"card_last4": "4821"}`, wantOut: `{"reference":"BLK-4821-`},
+		{name: "block", args: []string{"block_card"}, inputs: `{"card_last4": "4821"}`, wantOut: `{"messages":[{"response":"utter_card_blocked"}],"reference":"BLK-4821-`},
 		{name: "block bad card", args: []string{"block_card"}, inputs: `{"card_last4": "48a1"}`, wantStatus: 1, wantErr: `card_last4 "48a1" is not four digits`},
 		{name: "express card", args: []string{"order_card"}, inputs: `{"card_last4": "4821", "delivery": "express"}`, wantOut: `{"eta_days":2}`},
 		{name: "standard card", args: []string{"order_card"}, inputs: `{"card_last4": "4821", "delivery": "standard"}`, wantOut: `{"eta_days":7}`},

@@ -30,8 +30,9 @@ var lexicon = [][]string{
 	{"lost", "cant find", "cannot find", "can t find", "took my", "taken", "lose", "losing", "stolen", "steal", "stole", "block", "freeze", "frozen", "missing", "misplaced", "perdido", "perdi", "perder", "robado", "robada", "robaron", "bloquear", "bloquea", "bloqueo", "congelar", "cancel card"},
 	{"card", "tarjeta", "debit", "credit"},
 	{"balance", "saldo", "how much do i have", "how much money", "how much have i got", "how much is left", "how much left", "whats in my account", "wheres my money", "how much is in", "cuanto tengo", "cuanto dinero"},
-	{"problem", "issue", "broken", "bug", "error", "fault", "not working", "doesnt work", "isnt working", "stopped working", "problema", "falla", "fallo", "averia", "no funciona", "roto"},
-	{"status", "update", "news", "progress", "estado", "novedades", "happening"},
+	{"problem", "issue", "broken", "bug", "error", "fault", "not working", "doesnt work", "isnt working", "stopped working", "problema", "falla", "fallo", "averia", "no funciona", "roto",
+		"nothing works", "wont load", "doesnt load", "wont work", "locked", "locked out", "crash", "crashing", "glitch", "down"},
+	{"status", "update", "news", "progress", "estado", "novedades", "happening", "yet", "resolved", "solved", "fixed"},
 	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
 	{"replacement", "replace", "new", "another", "nueva", "nuevo", "reemplazo", "otra"},
 	{"order", "request", "pedir", "solicitar"},
@@ -111,6 +112,18 @@ func newLex(extra map[string][]string) *lex {
 	}
 	sort.SliceStable(l.phrases, func(i, j int) bool { return len(l.phrases[i]) > len(l.phrases[j]) })
 	return l
+}
+
+// isPhrase reports whether a text is one of the lexicon's multi-word
+// entries.
+func (l *lex) isPhrase(text string) bool {
+	words := strings.Fields(values.Normalize(text))
+	for _, ph := range l.phrases {
+		if len(ph)-1 == len(words) && strings.Join(ph[:len(ph)-1], " ") == strings.Join(words, " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // concept returns the concept of a content word.
@@ -379,8 +392,15 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 				}
 			}
 		}
-		for _, c := range l.concepts(values.Normalize(strings.Join(vals, " ; ")), nil) {
-			if !fm.trigger[c] && !genericWords[c] {
+		for _, v := range vals {
+			// A value of one word, or one of the lexicon's phrases ("not
+			// working"); a word of a longer synonym ("no" of "no rush")
+			// says nothing alone.
+			cs := l.concepts(values.Normalize(v), nil)
+			if len(cs) != 1 || (len(strings.Fields(values.Normalize(v))) > 1 && !l.isPhrase(v)) {
+				continue
+			}
+			if c := cs[0]; !fm.trigger[c] && !genericWords[c] {
 				fm.values[c] = true
 			}
 		}
@@ -464,7 +484,7 @@ func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flow
 				// One of its values: a flow's word on its own.
 				s.score += 0.9 / float64(m.valueCount[c])
 				s.matched++
-				s.lead, s.whole = true, true
+				s.lead, s.whole, s.fromTrigger = true, true, true
 			}
 		}
 		if s.score > 0 {

@@ -82,6 +82,9 @@ func stem(w string) string {
 		return undouble(w[:len(w)-3])
 	case len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
 		return undouble(w[:len(w)-2])
+	case len(w) > 5 && (strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "xes")):
+		// "crashes", "matches", "boxes".
+		return w[:len(w)-2]
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		return w[:len(w)-1]
 	}

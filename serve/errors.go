@@ -7,11 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -111,6 +108,10 @@ func (s *Server) turnError(ctx, client context.Context, session string, err erro
 		return &httpError{http.StatusTooManyRequests, "session_busy", fmt.Sprintf("session %q has as many messages waiting as it takes; this one did not run: send it again after Retry-After seconds", session)}
 	case errors.Is(err, checkpoints.ErrConflict):
 		return &httpError{http.StatusConflict, "conflict", "another turn of this session was saved while this one ran; this turn was not saved: send the message again"}
+	case errors.Is(err, vm.ErrMetadata):
+		// The engine's limits (vm.MaxMetadataDepth, ...) and its message,
+		// which names the key and the limit.
+		return &httpError{http.StatusUnprocessableEntity, "invalid_metadata", err.Error()}
 	case errors.Is(err, checkpoints.ErrTooLarge):
 		return &httpError{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the conversation of session %q would grow over the store's size limit with this message; it was not saved: send less metadata, or DELETE /v1/sessions/%s to start afresh", session, session)}
 	case errors.As(err, &re):
@@ -146,54 +147,11 @@ func storeCause(err error) string {
 	return "it could not be reached or did not answer"
 }
 
-// maxMetadataDepth is how deep a message's metadata may nest: objects and
-// arrays inside one another, the metadata object itself being 1.
-const maxMetadataDepth = 16
-
-// checkInput refuses, before any turn runs, what no retry can make work:
-// an idempotency key over checkpoints.MaxKeyLength bytes (400), and
-// metadata that nests too deep or holds a number JSON cannot carry back
-// (422).
-func checkInput(key string, metadata map[string]any) *httpError {
+// checkKey refuses, before any turn runs, an idempotency key over
+// checkpoints.MaxKeyLength bytes: no retry can make it work.
+func checkKey(key string) *httpError {
 	if len(key) > checkpoints.MaxKeyLength {
 		return badRequest("the message id (or Idempotency-Key) is %d bytes, over the limit of %d", len(key), checkpoints.MaxKeyLength)
 	}
-	if metadata == nil {
-		return nil
-	}
-	if problem := metadataProblem(metadata, 1, "metadata"); problem != "" {
-		return &httpError{http.StatusUnprocessableEntity, "invalid_metadata", problem}
-	}
 	return nil
-}
-
-// metadataProblem describes the first value in v that cannot be kept:
-// nesting deeper than maxMetadataDepth, or a number too large for a
-// float64 (1e999 decodes as infinity).
-func metadataProblem(v any, depth int, at string) string {
-	switch x := v.(type) {
-	case map[string]any:
-		if depth > maxMetadataDepth {
-			return fmt.Sprintf("%s nests deeper than %d levels", at, maxMetadataDepth)
-		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if p := metadataProblem(x[k], depth+1, at+"."+k); p != "" {
-				return p
-			}
-		}
-	case []any:
-		if depth > maxMetadataDepth {
-			return fmt.Sprintf("%s nests deeper than %d levels", at, maxMetadataDepth)
-		}
-		for i, e := range x {
-			if p := metadataProblem(e, depth+1, fmt.Sprintf("%s[%d]", at, i)); p != "" {
-				return p
-			}
-		}
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return fmt.Sprintf("%s is a number out of range (a JSON number must fit a 64-bit float)", at)
-		}
-	}
-	return ""
 }

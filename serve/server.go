@@ -375,7 +375,7 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	key := r.Header.Get("Idempotency-Key")
 	md = numbers(md)
-	if he := checkInput(key, md); he != nil {
+	if he := checkKey(key); he != nil {
 		he.write(w)
 		return
 	}
@@ -486,7 +486,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.Metadata = numbers(m.Metadata)
-	if he := checkInput(key, in.Metadata); he != nil {
+	if he := checkKey(key); he != nil {
 		he.write(w)
 		return
 	}

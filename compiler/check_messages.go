@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,9 @@ func checkMessages(c *checker) {
 	}
 	var names []string // built on the first error only
 	for _, name := range sortedKeys(c.respUses) {
-		if c.p.responses[name] != nil {
+		if c.p.responses[name] != nil || slices.Contains(ir.DefaultResponses, name) {
+			// A response of the project, or one soni defines for its
+			// default patterns (utter_can_do_something_else...).
 			continue
 		}
 		if names == nil {

@@ -13,18 +13,24 @@ const DefaultsFile = "<soni default patterns>"
 // one). A project that defines a response of one of these names changes
 // what the default pattern says without overriding the pattern.
 const (
-	ResponseAskRephrase          = "utter_ask_rephrase"
-	ResponseCannotHandle         = "utter_cannot_handle"
-	ResponseCanDoSomethingElse   = "utter_can_do_something_else"
-	ResponseClarification        = "utter_clarification_options_rasa"
-	ResponseCorrected            = "utter_corrected_previous_input"
-	ResponseFlowCancelled        = "utter_flow_cancelled_rasa"
-	ResponseContinueInterrupted  = "utter_flow_continue_interrupted"
-	ResponseChitchat             = "utter_free_chitchat_response"
-	ResponseHelp                 = "utter_help"
-	ResponseHumanHandoff         = "utter_human_handoff_not_available"
-	ResponseInternalError        = "utter_internal_error_rasa"
-	ResponseSkipQuestion         = "utter_skip_question_answer"
+	ResponseAskRephrase         = "utter_ask_rephrase"
+	ResponseCannotHandle        = "utter_cannot_handle"
+	ResponseCanDoSomethingElse  = "utter_can_do_something_else"
+	ResponseClarification       = "utter_clarification_options_rasa"
+	ResponseCorrected           = "utter_corrected_previous_input"
+	ResponseFlowCancelled       = "utter_flow_cancelled_rasa"
+	ResponseContinueInterrupted = "utter_flow_continue_interrupted"
+	ResponseChitchat            = "utter_free_chitchat_response"
+	ResponseHelp                = "utter_help"
+	ResponseHumanHandoff        = "utter_human_handoff_not_available"
+	ResponseInternalError       = "utter_internal_error_rasa"
+	ResponseSkipQuestion        = "utter_skip_question_answer"
+	// The default messages of an invalid value of a categorical, boolean
+	// or numeric slot go by these names (their text is soni's default
+	// invalid message); a project may define them.
+	ResponseCategoricalRejection = "utter_categorical_slot_rejection"
+	ResponseBooleanRejection     = "utter_boolean_slot_rejection"
+	ResponseFloatRejection       = "utter_float_slot_rejection"
 	defaultClarify               = "Did you mean {options}?"
 	defaultHelp                  = "Here is what I can do:\n{flow_list}"
 	defaultCannotHandle          = "Sorry, I can't help with that right now."
@@ -38,7 +44,7 @@ var DefaultResponses = []string{
 	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseCannotHandle, ResponseClarification,
 	ResponseCorrected, ResponseFlowCancelled, ResponseContinueInterrupted,
 	ResponseChitchat, ResponseHelp, ResponseHumanHandoff, ResponseInternalError,
-	ResponseSkipQuestion,
+	ResponseSkipQuestion, ResponseBooleanRejection, ResponseCategoricalRejection, ResponseFloatRejection,
 }
 
 // WithDefaults returns the program with soni's default flow for every
@@ -83,17 +89,20 @@ func WithDefaults(p *Program) *Program {
 		handoffMsg = s.Handoff
 	}
 	addResp(ResponseAskRephrase, text(s.FallbackMessage, d.FallbackMessage))
-	addResp(ResponseCanDoSomethingElse, "")
+	addResp(ResponseCanDoSomethingElse, "What else can I help you with?")
 	addResp(ResponseCannotHandle, defaultCannotHandle)
 	addResp(ResponseClarification, text(s.ClarifyMessage, defaultClarify))
-	addResp(ResponseCorrected, "")
+	addResp(ResponseCorrected, "Okay, I've updated the {corrected_slot_label} to {new_value}.")
 	addResp(ResponseFlowCancelled, text(s.CancelMessage, d.CancelMessage))
-	addResp(ResponseContinueInterrupted, "")
+	addResp(ResponseContinueInterrupted, "Let's continue with the {previous_flow_name}.")
 	addResp(ResponseChitchat, text(s.ChitchatMessage, text(s.FallbackMessage, d.FallbackMessage)))
 	addResp(ResponseHelp, defaultHelp)
 	addResp(ResponseHumanHandoff, text(handoffMsg, text(s.FallbackMessage, d.FallbackMessage)))
 	addResp(ResponseInternalError, text(s.ActionErrorMessage, d.ActionErrorMessage))
 	addResp(ResponseSkipQuestion, defaultSkipQuestion)
+	addResp(ResponseCategoricalRejection, "")
+	addResp(ResponseBooleanRejection, "")
+	addResp(ResponseFloatRejection, "")
 	sort.Slice(out.Responses, func(i, j int) bool { return out.Responses[i].Name < out.Responses[j].Name })
 
 	say := func(id, resp string) *Node {
@@ -156,9 +165,12 @@ func WithDefaults(p *Program) *Program {
 	}
 	add(PatternClarification, "Asks which of several flows the user meant",
 		act("offer", ActionClarifyFlows), say("ask", ResponseClarification))
-	add(PatternCompleted, "Runs when the user's flows are done", say("anything_else", ResponseCanDoSomethingElse))
-	add(PatternContinueInterrupted, "Runs when a flow interrupted by another one continues", say("resume", ResponseContinueInterrupted))
-	add(PatternCorrection, "Applies a correction of a slot's value", act("correct", ActionCorrectFlowSlot), say("inform", ResponseCorrected))
+	// soni's defaults say nothing here, as soni always did; the responses
+	// they leave unsaid have Rasa-like texts for the overrides that say
+	// them (utter_can_do_something_else in a pattern_completed override).
+	add(PatternCompleted, "Runs when the user's flows are done", act("listen", ActionListen))
+	add(PatternContinueInterrupted, "Runs when a flow interrupted by another one continues", act("listen", ActionListen))
+	add(PatternCorrection, "Applies a correction of a slot's value", act("correct", ActionCorrectFlowSlot))
 	add(PatternHelp, "Tells the user what the bot can do",
 		branch("nothing", "len(flow_names) == 0", End), say("list", ResponseHelp))
 	switch {

@@ -958,7 +958,27 @@ func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error, raw any) U
 	case sr.invalid != nil:
 		return t.utter(sr.invalid, value)
 	}
-	return Utterance{Text: defaultInvalid(sr.def)}
+	// The default message of a typed slot goes by Rasa's name for it; a
+	// project that defines a response of that name says that instead.
+	name := rejectionResponse(sr.def.Type)
+	if r := t.m.responses[name]; r != nil && !r.r.Builtin {
+		return t.utter(&message{resp: r}, value)
+	}
+	return Utterance{Text: defaultInvalid(sr.def), Response: name}
+}
+
+// rejectionResponse is Rasa's name for the default message of an invalid
+// value of a slot of type typ, or "".
+func rejectionResponse(typ ir.SlotType) string {
+	switch typ {
+	case ir.TypeCategorical:
+		return ir.ResponseCategoricalRejection
+	case ir.TypeBoolean:
+		return ir.ResponseBooleanRejection
+	case ir.TypeNumber, ir.TypeInteger:
+		return ir.ResponseFloatRejection
+	}
+	return ""
 }
 
 // defaultInvalid is the invalid message of a slot that gives none. It never

@@ -33,14 +33,6 @@ func (d *decoder) unsupported(pos diag.Pos, format string, args ...any) {
 	d.errorf(pos, CodeUnsupported, format, args...)
 }
 
-// quoteScalar shows a node's text for a message.
-func quoteScalar(n ast.Node) string {
-	if s, ok := yamlpos.ScalarText(n); ok {
-		return strconv.Quote(s)
-	}
-	return yamlpos.KindWord(n)
-}
-
 // rasaUserStep reads a user step's assertions, assertion_order_enabled and
 // metadata.
 func (d *decoder) rasaUserStep(st *Step, assertions, ordered, metadata *ast.MappingValueNode) {

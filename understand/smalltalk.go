@@ -48,6 +48,22 @@ var (
 		"como funciona", "que opciones hay", "que opciones tengo", "en que me puedes ayudar",
 		"en que puedes ayudarme",
 	}
+	// repeatPhrases ask the bot to say its last messages again
+	// (pattern_repeat_bot_messages).
+	repeatPhrases = []string{
+		"what", "sorry what", "say that again", "say it again", "say that", "say it", "repeat that", "repeat",
+		"repeat please", "can you repeat that", "could you repeat that", "come again",
+		"pardon", "pardon me", "what did you say", "i didnt get that", "i missed that",
+		"repite", "repitelo", "puedes repetir", "puedes repetirlo", "que dijiste", "como dices",
+	}
+	// skipPhrases ask to skip the pending question (pattern_skip_question).
+	skipPhrases = []string{
+		"skip", "skip it", "skip this", "skip this one", "skip this question", "skip that",
+		"next question", "i dont want to answer", "i dont want to answer that",
+		"id rather not say", "id rather not answer", "rather not say", "i prefer not to say",
+		"saltar", "salta", "saltala", "siguiente pregunta", "prefiero no decirlo",
+		"prefiero no contestar",
+	}
 	handoffPhrases = []string{
 		"human", "a human", "agent", "an agent", "operator", "person", "a person", "real person",
 		"a real person", "talk to a human", "speak to a human", "talk to a person",
@@ -81,6 +97,12 @@ var smallTalk = func() map[string]vm.CommandKind {
 	for _, p := range handoffPhrases {
 		m[p] = vm.CmdHandoff
 	}
+	for _, p := range repeatPhrases {
+		m[p] = vm.CmdRepeat
+	}
+	for _, p := range skipPhrases {
+		m[p] = vm.CmdSkipQuestion
+	}
 	return m
 }()
 
@@ -88,7 +110,7 @@ var smallTalk = func() map[string]vm.CommandKind {
 var smallTalkAround = map[string]bool{
 	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
 	"hmm": true, "um": true, "uh": true, "so": true, "just": true, "there": true,
-	"again": true, "now": true, "then": true, "por": true, "favor": true, "bueno": true,
+	"again": true, "now": true, "then": true, "por": true, "favor": true, "bueno": true, "sorry": true,
 	"pues": true, "vale": true, "y": true, "and": true, "ah": true, "guys": true, "folks": true,
 }
 
@@ -113,7 +135,7 @@ func smallTalkOf(norm string) (vm.CommandKind, bool) {
 		a, okA := smallTalkPhrase(words[:i])
 		b, okB := smallTalkPhrase(words[i:])
 		if okA && okB {
-			for _, k := range []vm.CommandKind{vm.CmdHandoff, vm.CmdHelp} {
+			for _, k := range []vm.CommandKind{vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion} {
 				if a == k || b == k {
 					return k, true
 				}

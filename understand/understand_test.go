@@ -726,7 +726,7 @@ func TestValuesInTheFirstMessage(t *testing.T) {
 		{"a valid answer comes first", "send 20 euros", askAmount, set("amount", 20.0)},
 		{"a question about another flow digresses", "wait, how much do I have?", askRecipient, start("check_balance")},
 		{"spanish question", "¿cuánto tengo?", askRecipient, start("check_balance")},
-		{"a question about nothing is not a name", "wait, what?", askRecipient, fallback},
+		{"a question about nothing is not a name: a request to repeat", "wait, what?", askRecipient, vm.Command{Kind: vm.CmdRepeat}},
 		{"a question mark alone is an answer", "Ana?", askRecipient, set("recipient", "Ana?")},
 		{"a statement ending in a question mark", "my brother, I think?", askRecipient, set("recipient", "my brother, I think?")},
 	})

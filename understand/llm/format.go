@@ -32,6 +32,10 @@ func FormatCommands(cmds []vm.Command) string {
 			line("cancel flow")
 		case vm.CmdHandoff:
 			line("human handoff")
+		case vm.CmdRepeat:
+			line("repeat")
+		case vm.CmdSkipQuestion:
+			line("skip")
 		case vm.CmdClarify:
 			line("clarify " + strings.Join(c.Flows, " "))
 		default:

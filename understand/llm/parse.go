@@ -87,6 +87,10 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 			c.Kind, ok = "cancel_flow", true
 		case two == "human handoff" && len(fields) == 2:
 			c.Kind, ok = "human_handoff", true
+		case len(fields) == 1 && kw == "repeat":
+			c.Kind, ok = "repeat_bot_messages", true
+		case len(fields) == 1 && kw == "skip":
+			c.Kind, ok = "skip_question", true
 		case kw == "clarify" && len(fields) >= 2:
 			c.Kind, ok = "clarify", true
 			for k := 1; k < len(fields); k++ {
@@ -155,6 +159,10 @@ func callForm(l string) (Raw, bool) {
 		return Raw{Kind: "cancel_flow"}, len(args) == 0
 	case "humanhandoff", "handoff":
 		return Raw{Kind: "human_handoff"}, len(args) == 0
+	case "repeatbotmessages", "repeat":
+		return Raw{Kind: "repeat_bot_messages"}, len(args) == 0
+	case "skipquestion", "skip":
+		return Raw{Kind: "skip_question"}, len(args) == 0
 	case "chitchat", "affirm", "deny", "fallback", "help":
 		return Raw{Kind: strings.ToLower(strings.ReplaceAll(m[1], "_", ""))}, len(args) == 0
 	case "clarify":

@@ -74,6 +74,7 @@ func TestFormatRoundTrip(t *testing.T) {
 		{Kind: vm.CmdCancelFlow}, {Kind: vm.CmdAffirm}, {Kind: vm.CmdDeny}, {Kind: vm.CmdChitchat},
 		{Kind: vm.CmdHandoff}, {Kind: vm.CmdFallback},
 		{Kind: vm.CmdClarify, Flows: []string{"a", "b"}},
+		{Kind: vm.CmdRepeat}, {Kind: vm.CmdSkipQuestion},
 	}
 	text := FormatCommands(cmds)
 	raws, skipped := ParseCommands(text)
@@ -82,6 +83,7 @@ func TestFormatRoundTrip(t *testing.T) {
 		"start_flow transfer_funds", "set_slot amount 100", "set_slot recipient Ana María",
 		`set_slot description it says "error 42".`, "correct_slot recipient it's Bob", "set_slot note a `tick`",
 		"cancel_flow", "affirm", "deny", "chitchat", "human_handoff", "fallback", "clarify [a b]",
+		"repeat_bot_messages", "skip_question",
 	}
 	var got []string
 	for _, r := range raws {

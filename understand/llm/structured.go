@@ -37,7 +37,7 @@ func ParseAnswerFormat(s string) (AnswerFormat, error) {
 
 // commandKinds are the kinds a command may have, in the order the prompt
 // lists them.
-var commandKinds = []vm.CommandKind{vm.CmdStartFlow, vm.CmdSetSlot, vm.CmdCorrectSlot, vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdClarify, vm.CmdChitchat, vm.CmdHandoff, vm.CmdFallback}
+var commandKinds = []vm.CommandKind{vm.CmdStartFlow, vm.CmdSetSlot, vm.CmdCorrectSlot, vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdClarify, vm.CmdChitchat, vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion, vm.CmdFallback}
 
 // responseFormat is the request's response_format for AnswerJSONSchema:
 // a strict schema (every field required, no other field), as OpenAI's

@@ -107,7 +107,7 @@ func TestJSONSchemaAnswers(t *testing.T) {
 			assert.Equal(t, "json_schema", rf.Type)
 			assert.Equal(t, "soni_commands", rf.JSONSchema.Name)
 			assert.True(t, rf.JSONSchema.Strict)
-			assert.Contains(t, string(rf.JSONSchema.Schema), `"enum":["start_flow","set_slot","correct_slot","cancel_flow","affirm","deny","clarify","chitchat","human_handoff","fallback"]`)
+			assert.Contains(t, string(rf.JSONSchema.Schema), `"enum":["start_flow","set_slot","correct_slot","cancel_flow","affirm","deny","clarify","chitchat","human_handoff","help","repeat_bot_messages","skip_question","fallback"]`)
 			assert.Contains(t, fake.Requests[0].Messages[0].Content, `Answer with one JSON object, {"commands": [...]}`)
 			assert.NotContains(t, fake.Requests[0].Messages[0].Content, "one per line")
 		})

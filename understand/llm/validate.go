@@ -140,6 +140,14 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			add(vm.Command{Kind: vm.CmdHandoff})
 		case "help":
 			add(vm.Command{Kind: vm.CmdHelp})
+		case "repeat_bot_messages":
+			add(vm.Command{Kind: vm.CmdRepeat})
+		case "skip_question":
+			if v.Pending == nil {
+				drop(r, "no question is pending")
+				continue
+			}
+			add(vm.Command{Kind: vm.CmdSkipQuestion})
 		case "clarify":
 			var flows []string
 			for _, f := range r.Flows {

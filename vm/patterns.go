@@ -82,7 +82,6 @@ func (t *turn) pushPattern(name string, ctx map[string]any) error {
 	if fr == nil {
 		return errors.New("pattern " + name + " has no flow")
 	}
-	t.trace("pattern " + name)
 	if err := t.push(fr, nil); err != nil {
 		return err
 	}
@@ -93,8 +92,8 @@ func (t *turn) pushPattern(name string, ctx map[string]any) error {
 // fillContext gives a pattern frame its context: the whole map as the
 // context slot, and each key the flow has a slot for as that slot.
 func (t *turn) fillContext(fr *flowRT, ctx map[string]any) {
-	if ctx == nil {
-		ctx = map[string]any{}
+	if len(ctx) == 0 {
+		return // nothing to give (pattern_session_start): no allocation
 	}
 	top := t.top()
 	top.Slots = make(map[string]any, len(ctx)+1)

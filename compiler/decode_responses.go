@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/goccy/go-yaml/ast"
+	"github.com/soni-dev/soni/diag"
 )
 
 // message reads a message field: a template string, or {response: NAME}.
@@ -36,31 +37,31 @@ func (d *decoder) response(e entry) *response {
 			case "custom":
 				v.Custom = d.generic(f.value)
 			case "condition":
-				for j, c := range d.items(f.value) {
-					sc := &slotCond{Pos: d.itemPos(f.value, j, c)}
-					for _, g := range d.entries(c, index(f.key.Path, j)) {
-						switch g.key.V {
-						case "name":
-							sc.Name = d.scalarStr(g.value, g.key.Path)
-						case "value":
-							sc.Value = d.generic(g.value)
-						}
-					}
+				var sc *slotCond
+				d.eachMapping(f, func(pos diag.Pos) {
+					sc = &slotCond{Pos: pos}
 					v.Condition = append(v.Condition, sc)
-				}
-			case "buttons":
-				for j, b := range d.items(f.value) {
-					bt := &button{Pos: d.itemPos(f.value, j, b)}
-					for _, g := range d.entries(b, index(f.key.Path, j)) {
-						switch g.key.V {
-						case "title":
-							bt.Title = d.scalarStr(g.value, g.key.Path)
-						case "payload":
-							bt.Payload = d.scalarStr(g.value, g.key.Path)
-						}
+				}, func(g entry) {
+					switch g.key.V {
+					case "name":
+						sc.Name = d.scalarStr(g.value, g.key.Path)
+					case "value":
+						sc.Value = d.generic(g.value)
 					}
+				})
+			case "buttons":
+				var bt *button
+				d.eachMapping(f, func(pos diag.Pos) {
+					bt = &button{Pos: pos}
 					v.Buttons = append(v.Buttons, bt)
-				}
+				}, func(g entry) {
+					switch g.key.V {
+					case "title":
+						bt.Title = d.scalarStr(g.value, g.key.Path)
+					case "payload":
+						bt.Payload = d.scalarStr(g.value, g.key.Path)
+					}
+				})
 			case "translation":
 				for _, g := range d.entries(f.value, f.key.Path) {
 					v.Translation = append(v.Translation, &translation{Lang: g.key, Text: d.scalarStr(g.value, g.key.Path)})
@@ -70,4 +71,15 @@ func (d *decoder) response(e entry) *response {
 		r.Variations = append(r.Variations, v)
 	}
 	return r
+}
+
+// eachMapping reads the list e holds as a list of mappings: item is
+// called for each item with its position, then field for each entry.
+func (d *decoder) eachMapping(e entry, item func(pos diag.Pos), field func(g entry)) {
+	for j, it := range d.items(e.value) {
+		item(d.itemPos(e.value, j, it))
+		for _, g := range d.entries(it, index(e.key.Path, j)) {
+			field(g)
+		}
+	}
 }

@@ -114,6 +114,16 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 				pf.Slots = append(pf.Slots, slotOf(s))
 			}
 		}
+		// The slots of the flows it calls: a message that starts it may
+		// give them too (language.md, slots across calls).
+		if s := calledSlots(prog, f.Name); len(s) > 0 {
+			for _, def := range s {
+				if !seen[def.Name] {
+					seen[def.Name] = true
+					pf.Slots = append(pf.Slots, slotOf(def))
+				}
+			}
+		}
 		d.Flows = append(d.Flows, pf)
 	}
 	if p := v.Pending; p != nil {

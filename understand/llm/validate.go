@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -76,7 +77,7 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			flow := top
 			joins := false
 			if started >= 0 {
-				if def := visible(prog, cmds[started].Flow, r.Slot); def != nil && (visible(prog, top, r.Slot) == nil || prog.Slot(r.Slot) == nil || r.Kind == "set_slot") {
+				if def := startable(prog, cmds[started].Flow, r.Slot); def != nil && (visible(prog, top, r.Slot) == nil || prog.Slot(r.Slot) == nil || r.Kind == "set_slot") {
 					flow, joins = cmds[started].Flow, r.Kind == "set_slot"
 				}
 			} else if dropped && r.Kind == "set_slot" && (v.Pending == nil || v.Pending.Slot != r.Slot) {
@@ -84,6 +85,9 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 				continue
 			}
 			def := visible(prog, flow, r.Slot)
+			if joins {
+				def = startable(prog, flow, r.Slot)
+			}
 			if def == nil {
 				drop(r, "slot %q is not one flow %q can see", r.Slot, flow)
 				continue
@@ -226,6 +230,35 @@ func resolveFlow(prog *ir.Program, name string) (string, string) {
 }
 
 // visible returns the definition of a slot the flow can see, or nil.
+// startable returns the definition of a slot a start_flow of flow may
+// fill: one the flow sees, or one of a flow it calls (ir.Program.Callees).
+func startable(prog *ir.Program, flow, name string) *ir.Slot {
+	if s := visible(prog, flow, name); s != nil {
+		return s
+	}
+	if callee := prog.Callees(flow)[name]; callee != "" {
+		return prog.Flow(callee).Slot(name)
+	}
+	return nil
+}
+
+// calledSlots lists the slots the flows a flow calls collect and the flow
+// itself lacks, by name.
+func calledSlots(prog *ir.Program, flow string) []*ir.Slot {
+	callees := prog.Callees(flow)
+	var out []*ir.Slot
+	for _, name := range slices.Sorted(maps.Keys(callees)) {
+		f := prog.Flow(callees[name])
+		for _, n := range f.Nodes {
+			if n.Kind == ir.KindCollect && n.Slot == name {
+				out = append(out, f.Slot(name))
+				break
+			}
+		}
+	}
+	return out
+}
+
 func visible(prog *ir.Program, flow, name string) *ir.Slot {
 	if s := prog.Slot(name); s != nil {
 		return s

@@ -83,3 +83,16 @@ func TestRefusedValueIsShownSafely(t *testing.T) {
 	long := refused(string(make([]byte, 0)) + "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890")
 	assert.Equal(t, "01234567890123456789012345678901234567890123456789012345678901234567890123456789…", long)
 }
+
+// TestAPatternReadsTheSlotsOfTheFlowItInterrupted: a message setting may
+// name a flow's slot; said by a pattern on top of that flow, it shows the
+// flow's value.
+func TestAPatternReadsTheSlotsOfTheFlowItInterrupted(t *testing.T) {
+	p := program(nil, nil, flow("trip", []*ir.Slot{{Name: "city", Type: ir.TypeText}, {Name: "day", Type: ir.TypeText}},
+		collect("c", "city", "Where to?"), collect("d", "day", "When?")))
+	p.Settings.FallbackMessage = "Sorry, I didn't get the day of your trip to {city}."
+	m := newMachine(t, p, Options{})
+	st := do(t, m, m.NewState("s"), start("trip"), setSlot("city", "Rome")).State
+	res := do(t, m, st, fallback)
+	assert.Equal(t, []string{"Sorry, I didn't get the day of your trip to Rome.", "When?"}, res.Replies)
+}

@@ -519,6 +519,13 @@ func (t *turn) get(name string) (any, bool) {
 	}
 	if f := t.top(); f != nil {
 		v, ok := f.Slots[name]
+		if !ok && t.isPatternFrame(f) {
+			// A pattern reads the slots of the flow it interrupted, as
+			// the message settings it says may (its own slots first).
+			if i := t.userFrame(); i >= 0 {
+				v, ok = t.st.Stack[i].Slots[name]
+			}
+		}
 		return v, ok
 	}
 	return nil, false

@@ -153,15 +153,10 @@ func (s *FileStore) tempPath(id string) string { return filepath.Join(s.dir, "."
 
 // fileTx is a transaction of a FileStore.
 type fileTx struct {
-	s         *FileStore
-	id        string
-	ticket    Ticket
-	lock      *FileLock
-	data      []byte
-	rev       uint64
-	file      os.FileInfo // the checkpoint file Begin read; nil: none
-	committed bool
-	closed    bool
+	TxBase
+	s    *FileStore
+	lock *FileLock
+	file os.FileInfo // the checkpoint file Begin read; nil: none
 }
 
 // Begin takes the session's place in the queue and its flock, and reads
@@ -185,38 +180,24 @@ func (s *FileStore) Begin(ctx context.Context, id string) (Tx, error) {
 		t.Release()
 		return nil, err
 	}
-	return &fileTx{s: s, id: id, ticket: t, lock: l, data: data, rev: rev, file: fi}, nil
+	return &fileTx{TxBase: NewTxBase(id, t, data, rev), s: s, lock: l, file: fi}, nil
 }
 
-func (tx *fileTx) Checkpoint() ([]byte, uint64) { return tx.data, tx.rev }
-
 func (tx *fileTx) Lookup(ctx context.Context, key string) (Record, bool, error) {
-	if tx.closed {
-		return Record{}, false, ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := tx.CanLookup(ctx); err != nil {
 		return Record{}, false, err
 	}
-	if key == "" || tx.rev == 0 {
+	if key == "" || tx.Rev == 0 {
 		return Record{}, false, nil
 	}
-	return tx.s.lookup(tx.id, key, tx.rev)
+	return tx.s.lookup(tx.ID, key, tx.Rev)
 }
 
 func (tx *fileTx) Commit(ctx context.Context, rec Record, data []byte) error {
-	switch {
-	case tx.closed:
-		return ErrClosed
-	case tx.committed:
-		return errCommitted
-	}
-	if err := ctx.Err(); err != nil {
+	if err := tx.CanCommit(ctx, rec); err != nil {
 		return err
 	}
-	s, id := tx.s, tx.id
-	if err := CheckRecord(id, tx.rev, rec); err != nil {
-		return err
-	}
+	s, id := tx.s, tx.ID
 	if int64(len(data)) > s.maxSize {
 		return s.tooLarge(fmt.Sprintf("the checkpoint of session %q", id), int64(len(data)))
 	}
@@ -228,7 +209,7 @@ func (tx *fileTx) Commit(ctx context.Context, rec Record, data []byte) error {
 	if int64(len(line)) > s.maxSize {
 		return s.tooLarge(fmt.Sprintf("the record of revision %d of session %q", rec.Revision, id), int64(len(line)))
 	}
-	if err := s.unchanged(id, tx.file, tx.rev); err != nil {
+	if err := s.unchanged(id, tx.file, tx.Rev); err != nil {
 		return err
 	}
 	if err := s.appendLog(id, rec, line); err != nil {
@@ -237,7 +218,7 @@ func (tx *fileTx) Commit(ctx context.Context, rec Record, data []byte) error {
 	if err := s.writeAtomic(id, s.path(id), data); err != nil {
 		return err
 	}
-	tx.committed, tx.rev = true, rec.Revision
+	tx.Committed()
 	return nil
 }
 
@@ -262,13 +243,7 @@ func (s *FileStore) unchanged(id string, read os.FileInfo, rev uint64) error {
 	return &ConflictError{Session: id, Expected: rev, Actual: actual}
 }
 
-func (tx *fileTx) Close() {
-	if !tx.closed {
-		tx.closed = true
-		tx.lock.Unlock()
-		tx.ticket.Release()
-	}
-}
+func (tx *fileTx) Close() { tx.End(tx.lock.Unlock) }
 
 // Load reads DIR/ID.json. A missing file matches [ErrNotFound]; an empty,
 // truncated or otherwise unparseable one is a [*CorruptError] naming it; one

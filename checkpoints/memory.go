@@ -52,14 +52,9 @@ func NewMemoryStore(opts ...Option) *MemoryStore {
 var _ Store = (*MemoryStore)(nil)
 
 type memTx struct {
-	s         *MemoryStore
-	id        string
-	ticket    Ticket
-	sess      *memSession // nil: no session yet
-	data      []byte
-	rev       uint64
-	committed bool
-	closed    bool
+	TxBase
+	s    *MemoryStore
+	sess *memSession // nil: no session yet
 }
 
 // Begin takes the session's place in this process's queue and lends its
@@ -72,22 +67,17 @@ func (s *MemoryStore) Begin(ctx context.Context, id string) (Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	tx := &memTx{s: s, id: id, ticket: t}
+	tx := &memTx{TxBase: NewTxBase(id, t, nil, 0), s: s}
 	s.mu.Lock()
 	if sess := s.sessions[id]; sess != nil {
-		tx.sess, tx.data, tx.rev = sess, sess.data, sess.rev
+		tx.sess, tx.Data, tx.Rev = sess, sess.data, sess.rev
 	}
 	s.mu.Unlock()
 	return tx, nil
 }
 
-func (tx *memTx) Checkpoint() ([]byte, uint64) { return tx.data, tx.rev }
-
 func (tx *memTx) Lookup(ctx context.Context, key string) (Record, bool, error) {
-	if tx.closed {
-		return Record{}, false, ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := tx.CanLookup(ctx); err != nil {
 		return Record{}, false, err
 	}
 	if key == "" || tx.sess == nil {
@@ -119,40 +109,31 @@ func (s *MemoryStore) encoded(sess *memSession, i int) (Record, error) {
 }
 
 func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
-	switch {
-	case tx.closed:
-		return ErrClosed
-	case tx.committed:
-		return errCommitted
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := CheckRecord(tx.id, tx.rev, rec); err != nil {
+	if err := tx.CanCommit(ctx, rec); err != nil {
 		return err
 	}
 	if rec.Data != nil {
-		if _, err := RecordJSON(tx.id, rec); err != nil {
+		if _, err := RecordJSON(tx.ID, rec); err != nil {
 			return err
 		}
 		rec.Data = slices.Clone(rec.Data)
 	} else if rec.Value == nil {
-		return fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, tx.id)
+		return fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, tx.ID)
 	}
 	s := tx.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sess := s.sessions[tx.id]
+	sess := s.sessions[tx.ID]
 	var actual uint64
 	if sess != nil {
 		actual = sess.rev
 	}
-	if actual != tx.rev || sess != tx.sess {
-		return &ConflictError{Session: tx.id, Expected: tx.rev, Actual: actual}
+	if actual != tx.Rev || sess != tx.sess {
+		return &ConflictError{Session: tx.ID, Expected: tx.Rev, Actual: actual}
 	}
 	if sess == nil {
-		sess = &memSession{id: tx.id}
-		s.sessions[tx.id] = sess
+		sess = &memSession{id: tx.ID}
+		s.sessions[tx.ID] = sess
 		if s.max > 0 {
 			sess.elem = s.recent.PushFront(sess)
 			s.evict()
@@ -170,7 +151,8 @@ func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
 		}
 	}
 	sess.log = append(sess.log, rec)
-	tx.sess, tx.data, tx.rev, tx.committed = sess, sess.data, rec.Revision, true
+	tx.sess = sess
+	tx.Committed()
 	return nil
 }
 
@@ -188,12 +170,7 @@ func (s *MemoryStore) evict() {
 	}
 }
 
-func (tx *memTx) Close() {
-	if !tx.closed {
-		tx.closed = true
-		tx.ticket.Release()
-	}
-}
+func (tx *memTx) Close() { tx.End(nil) }
 
 // Load lends the session's bytes; see [Store].
 func (s *MemoryStore) Load(ctx context.Context, id string) ([]byte, uint64, error) {

@@ -1,9 +1,7 @@
 package checkpoints
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 )
@@ -102,42 +100,4 @@ func (q *Queue) Held(id string) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.sessions[id] != nil
-}
-
-// RecordJSON returns the JSON of a record for a store to write: rec.Data
-// checked to be one JSON object, or rec.Value encoded. The result holds no
-// newline outside strings (one line of a log file).
-func RecordJSON(id string, rec Record) ([]byte, error) {
-	data := rec.Data
-	if data == nil {
-		if rec.Value == nil {
-			return nil, fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, id)
-		}
-		b, err := json.Marshal(rec.Value)
-		if err != nil {
-			return nil, fmt.Errorf("%w: the record of revision %d of session %q cannot be written as JSON: %v", ErrInvalidData, rec.Revision, id, err)
-		}
-		data = b // compact, one line
-	} else {
-		if !json.Valid(data) {
-			return nil, fmt.Errorf("%w: the record of revision %d of session %q is not valid JSON", ErrInvalidData, rec.Revision, id)
-		}
-		if bytes.IndexByte(data, '\n') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
-			var c bytes.Buffer
-			_ = json.Compact(&c, data) // valid: cannot fail
-			data = c.Bytes()
-		}
-	}
-	if i := firstNonSpace(data); i == len(data) || data[i] != '{' {
-		return nil, fmt.Errorf("%w: the record of revision %d of session %q is not a JSON object", ErrInvalidData, rec.Revision, id)
-	}
-	return data, nil
-}
-
-func firstNonSpace(b []byte) int {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

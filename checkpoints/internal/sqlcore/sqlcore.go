@@ -141,15 +141,10 @@ func (s *Store) fail(what, id string, err error) error {
 }
 
 type tx struct {
-	s         *Store
-	id        string
-	ticket    checkpoints.Ticket
-	conn      Conn
-	release   func(remove bool)
-	data      []byte
-	rev       uint64
-	committed bool
-	closed    bool
+	checkpoints.TxBase
+	s       *Store
+	conn    Conn
+	release func(remove bool)
 }
 
 // Begin takes the session's place in the queue and its cross-process
@@ -176,7 +171,7 @@ func (s *Store) Begin(ctx context.Context, id string) (checkpoints.Tx, error) {
 		t.Release()
 		return nil, err
 	}
-	return &tx{s: s, id: id, ticket: t, conn: conn, release: release, data: data, rev: rev}, nil
+	return &tx{TxBase: checkpoints.NewTxBase(id, t, data, rev), s: s, conn: conn, release: release}, nil
 }
 
 func (s *Store) load(ctx context.Context, conn Conn, id string) ([]byte, uint64, error) {
@@ -192,45 +187,31 @@ func (s *Store) load(ctx context.Context, conn Conn, id string) ([]byte, uint64,
 	return data, uint64(rev), nil
 }
 
-func (t *tx) Checkpoint() ([]byte, uint64) { return t.data, t.rev }
-
 func (t *tx) Lookup(ctx context.Context, key string) (checkpoints.Record, bool, error) {
-	if t.closed {
-		return checkpoints.Record{}, false, checkpoints.ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := t.CanLookup(ctx); err != nil {
 		return checkpoints.Record{}, false, err
 	}
-	if key == "" || t.rev == 0 {
+	if key == "" || t.Rev == 0 {
 		return checkpoints.Record{}, false, nil
 	}
 	r := checkpoints.Record{Key: key}
 	var rev int64
-	err := t.conn.QueryRow(ctx, t.s.b.Q.Lookup, t.id, key).Scan(&rev, &r.Data)
+	err := t.conn.QueryRow(ctx, t.s.b.Q.Lookup, t.ID, key).Scan(&rev, &r.Data)
 	if errors.Is(err, t.s.b.NoRows) {
 		return checkpoints.Record{}, false, nil
 	}
 	if err != nil {
-		return checkpoints.Record{}, false, t.s.fail("look up a message id", t.id, err)
+		return checkpoints.Record{}, false, t.s.fail("look up a message id", t.ID, err)
 	}
 	r.Revision = uint64(rev)
 	return r, true, nil
 }
 
 func (t *tx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) error {
-	switch {
-	case t.closed:
-		return checkpoints.ErrClosed
-	case t.committed:
-		return errors.New("the transaction has already committed: begin a new one for the next turn")
-	}
-	if err := ctx.Err(); err != nil {
+	if err := t.CanCommit(ctx, rec); err != nil {
 		return err
 	}
-	s, id := t.s, t.id
-	if err := checkpoints.CheckRecord(id, t.rev, rec); err != nil {
-		return err
-	}
+	s, id := t.s, t.ID
 	js, err := checkpoints.RecordJSON(id, rec)
 	if err != nil {
 		return err
@@ -242,14 +223,14 @@ func (t *tx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) er
 	defer func() { _ = txn.Rollback(context.WithoutCancel(ctx)) }()
 	now := s.b.TimeArg(s.now())
 	var n int64
-	if t.rev == 0 {
+	if t.Rev == 0 {
 		n, err = txn.Exec(ctx, s.b.Q.Insert, id, data, now)
 		if err == nil && n == 1 {
 			// A new session: whatever an earlier one of this id left goes.
 			_, err = txn.Exec(ctx, s.b.Q.ClearEvents, id)
 		}
 	} else {
-		n, err = txn.Exec(ctx, s.b.Q.Update, int64(rec.Revision), data, now, id, int64(t.rev))
+		n, err = txn.Exec(ctx, s.b.Q.Update, int64(rec.Revision), data, now, id, int64(t.Rev))
 	}
 	if err != nil {
 		return s.fail("save", id, err)
@@ -259,7 +240,7 @@ func (t *tx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) er
 		if err := txn.QueryRow(ctx, s.b.Q.Revision, id).Scan(&actual); err != nil && !errors.Is(err, s.b.NoRows) {
 			return s.fail("save", id, err)
 		}
-		return &checkpoints.ConflictError{Session: id, Expected: t.rev, Actual: uint64(actual)}
+		return &checkpoints.ConflictError{Session: id, Expected: t.Rev, Actual: uint64(actual)}
 	}
 	var key any
 	if rec.Key != "" {
@@ -271,17 +252,11 @@ func (t *tx) Commit(ctx context.Context, rec checkpoints.Record, data []byte) er
 	if err := txn.Commit(ctx); err != nil {
 		return s.fail("save", id, err)
 	}
-	t.committed, t.rev = true, rec.Revision
+	t.Committed()
 	return nil
 }
 
-func (t *tx) Close() {
-	if !t.closed {
-		t.closed = true
-		t.release(false)
-		t.ticket.Release()
-	}
-}
+func (t *tx) Close() { t.End(func() { t.release(false) }) }
 
 // Load reads the session's checkpoint without its lock.
 func (s *Store) Load(ctx context.Context, id string) ([]byte, uint64, error) {

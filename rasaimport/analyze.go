@@ -33,7 +33,7 @@ type features struct {
 }
 
 // available is what soni's language has today.
-var available = features{responses: true, patterns: true, guards: true, buttons: true, names: true, testDefaults: true, stubMessages: true}
+var available = features{responses: true, patterns: true, guards: true, buttons: true, names: true, testDefaults: true, stubMessages: true, defaultResponses: true}
 
 // slotInfo is what the importer learns about one slot of the domain.
 type slotInfo struct {
@@ -359,8 +359,9 @@ var builtinActions = map[string]string{
 }
 
 // rasaResponses are the responses Rasa's default patterns say, which a
-// project may use without defining them, with soni's wording of each
-// (used while soni has no responses of its own with these names).
+// project may use without defining them, with the importer's wording of
+// each: an imported flow says that wording for the ones soni does not
+// define itself (those not in ir.DefaultResponses).
 var rasaResponses = map[string]string{
 	"utter_ask_rephrase":                               "Sorry, I didn't get that. Could you say it another way?",
 	"utter_can_do_something_else":                      "Is there anything else I can do for you?",

@@ -544,8 +544,8 @@ func (im *importer) sayDefault(m *ymap, name, out string, at loc) {
 	im.saidInline[name] = true
 	if !im.inlined[name] {
 		im.inlined[name] = true
-		im.rep.add(at, "step", StatusApproximated, out, "write the message you want, or re-run the import once soni has responses",
-			"%q is one of Rasa's default responses, which the project does not define: the imported flow says %q", name, rasaResponses[name])
+		im.rep.add(at, "step", StatusApproximated, out, "write the message you want, or define the response in the domain",
+			"%q is one of Rasa's default responses, which neither the project nor soni defines: the imported flow says %q", name, rasaResponses[name])
 	}
 	m.add("message", rasaResponses[name])
 }

@@ -111,7 +111,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 		// settings
 		"session_expiration: 30", "carry_over_slots: false",
 		// tests
-		"assertions:", "flow_started: transfer_money", "slot_was_set:", "text_matches:", "bot_matches:",
+		"assertions:", "flow_started: transfer_money", "slot_was_set:", "text_matches:",
 		"action_executed: action_check_funds", "assertion_order_enabled: true", "fixtures:", "metadata: mobile",
 		"stub_custom_actions:", `"no_funds::action_check_funds":`, "flow_step_id: done", "balance_old_style_2",
 	} {
@@ -134,12 +134,12 @@ func TestImportFixtureCoverage(t *testing.T) {
 	assert.Equal(t, 6, s.TestCases.Total)
 }
 
-// TestImportWithIssue19 translates the fixture with the parts of soni's
-// language that came with issue 19 (responses, pattern flows, flow guards,
-// action messages in stubs, button checks), as the importer will write
-// them when soni has them.
-func TestImportWithIssue19(t *testing.T) {
-	files, _, err := translate(fixture, features{responses: true, patterns: true, guards: true, stubMessages: true, buttons: true, names: true, defaultResponses: true})
+// TestImportIssue19Forms checks the forms the importer writes with the
+// parts of soni's language that came with issue 19: responses, pattern
+// flows that say soni's default responses by name, flow guards, action
+// messages in stubs, button checks.
+func TestImportIssue19Forms(t *testing.T) {
+	files, _, err := Translate(fixture)
 	require.NoError(t, err)
 	domain := string(files["domain.yaml"])
 	flows := string(files["flows/banking.yaml"])
@@ -154,7 +154,11 @@ func TestImportWithIssue19(t *testing.T) {
 	for _, want := range []string{"response: utter_ask_recipient", "response: utter_transfer_done", "if: \"slots.account_tier == \\\"gold\\\"\""} {
 		assert.Contains(t, flows, want)
 	}
-	assert.Contains(t, string(files["flows/patterns.yaml"]), "response: utter_corrected_previous_input")
+	patterns := string(files["flows/patterns.yaml"])
+	for _, want := range []string{"response: utter_corrected_previous_input", "response: utter_can_do_something_else", "response: utter_free_chitchat_response"} {
+		assert.Contains(t, patterns, want)
+	}
+	assert.Contains(t, string(files["tests/happy/balance.yaml"]), "bot_response: utter_can_do_something_else")
 	for _, want := range []string{"utter_name: utter_ask_recipient", "buttons:"} {
 		assert.Contains(t, tests, want)
 	}

@@ -304,8 +304,8 @@ func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) 
 		r = &named{name: name, at: at, n: &node{kind: kSeq, items: []*node{{kind: kMap, keys: []string{"text"}, vals: []*node{{kind: kScalar, v: rasaResponses[name]}}}}}}
 	}
 	if r == nil && (rasaResponses[name] != "" || slices.Contains(ir.DefaultResponses, name)) {
-		im.rep.add(at, "test", StatusCommented, tb.out, "check the reply's text with text_matches, or re-run the import once soni's tests know its default responses",
-			"the test expects Rasa's default response %q, which the project does not define and soni's tests cannot name", name)
+		im.rep.add(at, "test", StatusCommented, tb.out, "check the reply's text with text_matches, or define the response in the domain",
+			"the test expects Rasa's default response %q, which neither the project nor soni defines, and no imported flow says", name)
 		return nil, false
 	}
 	if r == nil {

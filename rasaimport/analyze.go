@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/ir"
 )
 
 // features are the parts of soni's language the importer may use. Some
@@ -347,7 +349,8 @@ var builtinActions = map[string]string{
 	"action_correct_flow_slot":       "soni applies the correction itself",
 	"action_clarify_flows":           "soni offers the candidate flows itself",
 	"action_trigger_search":          "soni has no enterprise search (RAG)",
-	"action_trigger_chitchat":        "soni answers chitchat with settings.chitchat_message",
+	"action_trigger_chitchat":        "soni generates no free-form answers",
+	"action_clean_stack":             "soni has no code-change pattern",
 	"action_reset_routing":           "soni has no coexistence router",
 	"action_hangup":                  "soni has no voice channel",
 	"action_repeat_bot_messages":     "soni repeats its messages itself",
@@ -385,6 +388,15 @@ var rasaResponses = map[string]string{
 	"utter_inform_hangup":                              "I haven't heard from you, so I'll end our conversation.",
 	"utter_ask_continue_interrupted_flow_confirmation": "Would you like to go back to what we were doing?",
 	"utter_ask_interrupted_flow_to_continue":           "Which of the earlier tasks would you like to go back to?",
+}
+
+// chitchatOrSearch maps Rasa's default actions that answer with a model
+// to the response Rasa says without one: utter_free_chitchat_response
+// (soni's chitchat answer, settings.chitchat_message) and
+// utter_no_knowledge_base (Rasa's pattern_search without a knowledge base).
+var chitchatOrSearch = map[string]string{
+	"action_trigger_chitchat": ir.ResponseChitchat,
+	"action_trigger_search":   "utter_no_knowledge_base",
 }
 
 func isBuiltinAction(name string) bool {

@@ -341,6 +341,19 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 			m.add("type", "say")
 			im.sayDefault(m, name, b.out, st.at)
 			return m, nil
+		case name == "action_trigger_chitchat" || name == "action_trigger_search":
+			// Rasa answers with a generated reply or enterprise search;
+			// soni says the response Rasa says without them.
+			resp := chitchatOrSearch[name]
+			m.add("type", "say")
+			if im.responses[resp] != nil {
+				im.sayFields(m, resp, b.f.name, b.out, st.at)
+			} else {
+				im.sayDefault(m, resp, b.out, st.at)
+			}
+			im.rep.add(st.at, "step", StatusApproximated, b.out, "nothing, unless the answer matters: then write the flow soni should run",
+				"flow %q runs Rasa's default action %q: %s, so the imported flow says %q", b.f.name, name, builtinActions[name], resp)
+			return m, nil
 		case im.f.patterns && ir.IsBuiltinAction(name):
 			// One of the actions soni runs itself, for the patterns.
 			m.add("type", "action")

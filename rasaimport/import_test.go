@@ -129,7 +129,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 	}
 	s := rep.Summary
 	assert.Equal(t, Count{5, s.Flows.Converted}, s.Flows)
-	assert.Equal(t, 3, s.Patterns.Total)
+	assert.Equal(t, 4, s.Patterns.Total)
 	assert.Equal(t, 3, s.TestFiles.Total)
 	assert.Equal(t, 6, s.TestCases.Total)
 }

@@ -405,6 +405,10 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 				drop(a, "import the flow, or remove the assertion", "the assertion names the flow %q, which the imported project does not have", flow)
 				break
 			}
+			if isPattern(flow) && !ir.IsPattern(flow) {
+				drop(a, "remove the assertion, or start the flow from one of yours", "the assertion names Rasa's pattern %q, which soni does not have: nothing starts the imported flow", flow)
+				break
+			}
 			if v.kind == kMap && v.has("flow_step_id") {
 				sid := v.get("flow_step_id").str()
 				if soni, ok := im.stepIDs[flow][sid]; ok {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
 )
 
 // Starting flows by meaning, not by phrase (docs/understanding.md,
@@ -77,6 +78,17 @@ func newLex(extra map[string][]string) *lex {
 		if st := stem(norm); st != norm {
 			if _, taken := l.words[st]; !taken {
 				l.words[st] = concept
+			}
+		}
+	}
+	// The words as written first, then their stems: "new" is a word of
+	// its own group, not the stem of "news".
+	for _, g := range lexicon {
+		for _, w := range g {
+			if n := values.Normalize(w); !strings.Contains(n, " ") {
+				if _, taken := l.words[n]; !taken {
+					l.words[n] = g[0]
+				}
 			}
 		}
 	}
@@ -313,6 +325,13 @@ type flowMeaning struct {
 	// values are the concepts of its own categorical slots' values and
 	// synonyms that no phrase of it has.
 	values map[string]bool
+	// core are the concepts of its name and description: what it is
+	// about, where its phrases are examples ("transactions" of a flow
+	// that lists them, not of one that raises "transaction limits").
+	core map[string]bool
+	// stems are the stems of its own words, before the lexicon: "send"
+	// is a word of "send money", not of "set up a payment".
+	stems map[string]bool
 }
 
 // meaning holds the concepts of every flow of a program, and the known
@@ -344,9 +363,13 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 		if f == nil || len(f.Triggers) == 0 {
 			continue
 		}
-		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}, whole: map[string]bool{}, values: map[string]bool{}}
+		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}, whole: map[string]bool{}, values: map[string]bool{},
+			core: map[string]bool{}, stems: map[string]bool{}}
 		for _, t := range f.Triggers {
-			norm := values.Normalize(withoutPlaceholders(t))
+			norm := values.Normalize(withoutNames(withoutPlaceholders(t)))
+			for _, w := range strings.Fields(norm) {
+				fm.stems[stem(w)] = true
+			}
 			cs := l.concepts(norm, nil)
 			for _, c := range cs {
 				fm.trigger[c] = true
@@ -406,9 +429,13 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 		}
 		about := values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name) + " " + f.Description)
 		for _, c := range l.concepts(about, nil) {
+			fm.core[c] = true
 			if !fm.trigger[c] {
 				fm.about[c] = true
 			}
+		}
+		for _, w := range strings.Fields(about) {
+			fm.stems[stem(w)] = true
 		}
 		for c := range fm.trigger {
 			count[c]++
@@ -459,7 +486,9 @@ type flowScore struct {
 // by name). unmatched counts the message's concepts no flow knows.
 func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flowScore, unmatched []string) {
 	for _, c := range concepts {
-		if _, ok := m.weight[c]; !ok && m.valueCount[c] == 0 {
+		if _, ok := m.weight[c]; !ok && m.valueCount[c] == 0 && !genericWords[c] {
+			// A generic verb no flow has ("show") says nothing of
+			// another subject.
 			unmatched = append(unmatched, c)
 		}
 	}
@@ -498,4 +527,64 @@ func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flow
 		return scores[i].flow < scores[j].flow
 	})
 	return scores, unmatched
+}
+
+// closest breaks a tie between flows by what they are about: the flow
+// whose name and description hold more of the message's concepts, then
+// the one whose own words (not the lexicon's) hold more of the message's
+// words. Among flows that take the message's values, only those that
+// take the most are compared. ok is false when two flows still tie, or
+// when the message has words no flow knows that are not the winner's
+// values.
+func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []string, v vm.View) (string, bool) {
+	type key struct{ values, core, literal int }
+	keys := make([]key, len(tied))
+	fills := make([][]vm.SlotValue, len(tied))
+	var stems []string
+	for w := range strings.FieldsSeq(norm) {
+		if !stopWords[w] {
+			stems = append(stems, stem(w))
+		}
+	}
+	for i, name := range tied {
+		fm := r.mean.flows[name]
+		fills[i] = r.fill(r.byName[name], head, v)
+		if coveredBy(unmatched, fills[i]) {
+			keys[i].values = len(fills[i])
+		}
+		for _, c := range concepts {
+			if fm.core[c] {
+				keys[i].core++
+			}
+		}
+		for _, s := range stems {
+			if fm.stems[s] {
+				keys[i].literal++
+			}
+		}
+	}
+	less := func(a, b key) bool {
+		if a.values != b.values {
+			return a.values < b.values
+		}
+		if a.core != b.core {
+			return a.core < b.core
+		}
+		return a.literal < b.literal
+	}
+	best := 0
+	for i := 1; i < len(keys); i++ {
+		if less(keys[best], keys[i]) {
+			best = i
+		}
+	}
+	for i := range keys {
+		if i != best && !less(keys[i], keys[best]) {
+			return "", false
+		}
+	}
+	if !coveredBy(unmatched, fills[best]) {
+		return "", false
+	}
+	return tied[best], true
 }

@@ -329,6 +329,13 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
 		}
 	}
+	// "send John 50", "pay my landlord 850", "add Peter to my contacts":
+	// a name right after the flow's verb is who gets it.
+	if s, val, ok := r.afterVerb(fr, toks); ok && !hasValue(out, s.name) {
+		if x, err := conv.Convert(s.def, val); err == nil {
+			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+		}
+	}
 	// A date.
 	var dateSlot *slotRef
 	dates := 0
@@ -462,4 +469,45 @@ func (r *Rules) carriedSlot(flow, rest string, conv values.Converter) (string, a
 		}
 	}
 	return "", nil, false
+}
+
+func hasValue(out []vm.SlotValue, slot string) bool {
+	for _, sv := range out {
+		if sv.Slot == slot {
+			return true
+		}
+	}
+	return false
+}
+
+// afterVerb reads the object of the flow's verb: "send John 50" gives
+// John to the slot of who gets it (the target role, else the person
+// role), when a verb of the flow's phrases is followed by a capitalised
+// word or a possessive ("pay my landlord") that is no word of the flows.
+func (r *Rules) afterVerb(fr *flowRules, toks []token) (*slotRef, string, bool) {
+	s := fr.roles[roleTarget]
+	if s == nil {
+		if _, shared := fr.roles[roleTarget]; shared {
+			return nil, "", false
+		}
+		s = fr.roles[rolePerson]
+	}
+	if s == nil || r.mean == nil || r.mean.flows[fr.name] == nil {
+		return nil, "", false
+	}
+	lead := r.mean.flows[fr.name].lead
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].ends || stopWords[toks[i].norm] || !lead[r.mean.lex.concept(toks[i].norm)] || genericWords[toks[i].norm] {
+			continue
+		}
+		next := toks[i+1]
+		if !(capitalised(next.text) && next.norm != "i") && !possessives[next.norm] {
+			return nil, "", false
+		}
+		if v, ok := r.valueAt(toks, i+1); ok {
+			return s, v, true
+		}
+		return nil, "", false
+	}
+	return nil, "", false
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -271,4 +273,67 @@ func patternWord(conv values.Converter, def *ir.Slot, words []string) (any, bool
 		found = v
 	}
 	return found, found != nil
+}
+
+// withoutNames drops the proper names of an example phrase ("How do I add
+// John to my contacts?"): a capitalised word that does not start the
+// phrase or a sentence, in a phrase written in sentence case. Like a
+// placeholder, a name stands for any value: it is no word of the flow.
+// Words in capitals ("PIN", "ATM") and the pronoun I are kept.
+func withoutNames(phrase string) string {
+	fields := strings.Fields(phrase)
+	if len(fields) < 3 {
+		return phrase
+	}
+	lower := 0
+	for _, f := range fields {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(f, "\"'(¿¡")); unicode.IsLower(r) {
+			lower++
+		}
+	}
+	if lower*2 < len(fields) {
+		// Title Case: every word is capitalised, none is a name.
+		return phrase
+	}
+	out := make([]string, 0, len(fields))
+	start := true
+	for _, f := range fields {
+		core := strings.TrimLeft(f, "\"'(¿¡")
+		if !start && properName(core) {
+			out = append(out, strings.Map(func(r rune) rune {
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					return -1
+				}
+				return r
+			}, f))
+		} else {
+			out = append(out, f)
+		}
+		t := strings.TrimRight(f, "\"')")
+		start = strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, ":")
+	}
+	return strings.Join(out, " ")
+}
+
+// properName reports whether a word is written as a name: a capital,
+// then small letters ("John", "Ana's"), never the pronoun I ("I'm").
+func properName(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	rest := w[size:]
+	if rest == "" || rest[0] == '\'' || strings.HasPrefix(rest, "’") {
+		return false
+	}
+	small := 0
+	for _, c := range rest {
+		switch {
+		case unicode.IsUpper(c) || unicode.IsDigit(c):
+			return false
+		case unicode.IsLower(c):
+			small++
+		}
+	}
+	return small > 0
 }

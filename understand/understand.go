@@ -65,6 +65,9 @@ type Rules struct {
 	byName map[string]*flowRules
 	// mean reads what flows a message is about (meaning.go).
 	mean *meaning
+	// readAs holds the free-text slots that hold a number or a date, as
+	// the rules read them (readas.go).
+	readAs map[*ir.Slot]*ir.Slot
 }
 
 var _ vm.Understander = (*Rules)(nil)
@@ -117,6 +120,22 @@ func New(p *ir.Program) *Rules {
 	if p == nil {
 		return r
 	}
+	r.readAs = map[*ir.Slot]*ir.Slot{}
+	for _, s := range p.Slots {
+		if x := readAs(s); x != nil {
+			r.readAs[s] = x
+		}
+	}
+	for _, f := range p.Flows {
+		if f == nil {
+			continue
+		}
+		for _, s := range f.Slots {
+			if x := readAs(s); x != nil {
+				r.readAs[s] = x
+			}
+		}
+	}
 	for _, f := range p.Flows {
 		if f == nil {
 			continue
@@ -127,7 +146,7 @@ func New(p *ir.Program) *Rules {
 			if norm == "" {
 				continue
 			}
-			words, allStop := contentWords(norm, nil)
+			words, allStop := contentWords(values.Normalize(withoutNames(withoutPlaceholders(phrase))), nil)
 			t := trigger{norm: norm, words: words, allStop: allStop}
 			if !allStop {
 				t.verb = firstContent(norm)
@@ -142,7 +161,7 @@ func New(p *ir.Program) *Rules {
 			}
 			seen[n.Slot] = true
 			fr.collected[n.Slot] = true
-			fr.slots = append(fr.slots, slotRef{n.Slot, p.ResolveSlot(f.Name, n.Slot)})
+			fr.slots = append(fr.slots, slotRef{n.Slot, r.asRead(p.ResolveSlot(f.Name, n.Slot))})
 		}
 		for i := range fr.slots {
 			s := &fr.slots[i]
@@ -176,7 +195,7 @@ func New(p *ir.Program) *Rules {
 		}
 		sort.Strings(rest)
 		for _, name := range rest {
-			fr.slots = append(fr.slots, slotRef{name, f.Slot(name)})
+			fr.slots = append(fr.slots, slotRef{name, r.asRead(f.Slot(name))})
 		}
 		r.flows = append(r.flows, fr)
 		r.byName[f.Name] = fr
@@ -260,6 +279,14 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 
 // Read reads a message by the rules and says how sure they are.
 func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error) {
+	rd, err := r.read(ctx, msg, v)
+	if err != nil {
+		return rd, err
+	}
+	return r.asText(rd, v), nil
+}
+
+func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error) {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return Reading{}, err
@@ -475,6 +502,15 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 		}
 		if bestN > 0 && n == 1 {
 			return []string{best}, fmt.Sprintf("the message's words mean %s as much, and only %s takes its values", strings.Join(tied, " and "), best)
+		}
+		// The flow that is about the message's words (its name or
+		// description has them), then the one that has them as they are
+		// written, not through the lexicon: "show my transactions" is
+		// the flow that lists transactions, not the one whose example
+		// raises "transaction limits"; "send 50 to Ana" is "send money",
+		// not "set up a payment".
+		if name, ok := r.closest(tied, concepts, norm, head, unmatched, v); ok {
+			return []string{name}, fmt.Sprintf("the message's words mean %s as much, and %s is about them", strings.Join(tied, " and "), name)
 		}
 		if len(unmatched) == 0 && top.score >= 0.5 {
 			return tied, "the message is about " + strings.Join(tied, " and ") + " as much: which one?"
@@ -806,9 +842,26 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 		}
+		// "oh sorry, I meant Maria" while the amount is asked: a value
+		// of no typed slot corrects the flow's one free-text slot that
+		// holds a value.
+		if !weak && typed(def) && plausibleValue(rest) && !notAValue(rest) {
+			if _, err := conv.Convert(def, rest); err != nil {
+				if name, ok := r.oneFreeTextSlot(p.Flow, v); ok {
+					if _, err := values.Convert(&ir.Slot{Type: ir.TypeNumber}, rest); err != nil {
+						return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: strings.TrimSpace(rest)}, true
+					}
+				}
+			}
+		}
 	}
 	if val, err := conv.Convert(def, text); err == nil {
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+	}
+	if r.readsAs(p.Flow, p.Slot) {
+		// A text slot that holds an amount or a date would store any
+		// words: an answer with none is no answer.
+		return vm.Command{Kind: vm.CmdFallback}, false
 	}
 	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: text}, false
 }
@@ -925,7 +978,7 @@ func (r *Rules) slotDef(flow, name string) *ir.Slot {
 	if r.prog == nil || name == "" {
 		return nil
 	}
-	return r.prog.ResolveSlot(flow, name)
+	return r.asRead(r.prog.ResolveSlot(flow, name))
 }
 
 // typed reports whether a slot accepts only some texts: any type but text
@@ -1079,7 +1132,8 @@ var polite = map[string]bool{
 var (
 	strongPrefixes = [][]string{
 		{"actually"}, {"make", "it"}, {"change", "it", "to"}, {"change", "to"},
-		{"i", "meant"}, {"i", "mean"}, {"en", "realidad"}, {"mejor", "dicho"},
+		{"i", "meant", "to", "say"}, {"i", "wanted", "to", "say"}, {"meant", "to", "say"}, {"i", "meant"},
+		{"i", "mean"}, {"en", "realidad"}, {"mejor", "dicho"},
 		{"mejor"}, {"quise", "decir"}, {"cambialo", "a"}, {"cambia", "a"},
 		{"ponlo", "a"}, {"ponle"}, {"wait"}, {"oops"}, {"sorry"}, {"rather"},
 		{"espera"}, {"perdon"}, {"ups"}, {"let", "s", "say"}, {"lets", "say"},
@@ -1104,6 +1158,18 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 		}
 		rest, _ = stripWords(rest, []string{w})
 	}
+	// "not 50, I meant 55": the old value first.
+	if firstWordOf(rest) == "not" {
+		if i := strings.IndexByte(rest, ','); i > 0 && len(strings.Fields(rest[:i])) <= 4 {
+			after := strings.TrimSpace(rest[i+1:])
+			for _, p := range strongPrefixes {
+				if _, found := stripWords(after, p); found {
+					rest = after
+					break
+				}
+			}
+		}
+	}
 	defer func() {
 		// "Milan instead", "no, Milan instead": a strong correction.
 		if r, found := cutSuffixWord(rest, "instead"); found && r != "" {
@@ -1111,6 +1177,12 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 		}
 		if r, found := cutSuffixWord(rest, "en vez"); found && r != "" {
 			rest, weak, ok = r, false, true
+		}
+		// "I meant Jimmy, not John": the old value last.
+		if ok {
+			if i := strings.LastIndex(rest, ", not "); i > 0 && len(strings.Fields(rest[i+6:])) <= 3 {
+				rest = strings.TrimSpace(rest[:i])
+			}
 		}
 	}()
 	for range 4 {

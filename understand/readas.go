@@ -1,0 +1,148 @@
+package understand
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/tmpl"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Text slots that hold a number or a date (docs/understanding.md, "Text
+// slots that hold an amount or a date"). A project imported from
+// another framework often keeps an amount or a date in a text slot (the
+// amount of money "without any currency designation", the start date of
+// a payment): its own model read the value out of the answer. The rules
+// read such a slot as a number or a date, so that "150$" is 150, "Jan
+// 1st, 2050" is 2050-01-01 and "I meant Bob" is no amount, and give the
+// value as text ("150"), which the slot stores as it is.
+
+// amountCues in a text slot's name, description or label say it holds a
+// number.
+var amountCues = wordSet("amount", "amounts", "price", "cost", "fee", "budget", "importe", "monto",
+	"precio", "coste", "costo", "quantity", "qty", "num", "count", "cantidad")
+
+// dateCues say it holds a date.
+var dateCues = wordSet("date", "fecha", "birthday", "birthdate", "dob")
+
+// notValueCues say a text slot holds words about the value, not the
+// value: "the reason for the price", "a comment on the amount".
+var notValueCues = wordSet("name", "reason", "description", "comment", "comments", "note", "notes",
+	"detail", "details", "text", "message", "currency", "unit", "type", "kind", "range", "time",
+	"motivo", "nombre", "descripcion", "moneda")
+
+// readAs is how the rules read a free-text slot that holds a number, a
+// date or a yes or no: a copy of it with that type; nil for any other
+// slot.
+func readAs(s *ir.Slot) *ir.Slot {
+	if s == nil || s.Pattern != "" || (s.Type != ir.TypeText && s.Type != ir.TypeAny) {
+		return nil
+	}
+	name := strings.Fields(values.Normalize(strings.ReplaceAll(s.Name, "_", " ")))
+	about := strings.Fields(values.Normalize(s.Description + " " + s.Label))
+	words := append(name, about...)
+	for i, w := range words {
+		if notValueCues[w] && !(w == "currency" && i > 0 && (words[i-1] == "any" || words[i-1] == "without" || words[i-1] == "no")) {
+			return nil
+		}
+	}
+	number := func() bool {
+		for i, w := range words {
+			if amountCues[stem(w)] || amountCues[w] {
+				return true
+			}
+			// "number of people", "how many nights".
+			if i+1 < len(words) && ((w == "number" && words[i+1] == "of") || (w == "how" && (words[i+1] == "many" || words[i+1] == "much"))) {
+				return true
+			}
+		}
+		return false
+	}
+	has := func(set ...string) bool {
+		for _, x := range set {
+			if !slices.Contains(about, x) {
+				return false
+			}
+		}
+		return true
+	}
+	c := *s
+	switch {
+	case has("true", "false") || has("yes", "no"):
+		// "accepts True or False": a yes or a no.
+		c.Type = ir.TypeBoolean
+	case number():
+		c.Type = ir.TypeNumber
+	case hasAny(words, dateCues):
+		c.Type = ir.TypeDate
+	default:
+		return nil
+	}
+	return &c
+}
+
+func hasAny(words []string, set map[string]bool) bool {
+	for _, w := range words {
+		if set[w] || set[stem(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// asRead is the slot as the rules read it.
+func (r *Rules) asRead(s *ir.Slot) *ir.Slot {
+	if x, ok := r.readAs[s]; ok {
+		return x
+	}
+	return s
+}
+
+// readsAs reports whether the rules read a slot as another type than
+// its own.
+func (r *Rules) readsAs(flow, slot string) bool {
+	if r.prog == nil || len(r.readAs) == 0 {
+		return false
+	}
+	_, ok := r.readAs[r.prog.ResolveSlot(flow, slot)]
+	return ok
+}
+
+// asText gives the values of text slots read as numbers as text ("150",
+// never 150), so that the slot stores what it would store from the
+// model: the value, without the words and symbols around it.
+func (r *Rules) asText(rd Reading, v vm.View) Reading {
+	if len(r.readAs) == 0 || r.prog == nil {
+		return rd
+	}
+	flow := ""
+	if v.Pending != nil {
+		flow = v.Pending.Flow
+	} else if n := len(v.Stack); n > 0 {
+		flow = v.Stack[n-1]
+	}
+	text := func(flow, slot string, x any) any {
+		s := r.prog.ResolveSlot(flow, slot)
+		if _, ok := r.readAs[s]; !ok {
+			return x
+		}
+		switch x.(type) {
+		case float64, int64:
+			return tmpl.Format(x)
+		}
+		return x
+	}
+	for i, c := range rd.Commands {
+		switch c.Kind {
+		case vm.CmdSetSlot, vm.CmdCorrectSlot:
+			rd.Commands[i].Value = text(flow, c.Slot, c.Value)
+		case vm.CmdStartFlow:
+			for k, sv := range c.Slots {
+				c.Slots[k].Value = text(c.Flow, sv.Slot, sv.Value)
+			}
+		}
+	}
+	return rd
+}

@@ -1,7 +1,10 @@
 package understand
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/soni-dev/soni/vm"
 )
 
 // firstContent is the first content word of a normalized phrase, stemmed.
@@ -46,4 +49,43 @@ func isQuestion(text, norm string) bool {
 		return questionWords[w]
 	}
 	return false
+}
+
+// requestLeads start a request for something new: "also", "by the way",
+// "actually I want to", "I need". The rest of the message says what.
+var requestLeads = [][]string{
+	{"also"}, {"and", "also"}, {"btw"}, {"by", "the", "way"}, {"oh", "and"}, {"plus"}, {"actually"},
+	{"i", "want", "to"}, {"i", "wanna"}, {"i", "want"}, {"i", "need", "to"}, {"i", "need"},
+	{"i", "would", "like", "to"}, {"i", "would", "like"}, {"id", "like", "to"}, {"id", "like"},
+	{"can", "you"}, {"could", "you"}, {"can", "i"}, {"lets"}, {"ademas"}, {"tambien"}, {"quiero"},
+	{"necesito"}, {"quisiera"},
+}
+
+// requestLead reports whether a normalized message starts, after
+// fillers, with words that ask for something new, and returns the rest.
+func requestLead(norm string) (string, bool) {
+	words := strings.Fields(norm)
+	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]] && words[0] != "and") {
+		words = words[1:]
+	}
+	found := false
+	for changed := true; changed; {
+		changed = false
+		for _, lead := range requestLeads {
+			if len(words) > len(lead) && slices.Equal(words[:len(lead)], lead) {
+				words, found, changed = words[len(lead):], true, true
+				break
+			}
+		}
+	}
+	if !found {
+		return "", false
+	}
+	return strings.Join(words, " "), true
+}
+
+// onTop reports whether a flow is the one on top of the stack.
+func onTop(v vm.View, flow string) bool {
+	n := len(v.Stack)
+	return n > 0 && v.Stack[n-1] == flow
 }

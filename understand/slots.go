@@ -83,7 +83,7 @@ func slotRole(name string, def *ir.Slot, question string) role {
 // valueStops end a value after a carrier.
 var valueStops = wordSet(
 	"from", "to", "on", "in", "at", "for", "with", "and", "by", "please", "next", "this",
-	"tomorrow", "today", "tonight", "the", "via", "instead", "asap", "now", "por", "con", "y",
+	"tomorrow", "today", "tonight", "the", "via", "instead", "asap", "now", "por", "con", "y", "not", "rather",
 	"el", "la", "hoy", "manana", "desde", "hasta", "until", "but", "or", "o", "pls", "thanks",
 	"de", "en", "a", "para",
 )

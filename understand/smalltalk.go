@@ -84,7 +84,13 @@ var (
 
 // handoffRE finds a request for a person inside a sentence: "can I
 // speak with someone from the bank", "I want to talk to a real person".
-var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b`)
+var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b` +
+	// "put me through to a human", "get me a real person", "is there
+	// someone I can speak to", "transfer me to an agent".
+	`|\b(put|transfer|connect|pass|get|send|forward|escalate) (me|this|it) (through |over )?(to |with )?(a |an |the |some )?(real |live |actual |human )?(person|human|agent|representative|operator|someone|somebody|manager|supervisor)\b` +
+	`|\b(someone|somebody|a person|a human|an agent|anyone|anybody) (i|we) (can|could) (talk|speak|chat) (to|with)\b` +
+	`|\b(a|an) (real|actual|live) (person|human|agent)\b` +
+	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b`)
 
 var smallTalk = func() map[string]vm.CommandKind {
 	m := map[string]vm.CommandKind{}
@@ -106,6 +112,15 @@ var smallTalk = func() map[string]vm.CommandKind {
 	return m
 }()
 
+// texting are the short forms people type in chat, read as the words
+// they stand for in small talk: "what can u do", "thx", "ty".
+var texting = map[string]string{
+	"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "wut": "what", "whatcha": "what",
+	"plz": "please", "pls": "please", "thnx": "thanks", "thanx": "thanks", "tnx": "thanks",
+	"cya": "see you", "cu": "see you", "hru": "how are you", "wassup": "whats up", "sup": "whats up",
+	"k": "ok", "kk": "ok", "gr8": "great", "msg": "message", "bb": "bye", "byee": "bye",
+}
+
 // smallTalkLeads are words around small talk that do not change it.
 var smallTalkAround = map[string]bool{
 	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
@@ -121,6 +136,15 @@ var smallTalkAround = map[string]bool{
 // that asks for something wins: a person, then help).
 func smallTalkOf(norm string) (vm.CommandKind, bool) {
 	words := strings.Fields(norm)
+	for i, w := range words {
+		if x, ok := texting[w]; ok {
+			words[i] = x
+		}
+	}
+	if len(words) > 0 {
+		norm = strings.Join(words, " ")
+		words = strings.Fields(norm)
+	}
 	if len(words) == 0 || len(words) > 14 {
 		return "", false
 	}

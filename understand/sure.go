@@ -157,8 +157,18 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 		return true
 	}
 	if def.Pattern != "" {
-		_, err := conv.Convert(def, head)
-		return err == nil && len(words) <= 2
+		// The code as typed, in another case or with spaces or dashes
+		// between its parts; not with a word before it or a prefix
+		// added ("ticket 12345").
+		x, err := conv.Convert(def, head)
+		if err != nil || len(words) > 2 {
+			return false
+		}
+		squeeze := func(s string) string {
+			return strings.ToUpper(strings.NewReplacer(" ", "", "-", "", ".", "", "_", "", "/", "").Replace(s))
+		}
+		code, _ := x.(string)
+		return squeeze(strings.Join(words, " ")) == squeeze(values.Normalize(code))
 	}
 	if def.Type != ir.TypeText && def.Type != "" {
 		return false

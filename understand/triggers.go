@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -26,7 +27,7 @@ var stopWords = map[string]bool{
 	"would": true, "will": true, "should": true, "please": true, "want": true,
 	"wanna": true, "like": true, "need": true, "id": true, "im": true, "some": true,
 	"just": true, "so": true, "let": true, "lets": true, "us": true, "how": true,
-	"what": true, "whats": true,
+	"what": true, "whats": true, "other": true, "else": true,
 	// Spanish
 	"yo": true, "mi": true, "mis": true, "tu": true, "el": true, "la": true, "los": true,
 	"las": true, "un": true, "una": true, "unos": true, "unas": true, "de": true,
@@ -79,6 +80,16 @@ func contentWords(norm string, buf []string) (words []string, allStop bool) {
 // the forms of one word to the same string, for trigger and message
 // alike, and it never makes a word shorter than three letters.
 func stem(w string) string {
+	s := stemSuffix(w)
+	// "charge", "charged" and "charges" are one word: a final e goes
+	// (not of "free" or "agree", nor of a short word).
+	if n := len(s); n >= 5 && s[n-1] == 'e' && s[n-2] != 'e' && !stopWords[s] {
+		return s[:n-1]
+	}
+	return s
+}
+
+func stemSuffix(w string) string {
 	switch {
 	case len(w) > 5 && strings.HasSuffix(w, "ing"):
 		return undouble(w[:len(w)-3])
@@ -213,6 +224,10 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 		case s.def.Type == ir.TypeCategorical:
 			if v, err := conv.Convert(s.def, head); err == nil {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
+			} else if errors.Is(err, values.ErrNoValue) {
+				if v, ok := r.valueByStem(fr, s.def, head); ok {
+					out = append(out, vm.SlotValue{Slot: s.name, Value: v})
+				}
 			}
 		case s.def.Pattern != "" && typed(s.def):
 			if words == nil {
@@ -336,4 +351,37 @@ func properName(w string) bool {
 		}
 	}
 	return small > 0
+}
+
+// valueByStem finds the one categorical value a message names in another
+// form of one of its words: "charged" for the synonym "charge",
+// "refunded" for "refund". Values and synonyms of several words are
+// left to the conversion, and so are the words of the flow's own phrases
+// ("check" of "check my balance" is not the account "checking").
+func (r *Rules) valueByStem(fr *flowRules, def *ir.Slot, head string) (string, bool) {
+	var own map[string]bool
+	if r.mean != nil && r.mean.flows[fr.name] != nil {
+		own = r.mean.flows[fr.name].stems
+	}
+	msg := map[string]bool{}
+	for w := range strings.FieldsSeq(values.Normalize(head)) {
+		if st := stem(w); !stopWords[w] && !own[st] {
+			msg[st] = true
+		}
+	}
+	found := ""
+	for _, v := range def.Values {
+		names := append([]string{strings.ReplaceAll(v.Value, "_", " "), v.Label}, v.Synonyms...)
+		for _, n := range names {
+			n = values.Normalize(n)
+			if n == "" || strings.Contains(n, " ") || stopWords[n] || !msg[stem(n)] {
+				continue
+			}
+			if found != "" && found != v.Value {
+				return "", false
+			}
+			found = v.Value
+		}
+	}
+	return found, found != ""
 }

@@ -349,6 +349,30 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		}
 	}
 
+	// "forget the flight" while the flight is asked: the cancel verb's
+	// object names the flow on top, whose trigger words it matches.
+	if objectCancel && p != nil && m.flow != nil && !m.exact && onTop(v, m.flow.name) && r.namesActiveFlow(cancelObject, v) {
+		return unsure("a cancel verb with the flow's own words", cancelCommand(p, norm)), nil
+	}
+	// At a question, a message that is plainly about another flow
+	// ("actually I lost my card", "wait, what's the status of my other
+	// ticket?") is a digression, not the answer.
+	if p != nil && p.Kind == vm.PendingCollect && complete && !r.sureAnswerText(p, head, norm, v) {
+		if fr := r.strongOther(norm, v); fr != nil {
+			return unsure("the message is about flow "+fr.name+", not an answer", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
+		}
+	}
+	// At a free-text question, a request for another flow ("also I need
+	// a hotel", "actually I want to check my other ticket") is a
+	// digression, not the answer: free text would take any words.
+	if p != nil && p.Kind == vm.PendingCollect && complete && !typed(r.slotDef(p.Flow, p.Slot)) {
+		if rest, ok := requestLead(norm); ok {
+			if flows, why := r.byMeaning(rest, head, v); len(flows) == 1 && !onTop(v, flows[0]) {
+				fr := r.byName[flows[0]]
+				return unsure(why+", asked for at a free-text question", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
+			}
+		}
+	}
 	// 2. Triggers.
 	// A match for the flow already on top follows the same rules as a
 	// digression: a valid answer keeps answering, and anything else is a
@@ -364,14 +388,6 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 			if cmd, ok := r.answer(p, trimmed, head, norm, v); ok {
 				return r.answerReading(p, cmd, head, norm, v, "the message answers the pending question (it also matches a trigger of "+m.flow.name+")"), nil
 			}
-		}
-	}
-	// At a question, a message that is plainly about another flow
-	// ("actually I lost my card", "wait, what's the status of my other
-	// ticket?") is a digression, not the answer.
-	if p != nil && p.Kind == vm.PendingCollect && complete && !r.sureAnswerText(p, head, norm, v) {
-		if fr := r.strongOther(norm, v); fr != nil {
-			return unsure("the message is about flow "+fr.name+", not an answer", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
 		}
 	}
 	if m.flow != nil && m.smallTalk && !m.exact && complete {
@@ -612,7 +628,8 @@ var (
 		{"i", "want", "to"}, {"i", "wanna"}, {"i", "would", "like", "to"}, {"id", "like", "to"},
 		{"i", "need", "to"}, {"can", "you"}, {"could", "you"}, {"can", "we"}, {"lets"},
 		{"please"}, {"pls"}, {"just"}, {"ok"}, {"okay"}, {"oh"}, {"well"}, {"um"}, {"uh"},
-		{"hmm"}, {"ah"}, {"no"}, {"so"}, {"actually"},
+		{"hmm"}, {"ah"}, {"no"}, {"so"}, {"actually"}, {"nah"}, {"nope"}, {"ugh"}, {"meh"}, {"eh"},
+		{"argh"}, {"oh", "well"}, {"on", "second", "thought"}, {"you", "know", "what"}, {"wait"},
 		{"quiero"}, {"quisiera"}, {"por", "favor"}, {"puedes"}, {"mejor"}, {"pues"},
 		{"bueno"}, {"vale"},
 	}
@@ -672,11 +689,41 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	if cancelWords[strings.Join(words, " ")] {
 		return true, nil
 	}
+	// "never mind, I'll call them": a cancel word, then why.
+	for n := min(4, len(words)-1); n >= 1; n-- {
+		if cancelWords[strings.Join(words[:n], " ")] && cancelReason(words[n:]) {
+			return true, nil
+		}
+	}
+	// "never mind the ticket", "forget about the flight": two-word verbs.
+	if len(words) > 2 && ((words[0] == "never" && words[1] == "mind") || (words[0] == "forget" && words[1] == "about")) {
+		words = append([]string{"forget"}, words[2:]...)
+	}
 	// A verb, a determiner or pronoun, and at most two more words.
 	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
 		return false, slices.Clone(words[1:])
 	}
 	return false, nil
+}
+
+// cancelReason reports whether the words after a cancel word say why,
+// or what the user does instead: "I'll call them", "maybe later", "it's
+// fine", "I don't need it".
+func cancelReason(rest []string) bool {
+	if len(rest) == 0 || len(rest) > 7 {
+		return false
+	}
+	switch rest[0] {
+	case "ill", "maybe", "dont", "nevermind", "whatever":
+		return true
+	case "i":
+		return len(rest) > 1 && (rest[1] == "will" || rest[1] == "ll" || rest[1] == "dont" || rest[1] == "changed" || rest[1] == "found")
+	case "its", "it", "thats":
+		return len(rest) > 1 && (rest[1] == "ok" || rest[1] == "okay" || rest[1] == "fine" || rest[1] == "working" || rest[1] == "works" || rest[1] == "is")
+	case "no":
+		return len(rest) > 1 && (rest[1] == "worries" || rest[1] == "need" || rest[1] == "problem")
+	}
+	return false
 }
 
 // appendWords appends to dst the words of a normalized text, at most max
@@ -842,6 +889,13 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		if name, val, ok := r.otherSlot(p.Flow, p.Slot, rest, v); ok {
 			return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 		}
+		// "I meant from Cork" while the date is asked: a carrier names
+		// a free-text slot.
+		if name, val, ok := r.carriedSlot(p.Flow, rest, conv); ok && name != p.Slot {
+			if _, err := conv.Convert(def, rest); err != nil {
+				return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+			}
+		}
 		// "oh sorry, I meant Maria" while the amount is asked: a value
 		// of no typed slot corrects the flow's one free-text slot that
 		// holds a value.
@@ -853,6 +907,12 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 					}
 				}
 			}
+		}
+	}
+	// "just me", "me and my wife", "a week": a count said with a noun.
+	if n, ok := spokenCount(&slotRef{name: p.Slot, def: def}, text); ok {
+		if val, err := conv.Convert(def, n); err == nil {
+			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 		}
 	}
 	if val, err := conv.Convert(def, text); err == nil {

@@ -607,6 +607,8 @@ func TestStem(t *testing.T) {
 		{"vuelos", "vuelo"}, {"transferencias", "transferencia"},
 		{"address", "address"}, {"status", "status"}, {"analysis", "analysis"},
 		{"yes", "yes"}, {"bus", "bus"}, {"speed", "speed"}, {"red", "red"}, {"bring", "bring"},
+		{"charge", "charg"}, {"charged", "charg"}, {"charges", "charg"}, {"charging", "charg"},
+		{"invoiced", "invoic"}, {"invoice", "invoic"}, {"free", "free"}, {"agree", "agree"}, {"like", "like"},
 	}
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, stem(tc.in), tc.in)

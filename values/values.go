@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
@@ -170,7 +171,7 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 			// in full is the value, as numbers are found inside text.
 			w, ok := onlyMatchingWord(re, s)
 			if !ok {
-				if w, ok = normalizedMatch(re, s); !ok {
+				if w, ok = normalizedMatch(re, literalPrefix(slot.Pattern), s); !ok {
 					return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
 				}
 			}
@@ -178,6 +179,17 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 		}
 	}
 	return s, nil
+}
+
+// literalPrefix is the fixed text a pattern starts with ("T-" of
+// T-[0-9]{5}), or "" when it has none or cannot be read.
+func literalPrefix(p string) string {
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return ""
+	}
+	prefix, _ := re.LiteralPrefix()
+	return prefix
 }
 
 // patterns caches compiled full-match patterns by pattern source. Values
@@ -379,27 +391,76 @@ func quoted(s string) string {
 // form that matches; none, or two different ones, is no match. Only a
 // text of at most three words is tried, so a sentence is never squeezed
 // into a code.
-func normalizedMatch(re *regexp.Regexp, s string) (string, bool) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' })
-	if len(fields) == 0 || len(fields) > 3 {
+//
+// A word before the code that names it ("ticket 12345", "number t12345",
+// "ref T 12345") is dropped: the forms of each ending of the text that
+// starts with a letter-and-digit part are tried. A code typed without
+// the fixed prefix its pattern starts with ("12345" for T-[0-9]{5}) gets
+// it.
+func normalizedMatch(re *regexp.Regexp, prefix, s string) (string, bool) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' || r == '#' || r == ':' })
+	if len(fields) == 0 || len(fields) > 4 {
 		return "", false
 	}
-	joined := strings.Join(fields, "")
-	var dashed string
-	if i := strings.IndexFunc(joined, func(r rune) bool { return r >= '0' && r <= '9' }); i > 0 {
-		dashed = joined[:i] + "-" + joined[i:]
-	}
 	found := ""
-	for _, c := range []string{joined, strings.ToUpper(joined), dashed, strings.ToUpper(dashed)} {
+	try := func(c string) bool {
 		if c == "" || !re.MatchString(c) {
-			continue
+			return true
 		}
 		if found != "" && found != c {
-			return "", false
+			return false
 		}
 		found = c
+		return true
+	}
+	for start := range fields {
+		if start > 0 && (!lettersOnly(fields[start-1]) || re.MatchString(fields[start-1]) || re.MatchString(strings.ToUpper(fields[start-1]))) {
+			// Only words that are no code and have no digits may come
+			// before the code ("MAD or BCN" is two codes).
+			break
+		}
+		if len(fields)-start > 3 {
+			continue
+		}
+		joined := strings.Join(fields[start:], "")
+		var dashed string
+		if i := strings.IndexFunc(joined, func(r rune) bool { return r >= '0' && r <= '9' }); i > 0 {
+			dashed = joined[:i] + "-" + joined[i:]
+		}
+		cands := []string{joined, strings.ToUpper(joined), dashed, strings.ToUpper(dashed)}
+		if prefix != "" && digitsOnly(joined) {
+			cands = append(cands, prefix+joined)
+		}
+		for _, c := range cands {
+			if !try(c) {
+				return "", false
+			}
+		}
+		if found != "" {
+			// The longest ending that reads is the code: "ref T 12345"
+			// is T-12345 before 12345 alone is tried.
+			break
+		}
 	}
 	return found, found != ""
+}
+
+func lettersOnly(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '\'' && r != '’' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+func digitsOnly(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 func onlyMatchingWord(re *regexp.Regexp, s string) (string, bool) {

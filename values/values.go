@@ -398,7 +398,9 @@ func quoted(s string) string {
 // the fixed prefix its pattern starts with ("12345" for T-[0-9]{5}) gets
 // it.
 func normalizedMatch(re *regexp.Regexp, prefix, s string) (string, bool) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' || r == '#' || r == ':' })
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' || r == '#' || r == ':'
+	})
 	if len(fields) == 0 || len(fields) > 4 {
 		return "", false
 	}

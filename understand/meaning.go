@@ -1,6 +1,8 @@
 package understand
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +39,7 @@ var lexicon = [][]string{
 		"failing", "keeps failing", "no puedo entrar"},
 	{"status", "update", "news", "progress", "estado", "novedades", "happening", "yet", "resolved", "solved", "fixed",
 		"state", "follow up", "following up", "followup", "looked at", "heard back", "hear back", "anything new", "seguimiento"},
-	{"ticket", "case", "complaint", "incident", "request", "incidencia", "caso", "reclamacion", "queja", "solicitud"},
+	{"case", "ticket", "tickets", "complaint", "incident", "request", "incidencia", "caso", "reclamacion", "queja", "solicitud"},
 	{"charge", "charged", "overcharged", "billed", "bill", "billing", "invoice", "receipt", "refund", "cobro", "cobraron", "factura", "reembolso"},
 	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
 	{"replacement", "replace", "new", "another", "nueva", "nuevo", "reemplazo", "otra"},
@@ -64,6 +66,11 @@ var extraGeneric = map[string]bool{"tengo": true, "hay": true, "got": true, "thi
 type lex struct {
 	words   map[string]string // word or stem → concept
 	phrases [][]string        // multi-word entries, longest first, with their concept last
+	// senses are the built-in groups of a word listed in several
+	// ("ticket": a plane ticket, a support ticket), by concept; groups
+	// are the words of each built-in group.
+	senses map[string][]string
+	groups map[string][]string
 }
 
 func newLex(extra map[string][]string) *lex {
@@ -88,12 +95,21 @@ func newLex(extra map[string][]string) *lex {
 	}
 	// The words as written first, then their stems: "new" is a word of
 	// its own group, not the stem of "news".
+	l.senses, l.groups = map[string][]string{}, map[string][]string{}
 	for _, g := range lexicon {
 		for _, w := range g {
-			if n := values.Normalize(w); !strings.Contains(n, " ") {
-				if _, taken := l.words[n]; !taken {
-					l.words[n] = g[0]
+			n := values.Normalize(w)
+			l.groups[g[0]] = append(l.groups[g[0]], n)
+			if strings.Contains(n, " ") {
+				continue
+			}
+			if c, taken := l.words[n]; !taken {
+				l.words[n] = g[0]
+			} else if c != g[0] {
+				if len(l.senses[n]) == 0 {
+					l.senses[n] = []string{c}
 				}
+				l.senses[n] = append(l.senses[n], g[0])
 			}
 		}
 	}
@@ -363,6 +379,12 @@ func newMeaning(p *ir.Program, l *lex) *meaning {
 	if p == nil {
 		return m
 	}
+	l.chooseSenses(p)
+	for w, c := range l.words {
+		if !stopWords[w] {
+			m.known[w] = c
+		}
+	}
 	count := map[string]int{}
 	for _, f := range p.Flows {
 		if f == nil || len(f.Triggers) == 0 {
@@ -592,4 +614,45 @@ func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []
 		return "", false
 	}
 	return tied[best], true
+}
+
+// chooseSenses reads each word of several groups in the sense the
+// program's flows use: the group more of whose other words they have. A
+// help desk's "ticket" is a case, a travel agency's a flight.
+func (l *lex) chooseSenses(p *ir.Program) {
+	if len(l.senses) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, f := range p.Flows {
+		if f == nil {
+			continue
+		}
+		texts := append([]string{strings.ReplaceAll(f.Name, "_", " "), f.Description}, f.Triggers...)
+		for _, t := range texts {
+			norm := values.Normalize(t)
+			used[norm] = true
+			for w := range strings.FieldsSeq(norm) {
+				used[w] = true
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(l.senses)) {
+		best, bestN := "", -1
+		for _, c := range l.senses[w] {
+			n := 0
+			for _, x := range l.groups[c] {
+				if x != w && l.senses[x] == nil && (used[x] || (!strings.Contains(x, " ") && used[stem(x)])) {
+					n++
+				}
+			}
+			if n > bestN {
+				best, bestN = c, n
+			}
+		}
+		l.words[w] = best
+		if st := stem(w); st != w {
+			l.words[st] = best
+		}
+	}
 }

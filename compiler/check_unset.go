@@ -5,8 +5,11 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr"
+	exprast "github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
 	exprvm "github.com/expr-lang/expr/vm"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
@@ -34,7 +37,12 @@ import (
 // resumes below when the linked flow completes. Conversation slots that
 // another flow filled earlier in the conversation are not assumed: the
 // warning says the read may see an unset slot on some path. Slot
-// validations, collect validators and action inputs are not reads.
+// validations, collect validators and action inputs are not reads, nor
+// is a test for nil (slots.x != nil, x == nil, the left of ??) or a read
+// such a test guards (the right of "x != nil and ..."): the author handles
+// the unset slot there. A branch whose evaluate tests a slot for nil (or
+// compares it with a literal) sets it on the cases that need it set: the
+// true case of "slots.x != nil", the false case of "slots.x == nil".
 // Unreachable steps are not looked at (W001 covers them). A while whose
 // condition is certainly true when it is first reached (a set step just
 // before it gives the slots it reads literal values, as in "set another:
@@ -209,13 +217,23 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 		g.kills[i] = g.one(kill...)
 		edge(f.next(s), g.one(gen...))
 	case ir.KindBranch:
+		// An evaluate that tests slots for nil sets them on the edges it
+		// can only take when they are set: the true case of
+		// "slots.x != nil", the false case of "slots.x == nil".
+		var whenTrue, whenFalse bitset
+		if s.Evaluate.Set {
+			t, f := nilFacts(s.Evaluate.V)
+			whenTrue, whenFalse = g.one(t...), g.one(f...)
+		}
+		left := boolOutcomes{true, true}
 		hasDefault := false
 		for _, cs := range s.Cases {
-			edge(f.target(cs.Target.V), nil)
+			took, ok := left.take(cs.Pattern.V)
+			edge(f.target(cs.Target.V), took.facts(ok, whenTrue, whenFalse))
 			hasDefault = hasDefault || cs.Pattern.V == "default"
 		}
 		if !hasDefault {
-			edge(f.next(s), nil)
+			edge(f.next(s), left.facts(true, whenTrue, whenFalse))
 		}
 	case ir.KindWhile:
 		edge(f.whileBody(s), nil)
@@ -427,9 +445,16 @@ func (a *unsetAnalysis) report(ff *flowFacts) {
 				return // a validator: reads the answer, not the state
 			}
 			var pos map[string]diag.Pos
+			var tested map[string]bool
 			for _, name := range u.Refs {
 				if b, ok := ff.bit[name]; !ok || state.has(b) {
 					continue
+				}
+				if tested == nil {
+					tested = nilTestedOnly(u.Src.V)
+				}
+				if tested[name] {
+					continue // only tested for nil: the author handles unset
 				}
 				if pos == nil {
 					pos = exprRefPos(u.Src)
@@ -626,4 +651,218 @@ func runSafely(prog *exprvm.Program, env map[string]any) (out any, err error) {
 		}
 	}()
 	return expr.Run(prog, env)
+}
+
+// boolOutcomes is which results of a branch's evaluate (true, false) can
+// still reach the next case: a case takes those its pattern matches.
+type boolOutcomes [2]bool
+
+// take returns the outcomes a case pattern takes from o and removes them;
+// ok is false for a pattern other than default, true or false (with ==
+// or !=), whose outcomes the analysis does not follow.
+func (o *boolOutcomes) take(pattern string) (took boolOutcomes, ok bool) {
+	p := strings.TrimSpace(pattern)
+	neg := false
+	switch {
+	case p == "default":
+		took, *o = *o, boolOutcomes{}
+		return took, true
+	case strings.HasPrefix(p, "=="):
+		p = strings.TrimSpace(p[2:])
+	case strings.HasPrefix(p, "!="):
+		p, neg = strings.TrimSpace(p[2:]), true
+	}
+	var i int
+	switch p {
+	case "true":
+		i = 0
+	case "false":
+		i = 1
+	default:
+		*o = boolOutcomes{true, true}
+		return boolOutcomes{}, false
+	}
+	if neg {
+		i = 1 - i
+	}
+	took[i], o[i] = o[i], false
+	return took, true
+}
+
+// facts returns the slots an edge that only the outcomes o take sets.
+func (o boolOutcomes) facts(ok bool, whenTrue, whenFalse bitset) bitset {
+	switch {
+	case !ok:
+		return nil
+	case o[0] && !o[1]:
+		return whenTrue
+	case o[1] && !o[0]:
+		return whenFalse
+	}
+	return nil
+}
+
+// nilFacts returns the slots an expression's truth shows to be set
+// (slots.x != nil, x == "gold", joined by and) and those its falsity
+// shows to be set (slots.x == nil, joined by or), through not.
+func nilFacts(src string) (whenTrue, whenFalse []string) {
+	tree, err := parser.Parse(exprcompat.Rewrite(src))
+	if err != nil {
+		return nil, nil
+	}
+	return factsOf(tree.Node, true), factsOf(tree.Node, false)
+}
+
+// factsOf returns the slots that are set when n evaluates to truth.
+func factsOf(n exprast.Node, truth bool) []string {
+	switch x := n.(type) {
+	case *exprast.UnaryNode:
+		if x.Operator == "not" || x.Operator == "!" {
+			return factsOf(x.Node, !truth)
+		}
+	case *exprast.BinaryNode:
+		switch x.Operator {
+		case "and", "&&":
+			if truth {
+				return append(factsOf(x.Left, true), factsOf(x.Right, true)...)
+			}
+		case "or", "||":
+			if !truth {
+				return append(factsOf(x.Left, false), factsOf(x.Right, false)...)
+			}
+		case "==", "!=":
+			name, other := slotRef(x.Left), x.Right
+			if name == "" {
+				name, other = slotRef(x.Right), x.Left
+			}
+			if name == "" {
+				return nil
+			}
+			_, isNil := other.(*exprast.NilNode)
+			holds := (x.Operator == "==") == truth // the equality holds
+			if isNil && !holds || !isNil && holds && isLiteral(other) {
+				return []string{name}
+			}
+		}
+	}
+	return nil
+}
+
+// nilTestedOnly returns the slots an expression reads only where they
+// cannot be unset, or to test them for nil: an operand of == nil or
+// != nil, the left of ??, or a read guarded by such a test (the right of
+// "x != nil and ...", of "x == nil or ...", a branch of
+// "x != nil ? ... : ...").
+func nilTestedOnly(src string) map[string]bool {
+	tree, err := parser.Parse(exprcompat.Rewrite(src))
+	if err != nil {
+		return nil
+	}
+	v := &nilTestVisitor{tested: map[exprast.Node]bool{}, locals: map[string]bool{}, reads: map[string]int{}, tests: map[string]int{}}
+	exprast.Walk(&tree.Node, v)
+	v.counting = true
+	exprast.Walk(&tree.Node, v)
+	out := map[string]bool{}
+	for name, n := range v.reads {
+		if v.tests[name] == n {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// nilTestVisitor finds, in a first walk, the slot references that are
+// tested for nil or guarded by such a test, and counts, in a second,
+// every reference of each slot and those.
+type nilTestVisitor struct {
+	counting     bool
+	tested       map[exprast.Node]bool
+	locals       map[string]bool
+	reads, tests map[string]int
+}
+
+func (v *nilTestVisitor) Visit(n *exprast.Node) {
+	if v.counting {
+		name := slotRef(*n)
+		if name == "" || v.locals[name] {
+			return
+		}
+		v.reads[name]++
+		if v.tested[*n] {
+			v.tests[name]++
+		}
+		return
+	}
+	switch x := (*n).(type) {
+	case *exprast.VariableDeclaratorNode:
+		v.locals[x.Name] = true
+	case *exprast.BinaryNode:
+		switch x.Operator {
+		case "==", "!=":
+			if _, ok := x.Right.(*exprast.NilNode); ok && slotRef(x.Left) != "" {
+				v.tested[x.Left] = true
+			}
+			if _, ok := x.Left.(*exprast.NilNode); ok && slotRef(x.Right) != "" {
+				v.tested[x.Right] = true
+			}
+		case "??":
+			if slotRef(x.Left) != "" {
+				v.tested[x.Left] = true
+			}
+		case "and", "&&":
+			v.guard(x.Right, factsOf(x.Left, true))
+		case "or", "||":
+			v.guard(x.Right, factsOf(x.Left, false))
+		}
+	case *exprast.ConditionalNode:
+		v.guard(x.Exp1, factsOf(x.Cond, true))
+		v.guard(x.Exp2, factsOf(x.Cond, false))
+	}
+}
+
+// guard marks the references to names inside n as tested: n runs only
+// when they are set.
+func (v *nilTestVisitor) guard(n exprast.Node, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	exprast.Walk(&n, guardVisitor{v.tested, names})
+}
+
+type guardVisitor struct {
+	tested map[exprast.Node]bool
+	names  []string
+}
+
+func (g guardVisitor) Visit(n *exprast.Node) {
+	if name := slotRef(*n); name != "" && slices.Contains(g.names, name) {
+		g.tested[*n] = true
+	}
+}
+
+// slotRef returns the slot a node names, slots.x or x, or "".
+func slotRef(n exprast.Node) string {
+	switch x := n.(type) {
+	case *exprast.MemberNode:
+		if id, ok := x.Node.(*exprast.IdentifierNode); ok && id.Value == "slots" {
+			if prop, ok := x.Property.(*exprast.StringNode); ok {
+				return prop.Value
+			}
+		}
+	case *exprast.IdentifierNode:
+		if x.Value != "slots" {
+			return x.Value
+		}
+	}
+	return ""
+}
+
+// isLiteral reports whether a node is a string, number or boolean literal:
+// a slot equal to one is set.
+func isLiteral(n exprast.Node) bool {
+	switch n.(type) {
+	case *exprast.StringNode, *exprast.IntegerNode, *exprast.FloatNode, *exprast.BoolNode:
+		return true
+	}
+	return false
 }

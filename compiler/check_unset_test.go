@@ -297,6 +297,95 @@ func TestMaybeUnset(t *testing.T) {
 `,
 			want: []string{msg("10:18", "who", "hi", flowFix)},
 		},
+		{
+			name: "a test for nil, a default with ?? and reads a nil test guards are no reads of an unset slot",
+			src: `slots:
+  handle: {type: text}
+  points: {type: number}
+` + head + `      - step: b1
+        type: branch
+        evaluate: 'slots.handle != nil or nil == handle or slots.handle is None'
+        cases: {"true": b2}
+      - step: b2
+        type: branch
+        evaluate: "(slots.points ?? 0) > 1 and (handle == nil or handle == 'x')"
+        cases: {"true": b3}
+      - step: b3
+        type: branch
+        evaluate: "points != nil and points > 2 and (slots.handle != nil ? len(handle) > 1 : false)"
+        cases: {"true": ask}
+      - step: ask
+        type: collect
+        slot: handle
+        message: handle?
+`,
+		},
+		{
+			name: "a read a nil test does not guard still warns",
+			src: `slots:
+  handle: {type: text}
+` + head + `      - step: b1
+        type: branch
+        evaluate: "handle == nil and handle == 'x'"
+        cases: {"true": ask}
+      - step: b2
+        type: branch
+        evaluate: "(handle ?? 'a') == 'b' or handle > 'c'"
+        cases: {"true": ask}
+      - step: ask
+        type: collect
+        slot: handle
+        message: handle?
+`,
+			want: []string{msg("10:20", "handle", "b1", convFix), msg("14:21", "handle", "b2", convFix)},
+		},
+		{
+			name: "a branch that tests a slot for nil sets it on the case that needs it set",
+			src: `slots:
+  handle: {type: text}
+  tier: {type: text}
+` + head + `      - step: b1
+        type: branch
+        evaluate: "slots.handle != nil and tier != nil and tier == 'gold'"
+        cases: {"true": show, default: ask}
+      - step: ask
+        type: collect
+        slot: handle
+        message: handle?
+      - step: b2
+        type: branch
+        evaluate: "slots.tier == nil"
+        cases: {"false": show2}
+      - step: nothing
+        type: say
+        message: "no tier"
+        jump_to: __end__
+      - step: show2
+        type: say
+        message: "{tier} {handle}"
+        jump_to: __end__
+      - step: show
+        type: say
+        message: "{handle} {tier}"
+`,
+		},
+		{
+			name: "the other cases of a nil test set nothing",
+			src: `slots:
+  handle: {type: text}
+` + head + `      - step: b1
+        type: branch
+        evaluate: "not (slots.handle == nil)"
+        cases: {"false": show, ">1": show}
+      - step: show2
+        type: say
+        message: "{handle}"
+      - step: show
+        type: say
+        message: "{handle}!"
+`,
+			want: []string{msg("14:20", "handle", "show2", convFix), msg("17:20", "handle", "show", convFix)},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, warnDiags(t, tc.src, diag.CodeMaybeUnset))

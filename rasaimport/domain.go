@@ -121,15 +121,65 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 				"slot %q has the mapping %q, which soni has no equivalent for", si.name, kind)
 		}
 	}
+	if v := n.get("validation"); v != nil {
+		im.slotRejections(si, v, m, out)
+	}
 	for i, k := range n.keys {
 		switch k {
-		case "type", "values", "min_value", "max_value", "initial_value", "mappings", "influence_conversation":
+		case "type", "values", "min_value", "max_value", "initial_value", "mappings", "influence_conversation", "validation":
 		default:
 			im.rep.add(n.vals[i].at, "slot", StatusIgnored, out, "nothing in soni corresponds to it",
 				"slot %q: the key %q is not translated", si.name, k)
 		}
 	}
 	return m
+}
+
+// slotRejections translates a slot's own validation (Rasa's domain
+// `validation: {rejections: [{if, utter}]}`) into the slot's validation
+// expression and invalid message: a value is stored when no rejection's
+// condition holds, wherever it comes from.
+func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
+	var conds []string
+	var msg string
+	for i, r := range v.get("rejections").list() {
+		w := &condWriter{slotType: im.slotType, value: si.name}
+		expr, err := translateCond(r.get("if").str(), w)
+		if err != nil {
+			im.rep.add(r.at, "slot", StatusCommented, out, "write the check as the slot's validation expression over value",
+				"slot %q: the rejection %q cannot be translated (%v)", si.name, r.get("if").str(), err)
+			continue
+		}
+		conds = append(conds, "not "+wrap(expr))
+		if i == 0 {
+			msg = r.get("utter").str()
+		} else if u := r.get("utter").str(); u != msg {
+			im.rep.add(r.at, "slot", StatusApproximated, out, "word one message for all the checks",
+				"slot %q has several rejections with their own messages; soni says the first one's (%q) for every rejection", si.name, msg)
+		}
+	}
+	for i, k := range v.keys {
+		if k != "rejections" {
+			im.rep.add(v.vals[i].at, "slot", StatusIgnored, out, "nothing in soni corresponds to it",
+				"slot %q: the validation key %q is not translated", si.name, k)
+		}
+	}
+	if len(conds) == 0 {
+		return
+	}
+	m.add("validation", strings.Join(conds, " and "))
+	switch {
+	case msg == "":
+	case im.responses[msg] == nil:
+		im.rep.add(v.at, "slot", StatusManual, out, "add the response, or write the message",
+			"slot %q rejects with the response %q, which the domain does not define", si.name, msg)
+	case im.f.responses:
+		m.add("invalid_message", &ymap{flow: true, entries: []yentry{{key: "response", val: msg}}})
+	default:
+		m.add("invalid_message", im.inlineText(msg, "", out, v.at))
+	}
+	im.rep.add(v.at, "slot", StatusApproximated, out, "nothing, unless a flow relied on seeing the rejected value",
+		"slot %q: Rasa stores a rejected value and then resets it; soni never stores it", si.name)
 }
 
 // domainFile writes domain.yaml: settings, conversation slots, responses

@@ -104,6 +104,9 @@ func TestImportFixtureCoverage(t *testing.T) {
 		" and ", " or ", "not ", " == ", " != nil", `in [\"basic\", \"gold\"]`, "matches", "slots.balance > 1000",
 		// flows
 		"trigger:", "I need to pay Ana back", "soni:ignore W017",
+		// slot rejections
+		`validation: "not ((value == \"me\") or (value == \"myself\"))"`, "invalid_message: {response: utter_recipient_self}",
+		"# Rasa (kept as a comment):\n          # - slot_was_set:\n          #     - name: recipient",
 		// slots
 		"type: boolean", "type: number", "min: 1", "max: 10000", "type: categorical", "type: any", "initial: Sam",
 		// actions
@@ -131,7 +134,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 	assert.Equal(t, Count{5, s.Flows.Converted}, s.Flows)
 	assert.Equal(t, 4, s.Patterns.Total)
 	assert.Equal(t, 3, s.TestFiles.Total)
-	assert.Equal(t, 6, s.TestCases.Total)
+	assert.Equal(t, 7, s.TestCases.Total)
 }
 
 // TestImportIssue19Forms checks the forms the importer writes with the

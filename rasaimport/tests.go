@@ -387,6 +387,14 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 			im.rep.add(a.at, "test", StatusCommented, tb.out, fix, format, args...)
 		}
 	}
+	// The responses the step's bot says: a slot value checked with its
+	// own rejection's response is one Rasa stored before rejecting it.
+	uttered := map[string]bool{}
+	for _, a := range list {
+		if a.kind == kMap && len(a.keys) == 1 && a.keys[0] == "bot_uttered" {
+			uttered[a.vals[0].get("utter_name").str()] = true
+		}
+	}
 	for _, a := range list {
 		if a.kind != kMap || len(a.keys) != 1 {
 			im.sum.Assertions.add(false)
@@ -422,7 +430,14 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 		case "slot_was_set", "slot_was_not_set":
 			seq := &yseq{}
 			for _, it := range v.list() {
-				if tb.knownSlot(it.get("name").str(), it.at) {
+				name := it.get("name").str()
+				if val := it.get("value"); key == "slot_was_set" && val != nil && val.kind != kNull && tb.rejectedHere(name, uttered) {
+					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+					im.rep.add(it.at, "test", StatusCommented, tb.out, "nothing: the rejection's response is still checked",
+						"the check that %q was set comes with its rejection's response: Rasa stores a rejected value before it resets it, soni never stores it", name)
+					continue
+				}
+				if tb.knownSlot(name, it.at) {
 					seq.add(nodeY(it))
 				} else {
 					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
@@ -454,6 +469,21 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 	}
 	s.tail = pending
 	return s
+}
+
+// rejectedHere reports whether one of the responses a test step's bot
+// says is a rejection of the slot in the domain (validation: rejections).
+func (tb *testBuilder) rejectedHere(slot string, uttered map[string]bool) bool {
+	si := tb.im.slots[slot]
+	if si == nil || si.n == nil {
+		return false
+	}
+	for _, r := range si.n.get("validation").get("rejections").list() {
+		if u := r.get("utter").str(); u != "" && uttered[u] {
+			return true
+		}
+	}
+	return false
 }
 
 // botUttered translates a bot_uttered assertion.

@@ -34,7 +34,7 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 	// message as Rasa's entity extractor would.
 	var entity string
 	var entityVals []string
-	if typ == "text" {
+	if typ == "text" && !namesSomething(si) {
 		for _, mp := range n.get("mappings").list() {
 			if mp.get("type").str() == "from_entity" && !mp.has("role") && !mp.has("group") {
 				if vals := im.p.entityValues[mp.get("entity").str()]; len(vals) >= 2 {
@@ -180,6 +180,16 @@ func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
 	}
 	im.rep.add(v.at, "slot", StatusApproximated, out, "nothing, unless a flow relied on seeing the rejected value",
 		"slot %q: Rasa stores a rejected value and then resets it; soni never stores it", si.name)
+}
+
+// namesSomething reports whether a slot holds a name (restaurant_name,
+// "the name of the hotel"): names are an open set, which the values of
+// the NLU examples cannot list.
+func namesSomething(si *slotInfo) bool {
+	words := strings.FieldsFunc(strings.ToLower(si.name+" "+si.description), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	})
+	return slices.Contains(words, "name") || slices.Contains(words, "names")
 }
 
 // domainFile writes domain.yaml: settings, conversation slots, responses

@@ -430,9 +430,18 @@ func (im *importer) askAction(st *node) string {
 	if utter == "" {
 		utter = "utter_ask_" + slot
 	}
-	act := "action_ask_" + slot
-	if im.responses[utter] == nil && (im.p.py[act] != nil || im.domainAction(act)) {
-		return act
+	if im.responses[utter] != nil {
+		return ""
+	}
+	// A form's slot may be asked by action_ask_FORM_SLOT (rules.go).
+	var acts []string
+	if form := st.get(formKey).str(); form != "" {
+		acts = append(acts, "action_ask_"+form+"_"+slot)
+	}
+	for _, act := range append(acts, "action_ask_"+slot) {
+		if im.p.py[act] != nil || im.domainAction(act) {
+			return act
+		}
 	}
 	return ""
 }
@@ -476,7 +485,7 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	case im.askAction(st) != "":
 		m.add("message", "").trailing = "the custom action before this step asks"
 		im.rep.add(st.at, "step", StatusApproximated, b.out, "nothing, unless the question should be asked again after an invalid answer: then write it in the collect's message",
-			"flow %q asks for %q with the custom action %q: soni runs it before the collect, which waits with no question of its own (after an invalid answer, only the invalid message is said)", b.f.name, slot, "action_ask_"+slot)
+			"flow %q asks for %q with the custom action %q: soni runs it before the collect, which waits with no question of its own (after an invalid answer, only the invalid message is said)", b.f.name, slot, im.askAction(st))
 	default:
 		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
 		im.rep.add(st.at, "step", StatusManual, b.out, "add a response utter_ask_"+slot+" or write the question",

@@ -104,6 +104,10 @@ func TestImportFixtureCoverage(t *testing.T) {
 		" and ", " or ", "not ", " == ", " != nil", `in [\"basic\", \"gold\"]`, "matches", "slots.balance > 1000",
 		// flows
 		"trigger:", "I need to pay Ana back", "soni:ignore W017",
+		// NLU-based rules and forms
+		"  goodbye:\n    description: \"say goodbye\"", "response: utter_ask_table_form_table_city",
+		"response: utter_ask_table_guests", "response: utter_table_booked", `"/inform{\"table_city\":\"Lisbon\"}"`,
+		"  venue_name:\n    type: text\n",
 		// slot rejections
 		`validation: "not ((value == \"me\") or (value == \"myself\"))"`, "invalid_message: {response: utter_recipient_self}",
 		"# Rasa (kept as a comment):\n          # - slot_was_set:\n          #     - name: recipient",
@@ -120,6 +124,15 @@ func TestImportFixtureCoverage(t *testing.T) {
 	} {
 		assert.Contains(t, all, want)
 	}
+	md := all
+	for _, want := range []string{
+		`the rule "open the table form" (Rasa's NLU-based dialogue) is imported as the flow "book_table"`,
+		`the form "table_form" is imported as the collect steps of flow "book_table"`,
+		`the rule "greet a gold customer" is not translated: it has a condition`,
+		`the form "survey_form" (Rasa's NLU-based dialogue) is not translated`,
+	} {
+		assert.Contains(t, md, want)
+	}
 	kinds := map[string]bool{}
 	for _, it := range rep.Items {
 		kinds[it.Status+" "+it.Kind] = true
@@ -131,10 +144,10 @@ func TestImportFixtureCoverage(t *testing.T) {
 		assert.True(t, kinds[want], "no %s item", want)
 	}
 	s := rep.Summary
-	assert.Equal(t, Count{5, s.Flows.Converted}, s.Flows)
+	assert.Equal(t, Count{7, s.Flows.Converted}, s.Flows)
 	assert.Equal(t, 4, s.Patterns.Total)
-	assert.Equal(t, 3, s.TestFiles.Total)
-	assert.Equal(t, 7, s.TestCases.Total)
+	assert.Equal(t, 4, s.TestFiles.Total)
+	assert.Equal(t, 8, s.TestCases.Total)
 }
 
 // TestImportIssue19Forms checks the forms the importer writes with the

@@ -118,7 +118,22 @@ func translate(src string, f features) (map[string][]byte, *Report, error) {
 	for _, ig := range p.ignored {
 		im.rep.add(ig.at, "data", StatusIgnored, "", ig.fix, "%s", ig.what)
 	}
+	opened := map[string]string{}
+	for _, f := range p.flows {
+		if f.rule != "" {
+			im.rep.add(f.at, "flow", StatusApproximated, flowPath(f.file), "nothing, unless the rule relied on Rasa's intent classifier: soni starts the flow from the intent's examples",
+				"the rule %q (Rasa's NLU-based dialogue) is imported as the flow %q, triggered by its intent's examples", f.rule, f.name)
+		}
+		for _, fm := range f.forms {
+			opened[fm] = f.name
+		}
+	}
 	for _, fm := range p.forms {
+		if fl, ok := opened[fm.name]; ok {
+			im.rep.add(fm.at, "data", StatusApproximated, "", "check the form's validation action: soni does not run it",
+				"the form %q is imported as the collect steps of flow %q, then what its submit rule does; its validation action does not run", fm.name, fl)
+			continue
+		}
 		im.rep.add(fm.at, "data", StatusManual, "", "write the form as a flow of collect steps",
 			"the form %q (Rasa's NLU-based dialogue) is not translated", fm.name)
 	}

@@ -45,6 +45,9 @@ type rasaProject struct {
 	actions   []*named // the domain's actions list
 	forms     []*named
 	flows     []*rflow
+	// rules are the NLU-based rules, translated after every data file
+	// is read (rules.go).
+	rules []rasaRule
 	// entityValues maps an entity to the values its nlu.yml examples
 	// annotate ([diavola](pizza_type)), in order, without duplicates
 	// (compared without case).
@@ -76,6 +79,10 @@ type rflow struct {
 	file string
 	at   loc
 	n    *node
+	// rule is the name of the NLU-based rule the flow was made from
+	// (rules.go), and forms the forms it opens.
+	rule  string
+	forms []string
 }
 
 // rtestFile is a Rasa end-to-end test file.
@@ -155,6 +162,7 @@ func loadProject(dir string) (*rasaProject, error) {
 	if len(p.flows) == 0 {
 		return nil, fmt.Errorf("%q defines no flows under data/: the importer translates Rasa CALM flows", dir)
 	}
+	p.ruleFlows()
 
 	for _, d := range []string{"e2e_tests", "tests"} {
 		files, err := p.yamlFiles("", "", d)
@@ -364,7 +372,11 @@ func (p *rasaProject) data(file string, n *node) {
 						fix: "give a categorical slot its synonyms under values:, or a text slot a pattern:"})
 				}
 			}
-		case "rules", "stories":
+		case "rules":
+			for _, r := range v.list() {
+				p.rules = append(p.rules, rasaRule{file: file, n: r})
+			}
+		case "stories":
 			p.ignored = append(p.ignored, ignoredPart{at: v.at, what: fmt.Sprintf("%d %s (Rasa's NLU-based dialogue) are not translated", len(v.list()), k),
 				fix: "write each as a soni flow with a trigger, or keep them in Rasa; soni runs flows only"})
 		case "responses":

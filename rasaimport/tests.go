@@ -202,7 +202,13 @@ func (tb *testBuilder) steps(list []*node) *yseq {
 				v := st.vals[i]
 				switch k {
 				case "user":
-					m.add("user", v.str())
+					msg := v.str()
+					if x, renamed, ok := tb.im.entityPayload(msg); ok {
+						msg = x
+						tb.im.rep.add(v.at, "test", StatusApproximated, tb.out, "nothing",
+							"the payload %q names entities; soni's payloads name the slots they fill (%s)", v.str(), strings.Join(renamed, ", "))
+					}
+					m.add("user", msg)
 				case "metadata", "assertion_order_enabled":
 					m.add(k, nodeY(v))
 				case "assertions":

@@ -41,6 +41,20 @@ flows:
       - {step: ask_so_payee, type: collect, slot: so_payee, message: "Who is it for?"}
       - {step: ask_so_amount, type: collect, slot: so_amount, message: "How much each time?"}
       - {step: ask_so_first, type: collect, slot: so_first_date, message: "When should it start?"}
+  follow_user:
+    description: follow someone on the feed
+    trigger: {intents: ["follow someone"]}
+    slots:
+      - {name: user_handle, type: text, description: a user handle starting with @}
+    steps:
+      - {step: ask_handle, type: collect, slot: user_handle, message: "Whom?"}
+  verify_identity:
+    description: verify your identity
+    trigger: {intents: ["verify my identity"]}
+    slots:
+      - {name: id_kind, type: categorical, values: [passport, "driving licence", "national id card"]}
+    steps:
+      - {step: ask_kind, type: collect, slot: id_kind, message: "Which document?"}
   statement:
     description: list the latest transactions of an account
     trigger: {intents: ["list transactions", "latest transactions"]}
@@ -231,5 +245,30 @@ func TestWordSenses(t *testing.T) {
 		l := New(res.Program).mean.lex
 		assert.Equal(t, l.concept(like), l.concept("ticket"), project)
 		assert.Equal(t, l.concept(like), l.concept("tickets"), project)
+	}
+}
+
+// TestMarkedWordsAndPartsOfValues: a free-text slot whose description
+// says its values start with a symbol takes the word that does; a
+// categorical value of several words is named by part of them; a name
+// after "just" is the name.
+func TestMarkedWordsAndPartsOfValues(t *testing.T) {
+	read := readImported(t)
+	atKind := []string{"verify my identity"}
+	for _, tc := range []gcase{
+		{"a handle in a sentence", []string{"follow someone"}, "oh she told me, it's @lina_k", "set_slot user_handle=@lina_k", false},
+		{"a handle in the opening", nil, "follow @lina_k", "start_flow follow_user user_handle=@lina_k", false},
+		{"part of a value", atKind, "the licence", "set_slot id_kind=driving licence", false},
+		{"another part", atKind, "d licence", "set_slot id_kind=driving licence", false},
+		{"words of two values name neither", atKind, "national licence", "set_slot id_kind=national licence", false},
+		{"a word of no value names none", atKind, "my student card", "set_slot id_kind=my student card", false},
+		{"just a name", []string{"send money"}, "just Tomasz", "set_slot payee=Tomasz", false},
+		{"confirm is verify", nil, "I'd like to confirm my identity", "start_flow verify_identity", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := read(tc.before, tc.msg)
+			assert.Equal(t, tc.want, describeCmds(rd.Commands), "%q: %s", tc.msg, rd.Reason)
+			assert.Equal(t, tc.sure, rd.Sure, "%q: sure? %s", tc.msg, rd.Reason)
+		})
 	}
 }

@@ -44,6 +44,7 @@ var lexicon = [][]string{
 	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
 	{"replacement", "replace", "new", "another", "nueva", "nuevo", "reemplazo", "otra"},
 	{"order", "pedir", "solicitar"},
+	{"verify", "verification", "confirm", "validate", "verificar", "validar"},
 	{"hello", "hi", "hey", "hola"},
 }
 

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -233,7 +234,7 @@ var leadIns = wordSet("its", "it", "is", "thats", "that", "the", "name", "my", "
 
 // valueLeadIns come before a free-text value without being part of it.
 var valueLeadIns = [][]string{
-	{"my", "name", "is"}, {"the", "name", "is"}, {"name", "is"}, {"its", "for"}, {"it", "is", "for"},
+	{"my", "name", "is"}, {"the", "name", "is"}, {"name", "is"}, {"its", "for"}, {"it", "is", "for"}, {"just"}, {"only"}, {"simply"},
 	{"its"}, {"it", "is"}, {"thats"}, {"that", "is"}, {"im"}, {"i", "am"}, {"call", "me"},
 	{"me", "llamo"}, {"mi", "nombre", "es"}, {"soy"}, {"es"}, {"se", "llama"}, {"the", "city", "is"},
 	{"it", "should", "be"}, {"should", "be"}, {"it", "will", "be"}, {"itll", "be"},
@@ -510,4 +511,71 @@ func (r *Rules) afterVerb(fr *flowRules, toks []token) (*slotRef, string, bool) 
 		return nil, "", false
 	}
 	return nil, "", false
+}
+
+// markedBy reads, from a free-text slot's description, the symbol its
+// values start with: "a user handle starting with @", "a tag that begins
+// with #".
+var markedBy = regexp.MustCompile(`(?i)\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:an?\s+)?["'\x{201C}]?([^\p{L}\p{N}\s"'\x{201C}\x{201D}])`)
+
+// markedWord finds the one word of a message that starts with the symbol
+// a free-text slot's values start with ("it's @KatePurry" is @KatePurry).
+func markedWord(def *ir.Slot, head string) (string, bool) {
+	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") {
+		return "", false
+	}
+	m := markedBy.FindStringSubmatch(def.Description + " " + def.Label)
+	if m == nil {
+		return "", false
+	}
+	found := ""
+	for _, w := range strings.Fields(head) {
+		w = strings.TrimRight(w, ".,;:!?)\"'")
+		if len(w) > len(m[1]) && strings.HasPrefix(w, m[1]) {
+			if found != "" && found != w {
+				return "", false
+			}
+			found = w
+		}
+	}
+	return found, found != ""
+}
+
+// valueByWord finds the one categorical value of several words that a
+// short message names by part of its words: "d debit" and "direct" are
+// "direct debit". Every word of three letters or more must be a word of
+// that value and of no other: "first class" is not "business class".
+func valueByWord(def *ir.Slot, head string) (string, bool) {
+	msg := strings.Fields(values.Normalize(head))
+	if len(msg) == 0 || len(msg) > 4 {
+		return "", false
+	}
+	owner := map[string]string{}
+	for _, v := range def.Values {
+		names := append([]string{strings.ReplaceAll(v.Value, "_", " "), v.Label}, v.Synonyms...)
+		for _, n := range names {
+			for _, w := range strings.Fields(values.Normalize(n)) {
+				if stopWords[w] || len(w) < 3 {
+					continue
+				}
+				if o, ok := owner[w]; ok && o != v.Value {
+					owner[w] = "" // a word of two values says neither
+					continue
+				}
+				owner[w] = v.Value
+			}
+		}
+	}
+	found := ""
+	for _, w := range msg {
+		if stopWords[w] || len(w) < 3 || politeWords[w] {
+			continue
+		}
+		o := owner[w]
+		if o == "" || (found != "" && found != o) {
+			return "", false
+		}
+		found = o
+	}
+	return found, found != ""
 }

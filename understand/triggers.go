@@ -236,6 +236,11 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			if v, ok := patternWord(conv, s.def, words); ok {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
 			}
+		default:
+			// "remove @MaryLu" for "a handle starting with @".
+			if w, ok := markedWord(s.def, head); ok {
+				out = append(out, vm.SlotValue{Slot: s.name, Value: w})
+			}
 		}
 	}
 	// Numbers, dates and free text (slots.go), for the slots not filled.

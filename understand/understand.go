@@ -864,6 +864,10 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
+	if w, ok := markedWord(def, head); ok {
+		// "it's @KatePurry" for "a handle starting with @".
+		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: w}, true
+	}
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") && noAnswer(values.Normalize(head)) {
 		// "not sure yet", "no idea": no value.
 		return vm.Command{Kind: vm.CmdFallback}, false
@@ -915,8 +919,16 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 		}
 	}
-	if val, err := conv.Convert(def, text); err == nil {
+	val, err := conv.Convert(def, text)
+	if err == nil {
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+	}
+	if def != nil && def.Type == ir.TypeCategorical && errors.Is(err, values.ErrNoValue) {
+		// "loyalty points" for membership_points, "d debit" for direct
+		// debit: a word of one value only.
+		if x, ok := valueByWord(def, head); ok {
+			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
+		}
 	}
 	if r.readsAs(p.Flow, p.Slot) {
 		// A text slot that holds an amount or a date would store any

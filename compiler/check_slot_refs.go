@@ -180,8 +180,8 @@ func (c *checker) actionInputs() {
 	called := map[string]bool{}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Kind == ir.KindAction && s.Call.Set {
-				called[s.Call.V] = true
+			if a := s.calls(); a.Set {
+				called[a.V] = true
 			}
 		}
 	}

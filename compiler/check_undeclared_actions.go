@@ -6,10 +6,11 @@ import (
 )
 
 // check_undeclared_actions warns about an action step that calls an action
-// not declared under actions (W006). The Python framework bound actions by
-// name in code, so this is allowed, but at run time the action must come
-// from the embedding Go program, a test stub or a declaration. A declared
-// action with a close name is offered as a suggestion.
+// not declared under actions, or a collect that asks with one (W006). The
+// Python framework bound actions by name in code, so this is allowed, but
+// at run time the action must come from the embedding Go program, a test
+// stub or a declaration. A declared action with a close name is offered as
+// a suggestion.
 func checkUndeclaredActions(c *checker) {
 	var names []string
 	for _, a := range c.p.Actions {
@@ -17,13 +18,17 @@ func checkUndeclaredActions(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Kind != ir.KindAction || !s.Call.Set || s.Call.V == "" || c.p.Action(s.Call.V) != nil || ir.IsBuiltinAction(s.Call.V) {
+			a := s.calls()
+			if !a.Set || a.V == "" || c.p.Action(a.V) != nil {
 				continue
 			}
-			d := c.ds.Add(s.Call.Pos, diag.CodeUndeclaredAction, s.Call.Path,
+			if ir.IsBuiltinAction(a.V) {
+				continue // check_ask_actions refuses one as an ask_action
+			}
+			d := c.ds.Add(a.Pos, diag.CodeUndeclaredAction, a.Path,
 				"action %q is not declared: at run time it must be provided by Go code or a test stub; declare it under %q to run it from the CLI",
-				s.Call.V, "actions")
-			d.Suggestion = didYouMean(s.Call.V, names)
+				a.V, "actions")
+			d.Suggestion = didYouMean(a.V, names)
 		}
 	}
 }

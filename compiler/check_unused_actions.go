@@ -2,11 +2,10 @@ package compiler
 
 import (
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/ir"
 )
 
 // check_unused_actions warns about a declared action that no action step
-// calls (W005). Only the first of duplicate declarations is considered;
+// calls and no collect asks with (W005). Only the first of duplicate declarations is considered;
 // the others are already errors.
 func checkUnusedActions(c *checker) {
 	if len(c.p.Actions) == 0 {
@@ -15,8 +14,8 @@ func checkUnusedActions(c *checker) {
 	called := make(map[string]bool, len(c.p.Actions))
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if s.Kind == ir.KindAction && s.Call.Set {
-				called[s.Call.V] = true
+			if a := s.calls(); a.Set {
+				called[a.V] = true
 			}
 		}
 	}

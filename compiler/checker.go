@@ -103,6 +103,7 @@ type check struct {
 // its own file, check_NAME.go. A new check is added here, explicitly (as
 // actionlint lists its rules), not registered from an init function.
 var checks = []check{
+	{"ask_actions", checkAskActions},
 	{"branch_patterns", checkBranchPatterns},
 	{"duplicates", checkDuplicates},
 	{"durations", checkDurations},
@@ -178,7 +179,7 @@ func (c *checker) collect() {
 			c.tmplValue(s.ErrorMessage, f, s, true, nil)
 			c.response(&respUse{Name: s.Response, Flow: f, Step: s})
 			c.response(&respUse{Name: s.ErrorResp, Flow: f, Step: s, Value: true})
-			if s.Kind == ir.KindCollect && !s.Message.Set && !s.Response.Set && s.Slot.Set {
+			if s.Kind == ir.KindCollect && !s.Message.Set && !s.Response.Set && !s.AskAction.Set && s.Slot.Set {
 				c.response(&respUse{Name: posStr{V: ir.AskResponse(s.Slot.V), Pos: s.Pos, Path: s.Path, Set: true}, Flow: f, Step: s, Implicit: true})
 			}
 			if s.Condition.Set {

@@ -737,6 +737,8 @@ func (d *decoder) step(f *flow, n ast.Node, pos diag.Pos, path string, inline *[
 			}
 		case "on_invalid":
 			s.collect().OnInvalid = jump(str(e), "on_invalid")
+		case "ask_action":
+			s.collect().AskAction = str(e)
 		case "slots":
 			for _, a := range d.entries(e.value, e.key.Path) {
 				s.set().Assign = append(s.Assign, d.assign(a))

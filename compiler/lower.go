@@ -280,7 +280,8 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 	case ir.KindCollect:
 		n.Message = msgOf(s.Message, s.Response)
 		n.Slot = s.Slot.V
-		if n.Message == nil {
+		n.AskAction = s.AskAction.V
+		if n.Message == nil && n.AskAction == "" {
 			// As in Rasa: a collect with no message asks with the
 			// response utter_ask_SLOT (check_messages reports its absence).
 			n.Message = &ir.Template{Response: ir.AskResponse(s.Slot.V), Pos: s.Pos}

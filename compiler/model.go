@@ -279,6 +279,8 @@ type collectFields struct {
 	Force       bool
 	MaxAttempts int
 	OnInvalid   posStr
+	// AskAction is the action that asks the question (ask_action).
+	AskAction posStr
 }
 
 // setFields are the fields of set steps.
@@ -342,6 +344,18 @@ func (s *step) collect() *collectFields {
 		s.collectFields = &collectFields{}
 	}
 	return s.collectFields
+}
+
+// calls returns the action a step runs: an action step's call, or a
+// collect's ask_action; Set is false for none.
+func (s *step) calls() posStr {
+	switch s.Kind {
+	case ir.KindAction:
+		return s.Call
+	case ir.KindCollect:
+		return s.AskAction
+	}
+	return posStr{}
 }
 
 func (s *step) set() *setFields {

@@ -637,6 +637,9 @@ func (s *Suite) compile(path string) *Project {
 			if n.Kind == ir.KindAction {
 				p.actions[n.Action] = true
 			}
+			if n.AskAction != "" {
+				p.actions[n.AskAction] = true
+			}
 			if n.Validator != nil && n.Validator.Name != "" {
 				p.validators[n.Validator.Name] = true
 			}

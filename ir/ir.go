@@ -298,6 +298,10 @@ type Node struct {
 	MaxAttempts  int        `json:"max_attempts,omitempty"`
 	// OnInvalid is where a collect goes after MaxAttempts invalid answers; End cancels.
 	OnInvalid *int `json:"on_invalid,omitempty"`
+	// AskAction is the action that asks a collect's question, each time
+	// it is asked: what it says is the question (Rasa's action_ask_SLOT).
+	// Message, when set, asks instead if the action fails.
+	AskAction string `json:"ask_action,omitempty"`
 	// set
 	Assign []Assign `json:"assign,omitempty"`
 	// set (optional) and while

@@ -163,29 +163,6 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 	last := !notLast
 	before := len(b.im.rep.items)
 	id := b.idOf[st]
-	if act := b.im.askAction(st); act != "" {
-		// Rasa asks with a custom action: it runs before the collect, which
-		// waits with no question of its own. A slot that holds a value
-		// skips both, unless the collect always asks.
-		collectID := b.unique(id + "_answer")
-		actID := id
-		if f, ok := st.get("ask_before_filling").boolean(); !ok || !f {
-			br := &ymap{}
-			br.add("step", id)
-			br.add("type", "branch")
-			br.add("evaluate", "slots."+st.get("collect").str()+" != nil")
-			br.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: collectID}}})
-			b.emit(br, []string{"Rasa asks for " + st.get("collect").str() + " with the custom action " + act + "."})
-			actID = b.unique(id + "_ask")
-		}
-		am := &ymap{}
-		am.add("step", actID)
-		am.add("type", "action")
-		am.add("call", act)
-		b.mapOutputs(am, act)
-		b.emit(am, nil)
-		id = collectID
-	}
 	m, comment := b.step(st, id)
 	nx := st.get("next")
 	isLink := st.has("link")
@@ -483,9 +460,14 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	case im.responses[utter] != nil:
 		im.questionFields(m, utter, b.f.name, b.out, st.at)
 	case im.askAction(st) != "":
-		m.add("message", "").trailing = "the custom action before this step asks"
-		im.rep.add(st.at, "step", StatusApproximated, b.out, "nothing, unless the question should be asked again after an invalid answer: then write it in the collect's message",
-			"flow %q asks for %q with the custom action %q: soni runs it before the collect, which waits with no question of its own (after an invalid answer, only the invalid message is said)", b.f.name, slot, im.askAction(st))
+		// Rasa asks with the custom action action_ask_SLOT: soni's
+		// ask_action runs it each time the question is asked.
+		act := im.askAction(st)
+		m.add("ask_action", act)
+		if outs := im.actionSlots(act); len(outs) > 0 {
+			im.rep.add(st.at, "step", StatusApproximated, b.out, "set the slots with an action step before the collect, if they matter",
+				"flow %q asks for %q with the custom action %q, which also sets %s: an ask_action's outputs set nothing in soni", b.f.name, slot, act, strings.Join(outs, ", "))
+		}
 	default:
 		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
 		im.rep.add(st.at, "step", StatusManual, b.out, "add a response utter_ask_"+slot+" or write the question",

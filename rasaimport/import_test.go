@@ -97,7 +97,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 	}
 	for _, want := range []string{
 		// steps
-		"type: collect", "force: true", "validator:", "validation_error_message:", "type: action", "map_outputs:",
+		"type: collect", "force: true", "ask_action: action_ask_feedback_text", "validator:", "validation_error_message:", "type: action", "map_outputs:",
 		"type: say", "type: set", "type: branch", "type: call", "type: link", "jump_to: __end__",
 		"jump_to: ask_amount", `evaluate: "true"`, "Rasa step kept as a comment",
 		// conditions

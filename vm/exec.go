@@ -38,7 +38,12 @@ func (t *turn) run() error {
 		nr := fr.nodes[i]
 		if t.blocking() != nil {
 			if !t.asked {
-				t.reask()
+				if err := t.reask(); err != nil {
+					return err
+				}
+				if t.blocking() == nil {
+					continue // its ask_action failed: pattern_internal_error runs
+				}
 			}
 			return nil
 		}
@@ -88,9 +93,9 @@ func (t *turn) exec(nr *nodeRT) error {
 			t.trace("held value for slot " + n.Slot + " is invalid: " + err.Error())
 			t.sayU(t.invalidMessage(nr, sr, err, raw))
 		}
-		t.ask(nr, 0)
+		return t.ask(nr, 0)
 	case ir.KindConfirm:
-		t.ask(nr, 0)
+		return t.ask(nr, 0)
 	case ir.KindSet:
 		if nr.cond != nil && !t.test(nr.cond, nil, false) {
 			t.goTo(n.Next)
@@ -294,11 +299,23 @@ func (t *turn) actionKey(nr *nodeRT) string {
 	return key
 }
 
-// action runs an action node.
-func (t *turn) action(nr *nodeRT) error {
-	n := nr.n
-	decl := t.m.prog.Action(n.Action)
-	req := ActionRequest{Action: n.Action, Session: t.st.Session, Decl: decl, IdempotencyKey: t.actionKey(nr)}
+// actionCall is what calling an action gave: its outputs and the
+// messages it asked to say, or the error and its class for
+// pattern_internal_error.
+type actionCall struct {
+	out   map[string]any
+	said  []ActionMessage
+	err   error
+	class string
+}
+
+// invoke calls the action name for node nr (an action step, or a
+// collect's ask_action): its inputs, its runner, its warnings, and the
+// checks of what it returned (required_outputs, the responses it names).
+// The error is the turn's context ending, which stops the turn.
+func (t *turn) invoke(nr *nodeRT, name string) (actionCall, error) {
+	decl := t.m.prog.Action(name)
+	req := ActionRequest{Action: name, Session: t.st.Session, Decl: decl, IdempotencyKey: t.actionKey(nr)}
 	// The runner may call Warn from its own goroutine, even after the call
 	// gave up on it; warnings count only until the call returns.
 	var (
@@ -327,11 +344,11 @@ func (t *turn) action(nr *nodeRT) error {
 		wmu.Lock()
 		defer wmu.Unlock()
 		if done {
-			return ActionConversation{Flow: nr.flow.f.Name, Step: n.ID}
+			return ActionConversation{Flow: nr.flow.f.Name, Step: nr.n.ID}
 		}
 		return t.conversation(nr)
 	}
-	var err error
+	c := actionCall{class: "action_failed"}
 	if decl != nil {
 		req.Inputs = make(map[string]any, len(decl.Inputs))
 		for _, in := range decl.Inputs {
@@ -340,93 +357,61 @@ func (t *turn) action(nr *nodeRT) error {
 		}
 		for _, r := range decl.Required {
 			if v, _ := t.get(r); v == nil {
-				err = fmt.Errorf("action %q needs slot %q, which is not set", n.Action, r)
+				c.err = fmt.Errorf("action %q needs slot %q, which is not set", name, r)
 				break
 			}
 		}
 	} else {
 		req.Inputs = t.env(nil, false)["slots"].(map[string]any)
 	}
-	var out map[string]any
-	class := "action_failed"
-	if err == nil {
-		out, err = t.callAction(req)
-		if err != nil {
-			class = errorClass(err)
+	if c.err == nil {
+		c.out, c.err = t.callAction(req)
+		if c.err != nil {
+			c.class = errorClass(c.err)
 		}
 	}
 	wmu.Lock()
 	done = true
+	c.said = said
 	for _, w := range warns {
 		t.res.Warnings = append(t.res.Warnings, w)
 		t.trace("warning: " + w)
 	}
 	wmu.Unlock()
 	if cerr := t.ctx.Err(); cerr != nil {
-		return t.runtimeErr(nr, cerr)
+		return c, t.runtimeErr(nr, cerr)
 	}
-	type store struct {
-		sr *slotRT
-		v  any
-	}
-	var stores []store
-	var utters []Utterance
-	if err == nil {
-		class = "action_bad_output"
+	if c.err == nil {
+		c.class = "action_bad_output"
 		if decl != nil {
 			for _, r := range decl.RequiredOutputs {
-				if _, ok := out[r]; !ok {
-					err = fmt.Errorf("action %q returned no output %q, which it declares under required_outputs", n.Action, r)
+				if _, ok := c.out[r]; !ok {
+					c.err = fmt.Errorf("action %q returned no output %q, which it declares under required_outputs", name, r)
 					break
 				}
 			}
 		}
-		for _, m := range said {
-			if err != nil {
+		for _, m := range c.said {
+			if c.err != nil {
 				break
 			}
 			if m.Response != "" && t.m.responses[m.Response] == nil {
-				err = fmt.Errorf("action %q asked to say response %q, which the project does not have", n.Action, m.Response)
+				c.err = fmt.Errorf("action %q asked to say response %q, which the project does not have", name, m.Response)
 			}
 		}
 	}
-	if err == nil {
-		for _, mp := range n.MapOutputs {
-			raw, ok := out[mp.Output]
-			if !ok {
-				// An output the action did not return leaves its slot as
-				// it was; only required_outputs must be returned.
-				t.trace(t.where() + "action " + n.Action + " returned no output " + mp.Output + ": slot " + mp.Slot + " is left as it was")
-				continue
-			}
-			if err = checkFinite(raw); err != nil {
-				err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
-				break
-			}
-			sr := t.m.slot(nr.flow, mp.Slot)
-			var v any
-			if raw != nil {
-				if v, err = t.convertTyped(sr, raw); err != nil {
-					err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, err)
-					break
-				}
-			}
-			stores = append(stores, store{sr, v})
-		}
-	}
-	if err != nil {
-		t.trace(t.where() + "action " + n.Action + " failed: " + err.Error())
-		t.event(Event{Type: EventActionFailed, Flow: nr.flow.f.Name, Action: n.Action, Error: err.Error()})
-		if n.OnError != nil {
-			t.goTo(*n.OnError)
-			return nil
-		}
-		return t.internalError(nr, class, err)
-	}
-	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action, Outputs: out})
-	for _, s := range stores {
-		t.store(s.sr, s.v)
-	}
+	return c, nil
+}
+
+// failed records that an action failed: the trace and the event.
+func (t *turn) failed(nr *nodeRT, name string, err error) {
+	t.trace(t.where() + "action " + name + " failed: " + err.Error())
+	t.event(Event{Type: EventActionFailed, Flow: nr.flow.f.Name, Action: name, Error: err.Error()})
+}
+
+// utterances renders the messages an action asked to say.
+func (t *turn) utterances(said []ActionMessage) []Utterance {
+	var utters []Utterance
 	for _, m := range said {
 		if m.Response != "" {
 			u := t.utter(&message{resp: t.m.responses[m.Response]}, nil)
@@ -438,7 +423,58 @@ func (t *turn) action(nr *nodeRT) error {
 		}
 		utters = append(utters, Utterance{Text: m.Text, Buttons: m.Buttons, Image: m.Image, Custom: m.Custom})
 	}
-	for _, u := range utters {
+	return utters
+}
+
+// action runs an action node.
+func (t *turn) action(nr *nodeRT) error {
+	n := nr.n
+	c, err := t.invoke(nr, n.Action)
+	if err != nil {
+		return err
+	}
+	type store struct {
+		sr *slotRT
+		v  any
+	}
+	var stores []store
+	if c.err == nil {
+		for _, mp := range n.MapOutputs {
+			raw, ok := c.out[mp.Output]
+			if !ok {
+				// An output the action did not return leaves its slot as
+				// it was; only required_outputs must be returned.
+				t.trace(t.where() + "action " + n.Action + " returned no output " + mp.Output + ": slot " + mp.Slot + " is left as it was")
+				continue
+			}
+			if c.err = checkFinite(raw); c.err != nil {
+				c.err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, c.err)
+				break
+			}
+			sr := t.m.slot(nr.flow, mp.Slot)
+			var v any
+			if raw != nil {
+				if v, c.err = t.convertTyped(sr, raw); c.err != nil {
+					c.err = fmt.Errorf("action %q output %q for slot %q: %v", n.Action, mp.Output, mp.Slot, c.err)
+					break
+				}
+			}
+			stores = append(stores, store{sr, v})
+		}
+	}
+	if c.err != nil {
+		t.failed(nr, n.Action, c.err)
+		if n.OnError != nil {
+			t.goTo(*n.OnError)
+			return nil
+		}
+		return t.internalError(n.Action, c.class, c.err)
+	}
+	t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: n.Action, Outputs: c.out})
+	for _, s := range stores {
+		t.store(s.sr, s.v)
+	}
+	for _, u := range t.utterances(c.said) {
 		t.sayU(u)
 	}
 	t.goTo(n.Next)

@@ -371,14 +371,17 @@ func (m *Machine) compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
 			nr.named = v.Name
 		}
 	}
+	if n.AskAction != "" && n.Kind != ir.KindCollect {
+		return nil, fmt.Errorf("%s step has an ask_action: only a collect asks with an action", n.Kind)
+	}
 	switch n.Kind {
 	case ir.KindSay:
 		if nr.msg == nil {
 			return nil, fmt.Errorf("say step has no message")
 		}
 	case ir.KindCollect:
-		if n.Slot == "" || nr.msg == nil {
-			return nil, fmt.Errorf("collect step needs a slot and a message")
+		if n.Slot == "" || nr.msg == nil && n.AskAction == "" {
+			return nil, fmt.Errorf("collect step needs a slot and a message or an ask_action")
 		}
 	case ir.KindConfirm:
 		if n.Slot == "" {

@@ -564,11 +564,11 @@ func (t *turn) clarifyContext(flows []string) map[string]any {
 
 // internalError cancels the flow whose action failed (and the flows that
 // called it) and starts pattern_internal_error.
-func (t *turn) internalError(nr *nodeRT, class string, err error) error {
+func (t *turn) internalError(action, class string, err error) error {
 	t.finishTop(EventFlowCancelled)
 	return t.requestPattern(ir.PatternInternalError, map[string]any{
 		"error_type": class,
-		"action":     nr.n.Action,
+		"action":     action,
 		"info":       err.Error(),
 	})
 }

@@ -1066,7 +1066,9 @@ func (t *turn) invalidAnswer(collect *nodeRT, sr *slotRT, err error, raw any) {
 		}
 		return
 	}
-	t.reask()
+	if err := t.reask(); err != nil && t.err == nil {
+		t.err = err
+	}
 }
 
 // answerConfirm answers the pending confirm.
@@ -1127,29 +1129,68 @@ func (t *turn) storeIn(fi int, sr *slotRT, v any) {
 	t.event(Event{Type: EventSlotSet, Flow: flow, Slot: name, Old: old, New: v})
 }
 
-// ask asks a collect or confirm question and makes it pending.
-func (t *turn) ask(nr *nodeRT, attempts int) {
+// ask asks a collect or confirm question and makes it pending. The error
+// is that of starting pattern_internal_error, when the collect's
+// ask_action fails and nothing else can ask.
+func (t *turn) ask(nr *nodeRT, attempts int) error {
 	kind := PendingCollect
 	if nr.n.Kind == ir.KindConfirm {
 		kind = PendingConfirm
 	}
-	prompt := t.prompt(nr)
-	t.st.Pending = &Pending{Kind: kind, Flow: nr.flow.f.Name, Step: nr.n.ID, Slot: nr.n.Slot, Prompt: prompt.Text, Attempts: attempts}
-	t.sayU(prompt)
-	t.asked = true
+	t.st.Pending = &Pending{Kind: kind, Flow: nr.flow.f.Name, Step: nr.n.ID, Slot: nr.n.Slot, Attempts: attempts}
+	return t.question(nr)
 }
 
-// reask asks the pending question again, rendered with the current values.
-func (t *turn) reask() {
+// reask asks the pending question again, rendered with the current values
+// (its ask_action runs again). After an error, or when the question could
+// not be asked, nothing is pending.
+func (t *turn) reask() error {
 	p := t.st.Pending
 	if nr := t.pendingNode(p); nr != nil {
-		u := t.prompt(nr)
-		p.Prompt = u.Text
-		t.sayU(u)
-	} else {
-		t.say(p.Prompt)
+		return t.question(nr)
 	}
+	t.say(p.Prompt)
 	t.asked = true
+	return nil
+}
+
+// question says the pending question of nr and records its text. A
+// collect with an ask_action asks by running it: what the action says is
+// the question. When the action fails, the collect's message asks
+// instead; without one the question cannot be asked, and the flow is
+// cancelled as for an action step with no on_error
+// (pattern_internal_error).
+func (t *turn) question(nr *nodeRT) error {
+	if act := nr.n.AskAction; act != "" {
+		c, err := t.invoke(nr, act)
+		if err != nil {
+			return err
+		}
+		if c.err == nil {
+			t.event(Event{Type: EventActionExecuted, Flow: nr.flow.f.Name, Action: act, Outputs: c.out})
+			var texts []string
+			for _, u := range t.utterances(c.said) {
+				t.sayU(u)
+				if u.Text != "" {
+					texts = append(texts, u.Text)
+				}
+			}
+			t.st.Pending.Prompt = strings.Join(texts, "\n")
+			t.asked = true
+			return nil
+		}
+		t.failed(nr, act, c.err)
+		if nr.msg == nil {
+			t.st.Pending = nil
+			return t.internalError(act, c.class, c.err)
+		}
+		t.trace(t.where() + "the collect asks with its message instead")
+	}
+	u := t.prompt(nr)
+	t.st.Pending.Prompt = u.Text
+	t.sayU(u)
+	t.asked = true
+	return nil
 }
 
 // prompt renders a collect's or confirm's question.

@@ -410,15 +410,18 @@ func actionsWithoutRunner(prog *ir.Program) []string {
 	seen := map[string]bool{}
 	for _, f := range prog.Flows {
 		for _, n := range f.Nodes {
-			if n.Kind != ir.KindAction || seen[n.Action] {
+			name := n.AskAction
+			if n.Kind == ir.KindAction {
+				name = n.Action
+				if ir.IsBuiltinAction(name) && prog.Action(name) == nil {
+					continue // the VM runs it (action_cancel_flow...)
+				}
+			}
+			if name == "" || seen[name] {
 				continue
 			}
-			a := prog.Action(n.Action)
-			if a == nil && ir.IsBuiltinAction(n.Action) {
-				continue // the VM runs it (action_cancel_flow...)
-			}
-			if a == nil || a.Run == nil {
-				seen[n.Action] = true
+			if a := prog.Action(name); a == nil || a.Run == nil {
+				seen[name] = true
 			}
 		}
 	}

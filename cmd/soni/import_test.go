@@ -34,6 +34,9 @@ func fixtureActions() map[string]fakeactionserver.Action {
 				Responses: []map[string]any{{"text": "Let me look that up."}},
 			}, nil
 		},
+		"action_ask_feedback_text": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Responses: []map[string]any{{"response": "utter_ask_support_reason"}}}, nil
+		},
 		"action_guess_colour": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
 			return fakeactionserver.Answer{Events: []map[string]any{slot("favourite_colour", "green")}}, nil
 		},

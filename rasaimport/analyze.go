@@ -333,7 +333,7 @@ func (im *importer) slotType(name string) (string, bool) {
 // which have no soni counterpart as an action.
 var builtinActions = map[string]string{
 	"action_listen":                  "soni waits for the user at collect steps only",
-	"action_restart":                 "a soni conversation restarts with /restart in chat or a new session",
+	"action_restart":                 "soni has no restart action: a conversation starts afresh with a new session (soni chat's /reset)",
 	"action_session_start":           "soni starts sessions itself",
 	"action_default_fallback":        "soni's fallback message is settings.fallback_message",
 	"action_deactivate_loop":         "soni has no forms (loops)",

@@ -147,7 +147,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 	assert.Equal(t, Count{7, s.Flows.Converted}, s.Flows)
 	assert.Equal(t, 4, s.Patterns.Total)
 	assert.Equal(t, 4, s.TestFiles.Total)
-	assert.Equal(t, 8, s.TestCases.Total)
+	assert.Equal(t, 9, s.TestCases.Total)
 }
 
 // TestImportIssue19Forms checks the forms the importer writes with the

@@ -112,6 +112,9 @@ func flowEdges(f *ir.Flow) []edge {
 func nodeLabel(n *ir.Node) string {
 	switch n.Kind {
 	case ir.KindSay, ir.KindCollect, ir.KindConfirm:
+		if n.AskAction != "" {
+			return fmt.Sprintf("%s: %s %s, asked by %s", n.ID, n.Kind, n.Slot, n.AskAction)
+		}
 		if n.Slot != "" {
 			return fmt.Sprintf("%s: %s %s", n.ID, n.Kind, n.Slot)
 		}

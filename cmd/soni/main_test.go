@@ -188,3 +188,9 @@ func TestGraphEvaluateBothCases(t *testing.T) {
 	}
 	assert.Equal(t, []string{"0:true", "0:false", "3:true", "3:false", "3:no match"}, labels, "a slot may hold other values; an expression may not")
 }
+
+// TestGraphAskAction: a collect asked by an action names it.
+func TestGraphAskAction(t *testing.T) {
+	assert.Equal(t, "ask: collect handle, asked by action_ask_handle", nodeLabel(&ir.Node{ID: "ask", Kind: ir.KindCollect, Slot: "handle", AskAction: "action_ask_handle"}))
+	assert.Equal(t, "ask: collect handle", nodeLabel(&ir.Node{ID: "ask", Kind: ir.KindCollect, Slot: "handle"}))
+}

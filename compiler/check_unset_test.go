@@ -298,6 +298,26 @@ func TestMaybeUnset(t *testing.T) {
 			want: []string{msg("10:18", "who", "hi", flowFix)},
 		},
 		{
+			name: "a pattern override's context is set when soni starts it",
+			src: `flows:
+  pattern_cannot_handle:
+    steps:
+      - step: check
+        type: branch
+        evaluate: 'context.reason == "cannot_handle_chitchat" or reason == "x"'
+        cases: {"true": why}
+      - step: ask
+        type: collect
+        slot: more
+        message: "More?"
+      - step: why
+        type: say
+        message: "{reason} {context.reason} {question_pending}"
+    slots:
+      - {name: more, type: text}
+`,
+		},
+		{
 			name: "a test for nil, a default with ?? and reads a nil test guards are no reads of an unset slot",
 			src: `slots:
   handle: {type: text}

@@ -33,6 +33,10 @@ var notValueCues = wordSet("name", "reason", "description", "comment", "comments
 	"detail", "details", "text", "message", "currency", "unit", "type", "kind", "range", "time",
 	"motivo", "nombre", "descripcion", "moneda")
 
+// yesNoNames end the name of a slot that holds a yes or a no, when its
+// description says nothing else.
+var yesNoNames = wordSet("confirmation", "confirm", "confirmed", "consent", "approval", "approved", "accepted", "agreed")
+
 // readAs is how the rules read a free-text slot that holds a number, a
 // date or a yes or no: a copy of it with that type; nil for any other
 // slot.
@@ -70,8 +74,9 @@ func readAs(s *ir.Slot) *ir.Slot {
 	}
 	c := *s
 	switch {
-	case has("true", "false") || has("yes", "no"):
-		// "accepts True or False": a yes or a no.
+	case has("true", "false") || has("yes", "no") || (len(about) == 0 && yesNoNames[name[len(name)-1]]):
+		// "accepts True or False", remove_contact_confirmation: a yes or
+		// a no.
 		c.Type = ir.TypeBoolean
 	case number():
 		c.Type = ir.TypeNumber

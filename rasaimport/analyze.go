@@ -183,15 +183,53 @@ func (im *importer) analyze() {
 			}
 		}
 	}
+	callers := im.callers()
 	for _, name := range im.slotOrder {
 		si := im.slots[name]
 		switch {
 		case len(si.refs) != 1, si.persisted, si.fixture, si.guard, si.n.has("initial_value") && si.n.get("initial_value").kind != kNull:
 		case strings.HasPrefix(si.refs[0], "pattern_"):
+		case len(callers[si.refs[0]]) > 0:
+			// A called flow is part of its caller in Rasa: its slots
+			// live until the caller ends, which resets them.
 		default:
 			si.flow = si.refs[0]
 		}
 	}
+}
+
+// callers maps each flow to the flows that call it (call steps).
+func (im *importer) callers() map[string][]string {
+	out := map[string][]string{}
+	for _, f := range im.p.flows {
+		forSteps(f.n.get("steps").list(), func(st *node) {
+			if t := st.get("call").str(); t != "" && !slices.Contains(out[t], f.name) {
+				out[t] = append(out[t], f.name)
+			}
+		})
+	}
+	return out
+}
+
+// callees are the flows fl calls, directly or through other calls, in
+// the order found.
+func (im *importer) callees(fl *rflow) []*rflow {
+	var out []*rflow
+	seen := map[string]bool{fl.name: true}
+	var walk func(f *rflow)
+	walk = func(f *rflow) {
+		forSteps(f.n.get("steps").list(), func(st *node) {
+			t := st.get("call").str()
+			if t == "" || seen[t] || im.flows[t] == nil {
+				return
+			}
+			seen[t] = true
+			out = append(out, im.flows[t])
+			walk(im.flows[t])
+		})
+	}
+	walk(fl)
+	return out
 }
 
 // actionSlots returns the slots a custom action sets: those its Python

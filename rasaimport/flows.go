@@ -105,7 +105,7 @@ func (b *flowBuilder) build() *yseq {
 		b.end = b.unique("reset_slots")
 	}
 	b.seq(steps, true)
-	if len(b.resets) > 0 {
+	if len(b.resets) > 0 && (len(steps) == 0 || !steps[len(steps)-1].has("link") || b.jumpsToEnd()) {
 		m := &ymap{}
 		m.add("step", b.end)
 		m.add("type", "set")
@@ -117,6 +117,13 @@ func (b *flowBuilder) build() *yseq {
 		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends).")
 	}
 	return b.steps
+}
+
+// jumpsToEnd reports whether a step written so far goes to the flow's
+// end step.
+func (b *flowBuilder) jumpsToEnd() bool {
+	body := string(emit(&ymap{entries: []yentry{{key: "steps", val: b.steps}}}, nil))
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(b.end) + `\b`).MatchString(body)
 }
 
 // pattern returns the flow's name when it overrides one of soni's
@@ -163,9 +170,23 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 	last := !notLast
 	before := len(b.im.rep.items)
 	id := b.idOf[st]
+	isLink := st.has("link")
+	if isLink && len(b.resets) > 0 {
+		// A link ends the flow: the slots Rasa resets at its end are
+		// reset before it.
+		rs := &ymap{}
+		rs.add("step", id)
+		rs.add("type", "set")
+		sl := &ymap{}
+		for _, s := range b.resets {
+			sl.add(s, nil)
+		}
+		rs.add("slots", sl)
+		b.emit(rs, []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends)."})
+		id = b.unique(id + "_link")
+	}
 	m, comment := b.step(st, id)
 	nx := st.get("next")
-	isLink := st.has("link")
 	b.im.sum.Steps.add(false)
 	defer func() {
 		if len(b.im.rep.items) == before {

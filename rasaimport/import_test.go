@@ -104,6 +104,8 @@ func TestImportFixtureCoverage(t *testing.T) {
 		" and ", " or ", "not ", " == ", " != nil", `in [\"basic\", \"gold\"]`, "matches", "slots.balance > 1000",
 		// flows
 		"trigger:", "I need to pay Ana back", "soni:ignore W017",
+		// a called flow's slots are reset when its caller ends, before a link
+		"      - step: link_check_balance\n        type: set\n        slots:\n          feedback_text: null\n      - step: link_check_balance_link\n        type: link",
 		// NLU-based rules and forms
 		"  goodbye:\n    description: \"say goodbye\"", "response: utter_ask_table_form_table_city",
 		"response: utter_ask_table_guests", "response: utter_table_booked", `"/inform{\"table_city\":\"Lisbon\"}"`,

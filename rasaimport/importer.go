@@ -244,23 +244,35 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 // resetSlots are the conversation slots a flow collects that Rasa resets
 // when the flow ends: those whose collect does not say
 // reset_after_flow_ends: false and that the flow does not persist.
+//
+// A flow that other flows call is part of them, as in Rasa: the slots it
+// collects are reset when its caller ends, with the caller's own.
 func (im *importer) resetSlots(fl *rflow) []string {
+	if len(im.callers()[fl.name]) > 0 {
+		return nil
+	}
 	persisted := map[string]bool{}
 	for _, s := range fl.n.get("persisted_slots").list() {
 		persisted[s.str()] = true
 	}
 	var out []string
-	forSteps(fl.n.get("steps").list(), func(st *node) {
-		if !st.has("collect") {
-			return
-		}
-		slot := st.get("collect").str()
-		si := im.slots[slot]
-		keep, ok := st.get("reset_after_flow_ends").boolean()
-		if si != nil && si.flow == "" && !(ok && !keep) && !persisted[slot] && !slices.Contains(out, slot) {
-			out = append(out, slot)
-		}
-	})
+	collects := func(f *rflow) {
+		forSteps(f.n.get("steps").list(), func(st *node) {
+			if !st.has("collect") {
+				return
+			}
+			slot := st.get("collect").str()
+			si := im.slots[slot]
+			keep, ok := st.get("reset_after_flow_ends").boolean()
+			if si != nil && si.flow == "" && !(ok && !keep) && !persisted[slot] && !slices.Contains(out, slot) {
+				out = append(out, slot)
+			}
+		})
+	}
+	collects(fl)
+	for _, c := range im.callees(fl) {
+		collects(c)
+	}
 	return out
 }
 

@@ -18,7 +18,19 @@ import (
 // that a model used to read, example phrases with people's names in
 // them, and several flows that share the words of paying.
 const importedYAML = `version: "1.0"
+slots:
+  cake_kind: {type: categorical, values: [lemon, chocolate, carrot]}
 flows:
+  order_cake:
+    description: order a cake
+    trigger: {intents: ["order a cake"]}
+    steps:
+      - {step: fill, type: call, target: fill_cake}
+      - {step: done, type: say, message: "ordered"}
+  fill_cake:
+    description: the details of a cake order
+    steps:
+      - {step: ask_kind, type: collect, slot: cake_kind, message: "Which cake?"}
   pay_friend:
     description: send money to people you know
     trigger: {intents: ["send money", "transfer money"]}
@@ -267,6 +279,7 @@ func TestMarkedWordsAndPartsOfValues(t *testing.T) {
 		{"a word of no value names none", atKind, "my student card", "set_slot id_kind=my student card", false},
 		{"just a name", []string{"send money"}, "just Tomasz", "set_slot payee=Tomasz", false},
 		{"confirm is verify", nil, "I'd like to confirm my identity", "start_flow verify_identity", false},
+		{"a conversation slot a called flow collects", nil, "I'd like to order a lemon cake", "start_flow order_cake cake_kind=lemon", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rd := read(tc.before, tc.msg)

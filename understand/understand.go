@@ -228,6 +228,47 @@ func (r *Rules) calleeSlots(fr *flowRules) []slotRef {
 			}
 		}
 	}
+	// The conversation slots the called flows collect: the VM sets them
+	// at once, and the called flow's collect finds them filled.
+	own := map[string]bool{}
+	for _, s := range fr.slots {
+		own[s.name] = true
+	}
+	for _, callee := range r.calledFlows(fr.name) {
+		for _, s := range r.byName[callee].slots {
+			if own[s.name] || !r.byName[callee].collected[s.name] || r.prog.Slot(s.name) == nil || s.def == nil {
+				continue
+			}
+			if s.def.Type == ir.TypeCategorical || (s.def.Pattern != "" && typed(s.def)) {
+				own[s.name] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// calledFlows are the flows a flow calls, directly or through other
+// calls, by name.
+func (r *Rules) calledFlows(flow string) []string {
+	seen := map[string]bool{flow: true}
+	var out []string
+	var walk func(name string)
+	walk = func(name string) {
+		f := r.prog.Flow(name)
+		if f == nil {
+			return
+		}
+		for _, n := range f.Nodes {
+			if n != nil && n.Kind == ir.KindCall && !seen[n.Target] && r.byName[n.Target] != nil {
+				seen[n.Target] = true
+				out = append(out, n.Target)
+				walk(n.Target)
+			}
+		}
+	}
+	walk(flow)
+	sort.Strings(out)
 	return out
 }
 

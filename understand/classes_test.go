@@ -23,6 +23,8 @@ func TestMessagesAsUsersTypeThem(t *testing.T) {
 		{"never mind with the flow's noun", atDescription, "never mind this ticket", "cancel_flow", false},
 		{"a filler before a cancel word", atDescription, "nope, forget it", "cancel_flow", true},
 		{"a cancel word and why", atDescription, "never mind, I'll sort it out myself", "cancel_flow", true},
+		{"a cancel word and what happened", atDescription, "oh never mind, I already found the answer", "cancel_flow", true},
+		{"a cancel word and a new request is no plain cancel", atDescription, "never mind, I want to check my ticket", "start_flow check_ticket_status", false},
 		{"a request for another flow", atDescription, "by the way, any news on T-10001?", "start_flow check_ticket_status ticket_id=T-10001", false},
 		{"a description is still the answer", atDescription, "my screen stays black after the update", "set_slot description=my screen stays black after the update", false},
 		{"a code with a word before it", []string{"check my ticket"}, "ref t 10001", "set_slot ticket_id=T-10001", false},

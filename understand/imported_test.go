@@ -194,6 +194,7 @@ func TestTiesByWhatFlowsAreAbout(t *testing.T) {
 	read := readImported(t)
 	for _, tc := range []gcase{
 		{"the flow about transactions", nil, "show the transactions please", "start_flow statement", false},
+		{"small talk before the request", []string{"send money", "Tomasz"}, "ah, one moment, show the latest transactions", "start_flow statement", false},
 		{"send is the flow that sends, not a payment", nil, "I'd like to send 75€ to Priya", "start_flow pay_friend payee=Priya pay_amount=75", false},
 		{"a name in an example phrase is no word of the flow", nil, "add Bruno to my friends", "start_flow add_friend friend_name=Bruno", false},
 		{"the object of the flow's verb", nil, "send Priya 40", "start_flow pay_friend payee=Priya pay_amount=40", false},

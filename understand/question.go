@@ -58,7 +58,7 @@ var requestLeads = [][]string{
 	{"i", "want", "to"}, {"i", "wanna"}, {"i", "want"}, {"i", "need", "to"}, {"i", "need"},
 	{"i", "would", "like", "to"}, {"i", "would", "like"}, {"id", "like", "to"}, {"id", "like"},
 	{"can", "you"}, {"could", "you"}, {"can", "i"}, {"lets"}, {"ademas"}, {"tambien"}, {"quiero"},
-	{"necesito"}, {"quisiera"},
+	{"necesito"}, {"quisiera"}, {"never", "mind"}, {"nevermind"}, {"forget", "it"}, {"scratch", "that"},
 }
 
 // requestLead reports whether a normalized message starts, after

@@ -185,3 +185,16 @@ func smallTalkPhrase(words []string) (vm.CommandKind, bool) {
 	k, ok := smallTalk[strings.Join(words, " ")]
 	return k, ok
 }
+
+// withoutSmallTalkLead drops small talk that starts a longer message ("ah,
+// one moment, show my transactions", "hi there, I lost my card"): the
+// rest says what the message is about.
+func withoutSmallTalkLead(norm string) string {
+	words := strings.Fields(norm)
+	for i := min(len(words)-1, 5); i >= 1; i-- {
+		if k, ok := smallTalkPhrase(words[:i]); ok && k == vm.CmdChitchat {
+			return strings.Join(words[i:], " ")
+		}
+	}
+	return norm
+}

@@ -525,6 +525,7 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 	if r.mean == nil || len(r.mean.flows) == 0 {
 		return nil, ""
 	}
+	norm = withoutSmallTalkLead(norm)
 	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.known)
 	scores, unmatched := r.mean.score(concepts, typos)
 	if len(scores) == 0 {
@@ -758,7 +759,9 @@ func cancelReason(rest []string) bool {
 	case "ill", "maybe", "dont", "nevermind", "whatever":
 		return true
 	case "i":
-		return len(rest) > 1 && (rest[1] == "will" || rest[1] == "ll" || rest[1] == "dont" || rest[1] == "changed" || rest[1] == "found")
+		// "I'll do it later", "I already sent it", not "I want to...",
+		// which asks for something else.
+		return len(rest) > 1 && !requestVerbs[rest[1]]
 	case "its", "it", "thats":
 		return len(rest) > 1 && (rest[1] == "ok" || rest[1] == "okay" || rest[1] == "fine" || rest[1] == "working" || rest[1] == "works" || rest[1] == "is")
 	case "no":
@@ -766,6 +769,10 @@ func cancelReason(rest []string) bool {
 	}
 	return false
 }
+
+// requestVerbs after "I" ask for something: "never mind, I want to send
+// 50" is a new request, not a reason to cancel.
+var requestVerbs = wordSet("want", "wanna", "need", "would", "d", "like", "meant", "mean", "think", "guess", "can", "could", "should")
 
 // appendWords appends to dst the words of a normalized text, at most max
 // of them.

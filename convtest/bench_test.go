@@ -76,3 +76,54 @@ func BenchmarkSoniTest(b *testing.B) {
 		}
 	}
 }
+
+// loopFile writes the test file bench/loop.sh generates: n conversations of
+// the book_flight reference flow, four turns each, every reply checked.
+func loopFile(t testing.TB, n int) string {
+	flow, err := filepath.Abs(filepath.Join("..", "bench", "book_flight.yaml"))
+	require.NoError(t, err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "flows: %s\ntest_cases:\n", filepath.ToSlash(flow))
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `  - test_case: c%d
+    steps:
+      - user: book a flight
+      - bot: Welcome
+      - bot: Where from?
+      - user: Madrid
+      - bot: Where to?
+      - user: Lisbon
+      - bot: What date?
+      - user: "2027-03-05"
+      - bot: Found a flight from Madrid to Lisbon on 2027-03-05 for 156
+`, i)
+	}
+	return writeFile(t, t.TempDir(), "loop_test.yaml", b.String())
+}
+
+// TestLoopFilePasses keeps BenchmarkSoniTestLoop honest: every case passes.
+func TestLoopFilePasses(t *testing.T) {
+	_, r := run(t, []string{loopFile(t, 3)}, Options{})
+	require.Equal(t, "3 passed, 0 failed", r.Summary(), textOf(t, r))
+}
+
+// BenchmarkSoniTestLoop loads and runs the 2,000 conversations (8,000
+// turns) of bench/loop.sh, the file soni test runs against the LangGraph.js
+// turn loop:
+//
+//	go test -run '^$' -bench BenchmarkSoniTestLoop -benchtime 10x ./convtest
+func BenchmarkSoniTestLoop(b *testing.B) {
+	path := loopFile(b, 2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := Load([]string{path}, Options{})
+		if s.Diags.HasErrors() {
+			b.Fatal(s.Diags)
+		}
+		r := s.Run(context.Background())
+		if r.Passed != 2000 {
+			b.Fatalf("%s\n%s", r.Summary(), textOf(b, r))
+		}
+	}
+}

@@ -30,6 +30,9 @@ func TestMessagesAsUsersTypeThem(t *testing.T) {
 		{"a code with a word before it", []string{"check my ticket"}, "ref t 10001", "set_slot ticket_id=T-10001", false},
 		{"a code after a word that names it", []string{"check my ticket"}, "it's number t10001", "set_slot ticket_id=T-10001", false},
 	})
+	runGeneral(t, "banking", []gcase{
+		{"help is no greeting at a free-text question", []string{"send money"}, "what can u do", "help", false},
+	})
 	runGeneral(t, "travel", []gcase{
 		{"another flow at a free-text question", []string{"book a flight"}, "also I need a room in Rome", "start_flow book_hotel city=Rome", false},
 		{"a carrier names the destination at the date", []string{"book a flight", "Madrid", "Paris"}, "sorry, I meant to Oslo", "correct_slot destination=Oslo", false},

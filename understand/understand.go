@@ -382,8 +382,11 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 	// Small talk, help, a person: unless the message is a flow's own
 	// trigger phrase ("hello" in a project whose greet flow says so) or
 	// exactly the answer to a typed question.
-	if complete && !m.exact && !exact && (m.flow == nil || !m.smallTalk) {
-		if kind, ok := smallTalkOf(norm); ok {
+	if complete && !m.exact && !exact {
+		// A greeting the project's greet flow answers is the flow's; a
+		// request for help or a person is not, unless it is strongly one
+		// of the flow's phrases.
+		if kind, ok := smallTalkOf(norm); ok && (m.flow == nil || !m.smallTalk || (kind != vm.CmdChitchat && !m.strong)) {
 			if p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v) {
 				return unsure("small talk: "+string(kind), vm.Command{Kind: kind}), nil
 			}

@@ -43,5 +43,10 @@ func TestMessagesAsUsersTypeThem(t *testing.T) {
 		{"weeks of nights", []string{"book a hotel", "Rome", "tomorrow"}, "three weeks", "set_slot nights=21", false},
 		{"a fortnight", []string{"book a hotel", "Rome", "tomorrow"}, "a fortnight please", "set_slot nights=14", false},
 		{"forget about the flow", []string{"book a hotel"}, "forget about the hotel", "cancel_flow", false},
+		{"a week of nights in the opening", nil, "somewhere to stay in Oslo for a week", "start_flow book_hotel city=Oslo nights=7", false},
+		{"next week is a date, not nights", nil, "a hotel in Oslo next week", "start_flow book_hotel city=Oslo check_in=2027-03-17", false},
+		{"the three of us", nil, "the three of us want to fly to Rome", "start_flow book_flight destination=Rome passengers=3", false},
+		{"the weekend", []string{"book a hotel", "Rome", "tomorrow"}, "just the weekend", "set_slot nights=2", false},
+		{"and I also need", []string{"book a flight", "Madrid"}, "oh and I also need a hotel", "start_flow book_hotel", false},
 	})
 }

@@ -63,6 +63,16 @@ func peopleCount(norm string) (float64, bool) {
 	if strings.Join(words, " ") == "on my own" || strings.Join(words, " ") == "by myself" {
 		return 1, true
 	}
+	// "the two of us", "us three".
+	if len(words) == 2 && (words[0] == "us" || words[1] == "us") {
+		n := words[0]
+		if n == "us" {
+			n = words[1]
+		}
+		if x, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, n); err == nil {
+			return float64(x.(int64)), true
+		}
+	}
 	var parts [][]string
 	cur := []string{}
 	for _, w := range words {
@@ -122,7 +132,17 @@ func weekCount(norm string) (float64, bool) {
 	words := strings.Fields(norm)
 	for i, w := range words {
 		per := 0.0
+		if i > 0 && (words[i-1] == "next" || words[i-1] == "this" || words[i-1] == "last" || words[i-1] == "coming") {
+			// "next week", "this weekend": a date, not a length.
+			continue
+		}
+		if i > 1 && (words[i-2] == "in" || words[i-2] == "within" || words[i-2] == "en" || words[i-2] == "dentro") {
+			// "in a week", "en dos semanas": a date.
+			continue
+		}
 		switch w {
+		case "weekend", "finde":
+			return 2, true
 		case "week", "weeks", "semana", "semanas":
 			per = 7
 		case "fortnight", "fortnights":
@@ -149,6 +169,38 @@ func weekCount(norm string) (float64, bool) {
 			}
 		}
 		return n * per, true
+	}
+	return 0, false
+}
+
+// openingCount reads, in a message that starts a flow, a count said with
+// a noun for a number slot that counts people or nights: "for a week",
+// "the two of us", "me and my wife". The words of a date ("next week",
+// "in a week") are no count.
+func openingCount(s *slotRef, head string) (float64, bool) {
+	if s == nil || s.def == nil {
+		return 0, false
+	}
+	unit := unitOf(s)
+	norm := values.Normalize(head)
+	words := strings.Fields(norm)
+	switch {
+	case unit["people"] || unit["passenger"] || unit["person"] || unit["guest"] || unit["traveller"] || unit["adult"]:
+		for i := 0; i+2 < len(words); i++ {
+			if words[i+1] == "of" && words[i+2] == "us" && (isNumberish(words[i]) || values.IsNumberWord(words[i])) {
+				if x, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, words[i]); err == nil {
+					return float64(x.(int64)), true
+				}
+			}
+		}
+	case unit["night"] || unit["day"]:
+		for i, w := range words {
+			if w == "for" && i+1 < len(words) {
+				if n, ok := weekCount(strings.Join(words[i+1:min(len(words), i+4)], " ")); ok {
+					return n, true
+				}
+			}
+		}
 	}
 	return 0, false
 }

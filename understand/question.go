@@ -54,7 +54,8 @@ func isQuestion(text, norm string) bool {
 // requestLeads start a request for something new: "also", "by the way",
 // "actually I want to", "I need". The rest of the message says what.
 var requestLeads = [][]string{
-	{"also"}, {"and", "also"}, {"btw"}, {"by", "the", "way"}, {"oh", "and"}, {"plus"}, {"actually"},
+	{"also"}, {"and", "also"}, {"and"}, {"i", "also", "need", "to"}, {"i", "also", "need"}, {"i", "also", "want", "to"},
+	{"i", "also", "want"}, {"we", "also", "need"}, {"we", "need"}, {"we", "want"}, {"btw"}, {"by", "the", "way"}, {"oh", "and"}, {"plus"}, {"actually"},
 	{"i", "want", "to"}, {"i", "wanna"}, {"i", "want"}, {"i", "need", "to"}, {"i", "need"},
 	{"i", "would", "like", "to"}, {"i", "would", "like"}, {"id", "like", "to"}, {"id", "like"},
 	{"can", "you"}, {"could", "you"}, {"can", "i"}, {"lets"}, {"ademas"}, {"tambien"}, {"quiero"},

@@ -359,6 +359,18 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
 		}
 	}
+	// A count said with a noun: "for a week", "the two of us".
+	for i := range fr.slots {
+		s := &fr.slots[i]
+		if s.def == nil || (s.def.Type != ir.TypeNumber && s.def.Type != ir.TypeInteger) || !fr.collected[s.name] || hasValue(out, s.name) {
+			continue
+		}
+		if n, ok := openingCount(s, head); ok {
+			if x, err := conv.Convert(s.def, n); err == nil {
+				out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+			}
+		}
+	}
 	// In the order the flow asks for them.
 	order := map[string]int{}
 	for i, s := range fr.slots {

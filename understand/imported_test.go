@@ -276,6 +276,8 @@ func TestMarkedWordsAndPartsOfValues(t *testing.T) {
 		{"a handle in the opening", nil, "follow @lina_k", "start_flow follow_user user_handle=@lina_k", false},
 		{"part of a value", atKind, "the licence", "set_slot id_kind=driving licence", false},
 		{"another part", atKind, "d licence", "set_slot id_kind=driving licence", false},
+		{"the start of a value's word", atKind, "my pass", "set_slot id_kind=passport", false},
+		{"starts too short to name a value", atKind, "nat lic", "set_slot id_kind=nat lic", false},
 		{"words of two values name neither", atKind, "national licence", "set_slot id_kind=national licence", false},
 		{"a word of no value names none", atKind, "my student card", "set_slot id_kind=my student card", false},
 		{"just a name", []string{"send money"}, "just Tomasz", "set_slot payee=Tomasz", false},

@@ -555,7 +555,8 @@ func markedWord(def *ir.Slot, head string) (string, bool) {
 
 // valueByWord finds the one categorical value of several words that a
 // short message names by part of its words: "d debit" and "direct" are
-// "direct debit". Every word of three letters or more must be a word of
+// "direct debit", "tech" is technical (the start of a word of one value).
+// Every word of three letters or more must be a word of
 // that value and of no other: "first class" is not "business class".
 func valueByWord(def *ir.Slot, head string) (string, bool) {
 	msg := strings.Fields(values.Normalize(head))
@@ -583,7 +584,19 @@ func valueByWord(def *ir.Slot, head string) (string, bool) {
 		if stopWords[w] || len(w) < 3 || politeWords[w] {
 			continue
 		}
-		o := owner[w]
+		o, ok := owner[w]
+		if !ok && len(w) >= 4 {
+			// "tech" for technical: the start of one value's word.
+			for x, v := range owner {
+				if strings.HasPrefix(x, w) && len(x) > len(w) {
+					if ok && o != v {
+						o = ""
+						break
+					}
+					o, ok = v, true
+				}
+			}
+		}
 		if o == "" || (found != "" && found != o) {
 			return "", false
 		}

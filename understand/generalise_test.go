@@ -46,7 +46,13 @@ func example(t *testing.T, name string) func(before []string, msg string) (Readi
 	t.Helper()
 	res := compiler.Compile("../flows/"+name, compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
-	p := res.Program
+	return reader(t, res.Program)
+}
+
+// reader reaches a state of a program by messages and reads one more
+// message there, on Wednesday 2027-03-10.
+func reader(t *testing.T, p *ir.Program) func(before []string, msg string) (Reading, vm.View) {
+	t.Helper()
 	r := New(p)
 	now := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
 	m, err := vm.New(p, vm.Options{Understander: r, Actions: fakeActions{p}, Now: func() time.Time { return now }})
@@ -107,7 +113,13 @@ func fmtValue(v any) string {
 
 func runGeneral(t *testing.T, project string, cases []gcase) {
 	t.Helper()
-	read := example(t, project)
+	runCasesWith(t, example(t, project), cases)
+}
+
+// runCasesWith reads each case's message in the state its earlier
+// messages reach.
+func runCasesWith(t *testing.T, read func(before []string, msg string) (Reading, vm.View), cases []gcase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rd, _ := read(tc.before, tc.msg)

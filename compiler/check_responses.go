@@ -10,7 +10,9 @@ import (
 )
 
 // check_responses checks the responses themselves: a response nothing
-// says (W018); a variation condition on a slot no flow has (E032); and a
+// says (W018); a variation condition on a slot no flow has (E032; the
+// read-only slots of the patterns count: utter_greet may depend on
+// pattern_chitchat's question_pending); and a
 // button whose payload is malformed or names a slot, a value or a flow
 // the project does not have (E041).
 func checkResponses(c *checker) {
@@ -24,7 +26,7 @@ func checkResponses(c *checker) {
 		}
 		for _, v := range r.Variations {
 			for _, cond := range v.Condition {
-				if cond.Name.Set && c.slotAnywhere(cond.Name.V) == nil {
+				if cond.Name.Set && c.slotAnywhere(cond.Name.V) == nil && !isPatternSlotName(cond.Name.V) {
 					d := c.ds.Add(cond.Name.Pos, diag.CodeUnknownSlot, cond.Name.Path,
 						"unknown slot %q in a condition of response %q: no flow has this slot", cond.Name.V, r.Name.V)
 					suggestInto(d, cond.Name.V, c.allSlotNames())
@@ -37,6 +39,17 @@ func checkResponses(c *checker) {
 			}
 		}
 	}
+}
+
+// isPatternSlotName reports whether name is a read-only slot of some
+// pattern: context, reason, question_pending...
+func isPatternSlotName(name string) bool {
+	for _, p := range ir.Patterns {
+		if ir.IsPatternSlot(p, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // payload checks a button's payload.

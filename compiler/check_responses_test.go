@@ -79,6 +79,18 @@ flows:
       - {step: a, type: say, response: utter_done}
       - {step: b, type: set, slots: {tier: gold}}
 `, diag.CodeUnknownSlot, []string{`3:38 unknown slot "teir" in a condition of response "utter_done": no flow has this slot (did you mean "tier"?)`}},
+		{"a condition on a pattern's slot", `responses:
+  utter_greet:
+    - condition: [{type: slot, name: question_pending, value: true}]
+      text: Hello again.
+    - condition: [{type: slot, name: small_talk, value: greet}]
+      text: Hello!
+flows:
+  f:
+    trigger: {intents: ["go"]}
+    steps:
+      - {step: a, type: say, message: Hi.}
+`, diag.CodeUnknownSlot, nil},
 		{"button payloads", `responses:
   utter_more:
     - text: More?

@@ -46,6 +46,7 @@ func TestBadInput(t *testing.T) {
 		{"command unknown slot", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n        commands: [{set_slot: {itme: tea}}]\n", CodeUnknownSlot, "6:32", `did you mean "item"?`},
 		{"start_flow slot of another flow", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n        commands: [{start_flow: {flow: hello, slots: {item: tea}}}]\n", CodeUnknownSlot, "6:55", `flow "hello" has no slot "item"`},
 		{"unknown command", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n        commands: [afirm]\n", CodeUnknownCommand, "6:20", `did you mean "affirm"?`},
+		{"chitchat of an unknown kind", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n        commands: [chitchat: weather]\n", CodeWrongType, "6:30", `unknown kind of small talk "weather"`},
 		{"slot check unknown slot", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n      - slot_was_set: [qtty]\n", CodeUnknownSlot, "6:24", `did you mean "qty"?`},
 		{"event unknown flow", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n      - flow_started: helo\n", CodeUnknownFlow, "6:23", `did you mean "hello"?`},
 		{"event unknown action", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: x\n      - action_executed: get_prize\n", CodeUnknownAction, "6:26", `did you mean "get_price"?`},
@@ -69,8 +70,8 @@ func TestBadInput(t *testing.T) {
 		{"two documents", head + "test_cases: []\n---\ntest_cases: []\n", CodeYAMLSyntax, "", "more than one YAML document"},
 		// Rasa's format: what soni has no equivalent for says what to
 		// write instead (T017); mistakes get the usual codes.
-		{"rasa utter step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - utter: utter_greet\n", CodeUnknownResponse, "6:16", `unknown response "utter_greet": the project has no such response`},
-		{"rasa utter_name", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {utter_name: utter_greet}\n", CodeUnknownResponse, "7:39", "unknown response \"utter_greet\": the project has no such response"},
+		{"rasa utter step", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n      - utter: utter_welcome\n", CodeUnknownResponse, "6:16", `unknown response "utter_welcome": the project has no such response`},
+		{"rasa utter_name", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered: {utter_name: utter_welcome}\n", CodeUnknownResponse, "7:39", "unknown response \"utter_welcome\": the project has no such response"},
 		{"rasa buttons", head + "test_cases:\n  - test_case: a\n    steps:\n      - user: hello\n        assertions:\n          - bot_uttered:\n              buttons: [{title: Yes, payload: /affirm, kind: x}]\n", CodeUnknownKey, "8:56", "unknown key \"kind\" in a button"},
 		{"rasa stub events", head + "stub_custom_actions:\n  get_price:\n    events: [42]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "4:13", `events of stub "get_price": event 1 is a JSON number, not an object`},
 		{"rasa stub responses", head + "stub_custom_actions:\n  get_price:\n    responses: [hi]\ntest_cases:\n  - test_case: a\n    steps:\n" + hello, CodeWrongType, "4:16", `responses of stub "get_price": response 1: a JSON string, not an object`},

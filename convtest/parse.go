@@ -1108,7 +1108,22 @@ func (d *decoder) commands(st *Step, n ast.Node) []vm.Command {
 // command decodes one command with its argument (nil for none).
 func (d *decoder) command(st *Step, cmds []vm.Command, kind string, arg ast.Node, pos diag.Pos) []vm.Command {
 	switch vm.CommandKind(kind) {
-	case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdChitchat, vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion:
+	case vm.CmdChitchat:
+		// chitchat, or chitchat: KIND (greet, thanks, goodbye, wait, ack).
+		if isNull(arg) {
+			return append(cmds, vm.Command{Kind: vm.CmdChitchat})
+		}
+		s, ok := d.scalar(arg, "chitchat's kind of small talk")
+		if !ok {
+			return cmds
+		}
+		if !ir.IsSmallTalkKind(s) {
+			dg := d.errorf(d.pos(arg), CodeWrongType, "chitchat: unknown kind of small talk %q", s)
+			dg.Suggestion = "kinds: " + strings.Join(ir.SmallTalkKinds, ", ")
+			return cmds
+		}
+		return append(cmds, vm.Command{Kind: vm.CmdChitchat, SmallTalk: s})
+	case vm.CmdCancelFlow, vm.CmdAffirm, vm.CmdDeny, vm.CmdFallback, vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion:
 		if !isNull(arg) {
 			d.errorf(d.pos(arg), CodeWrongType, "command %s takes no value", kind)
 			return cmds

@@ -21,10 +21,18 @@ const (
 	ResponseFlowCancelled       = "utter_flow_cancelled_rasa"
 	ResponseContinueInterrupted = "utter_flow_continue_interrupted"
 	ResponseChitchat            = "utter_free_chitchat_response"
-	ResponseHelp                = "utter_help"
-	ResponseHumanHandoff        = "utter_human_handoff_not_available"
-	ResponseInternalError       = "utter_internal_error_rasa"
-	ResponseSkipQuestion        = "utter_skip_question_answer"
+	// The answers of the default pattern_chitchat to each kind of small
+	// talk (SmallTalkKinds); utter_free_chitchat_response answers the
+	// rest.
+	ResponseGreet         = "utter_greet"
+	ResponseYouAreWelcome = "utter_you_are_welcome"
+	ResponseGoodbye       = "utter_goodbye"
+	ResponseTakeYourTime  = "utter_take_your_time"
+	ResponseAcknowledge   = "utter_acknowledge"
+	ResponseHelp          = "utter_help"
+	ResponseHumanHandoff  = "utter_human_handoff_not_available"
+	ResponseInternalError = "utter_internal_error_rasa"
+	ResponseSkipQuestion  = "utter_skip_question_answer"
 	// The default messages of an invalid value of a categorical, boolean
 	// or numeric slot go by these names (their text is soni's default
 	// invalid message); a project may define them.
@@ -34,6 +42,8 @@ const (
 	defaultClarify               = "Did you mean {options}?"
 	defaultHelp                  = "Here is what I can do:\n{flow_list}"
 	defaultCannotHandle          = "Sorry, I can't help with that right now."
+	defaultChitchat              = "I'm only a virtual assistant, but I'm happy to help with what I can do."
+	defaultHandoff               = "Sorry, I can't put you through to a person here, but I'm happy to help with what I can do."
 	defaultSkipQuestion          = "Sorry, I need an answer to this question to go on."
 	defaultPatternDescriptionEnd = " (soni's default)"
 )
@@ -45,6 +55,25 @@ var DefaultResponses = []string{
 	ResponseCorrected, ResponseFlowCancelled, ResponseContinueInterrupted,
 	ResponseChitchat, ResponseHelp, ResponseHumanHandoff, ResponseInternalError,
 	ResponseSkipQuestion, ResponseBooleanRejection, ResponseCategoricalRejection, ResponseFloatRejection,
+	ResponseAcknowledge, ResponseGoodbye, ResponseGreet, ResponseTakeYourTime, ResponseYouAreWelcome,
+}
+
+// smallTalkResponses are the default pattern_chitchat's answers, per kind
+// of small talk: the response, and its variations as {condition on
+// question_pending ("" for none), English text, Spanish text}.
+var smallTalkResponses = []struct {
+	kind, name string
+	vars       [][3]string
+}{
+	{SmallTalkGreet, ResponseGreet, [][3]string{
+		{"true", "Hello!", "¡Hola!"},
+		{"", "Hello! How can I help you?", "¡Hola! ¿En qué puedo ayudarte?"}}},
+	{SmallTalkThanks, ResponseYouAreWelcome, [][3]string{{"", "You're welcome!", "¡De nada!"}}},
+	{SmallTalkGoodbye, ResponseGoodbye, [][3]string{
+		{"true", "Goodbye! We can finish this whenever you come back.", "¡Adiós! Podemos terminar esto cuando vuelvas."},
+		{"", "Goodbye! Have a nice day.", "¡Adiós! Que tengas un buen día."}}},
+	{SmallTalkWait, ResponseTakeYourTime, [][3]string{{"", "Of course, take your time.", "Claro, tómate tu tiempo."}}},
+	{SmallTalkAck, ResponseAcknowledge, [][3]string{{"", "Great!", "¡Genial!"}}},
 }
 
 // WithDefaults returns the program with soni's default flow for every
@@ -54,7 +83,9 @@ var DefaultResponses = []string{
 // utter_flow_cancelled_rasa, action_error_message
 // utter_internal_error_rasa, chitchat_message utter_free_chitchat_response,
 // clarify_message utter_clarification_options_rasa, and handoff either
-// the flow pattern_human_handoff links to or its message. p is not
+// the flow pattern_human_handoff links to or its message. Without
+// chitchat_message, pattern_chitchat answers each kind of small talk with
+// its own response (utter_greet, utter_you_are_welcome...). p is not
 // changed; the result shares p's flows and responses.
 func WithDefaults(p *Program) *Program {
 	s := p.Settings
@@ -83,6 +114,23 @@ func WithDefaults(p *Program) *Program {
 		}
 		out.Responses = append(out.Responses, &Response{Name: name, Variations: []*Variation{v}, Builtin: true, Pos: v.Pos})
 	}
+	addVariations := func(name string, vars [][3]string) {
+		if p.Response(name) != nil {
+			return
+		}
+		r := &Response{Name: name, Builtin: true}
+		for _, x := range vars {
+			v := &Variation{Pos: pos()}
+			v.Text = &Template{Src: x[1], Pos: v.Pos}
+			v.Translation = map[string]*Template{"es": {Src: x[2], Pos: v.Pos}}
+			if x[0] != "" {
+				v.Condition = []SlotCondition{{Slot: "question_pending", Value: x[0] == "true"}}
+			}
+			r.Variations = append(r.Variations, v)
+		}
+		r.Pos = r.Variations[0].Pos
+		out.Responses = append(out.Responses, r)
+	}
 	handoffFlow := s.Handoff != "" && p.Flow(s.Handoff) != nil
 	handoffMsg := ""
 	if s.Handoff != "" && !handoffFlow {
@@ -95,9 +143,12 @@ func WithDefaults(p *Program) *Program {
 	addResp(ResponseCorrected, "Okay, I've updated the {corrected_slot_label} to {new_value}.")
 	addResp(ResponseFlowCancelled, text(s.CancelMessage, d.CancelMessage))
 	addResp(ResponseContinueInterrupted, "Let's continue with the {previous_flow_name}.")
-	addResp(ResponseChitchat, text(s.ChitchatMessage, text(s.FallbackMessage, d.FallbackMessage)))
+	addResp(ResponseChitchat, text(s.ChitchatMessage, defaultChitchat))
+	for _, st := range smallTalkResponses {
+		addVariations(st.name, st.vars)
+	}
 	addResp(ResponseHelp, defaultHelp)
-	addResp(ResponseHumanHandoff, text(handoffMsg, text(s.FallbackMessage, d.FallbackMessage)))
+	addResp(ResponseHumanHandoff, text(handoffMsg, defaultHandoff))
 	addResp(ResponseInternalError, text(s.ActionErrorMessage, d.ActionErrorMessage))
 	addResp(ResponseSkipQuestion, defaultSkipQuestion)
 	addResp(ResponseCategoricalRejection, "")
@@ -158,10 +209,21 @@ func WithDefaults(p *Program) *Program {
 		branch("not_supported", `reason == "cannot_handle_not_supported"`, 3),
 		branch("pending", "!question_pending", End),
 		ended(say("rephrase", ResponseAskRephrase)), say("not_now", ResponseCannotHandle))
+	// pattern_chitchat: chitchat_message is one answer to all small talk;
+	// without it, each kind of small talk gets its own answer, and small
+	// talk of no known kind a neutral one.
 	if s.ChitchatMessage != "" {
 		add(PatternChitchat, "Answers small talk", say("answer", ResponseChitchat))
 	} else {
-		add(PatternChitchat, "Answers small talk as a message that was not understood", link("not_understood", PatternCannotHandle))
+		kinds := &Node{ID: "kind", Kind: KindBranch, Pos: pos(), Slot: "small_talk"}
+		nodes := []*Node{kinds}
+		for _, st := range smallTalkResponses {
+			kinds.Cases = append(kinds.Cases, Case{Pattern: st.kind, Target: len(nodes)})
+			nodes = append(nodes, ended(say(st.kind, st.name)))
+		}
+		kinds.Cases = append(kinds.Cases, Case{Pattern: "default", Target: len(nodes)})
+		nodes = append(nodes, say("other", ResponseChitchat))
+		add(PatternChitchat, "Answers small talk: a greeting, thanks, a goodbye, a request for a moment, an acknowledgement", nodes...)
 	}
 	add(PatternClarification, "Asks which of several flows the user meant",
 		act("offer", ActionClarifyFlows), say("ask", ResponseClarification))
@@ -179,7 +241,7 @@ func WithDefaults(p *Program) *Program {
 	case handoffMsg != "":
 		add(PatternHumanHandoff, "Says how to reach a person", say("inform", ResponseHumanHandoff))
 	default:
-		add(PatternHumanHandoff, "Answers a request for a person as a message that was not understood", link("not_understood", PatternCannotHandle))
+		add(PatternHumanHandoff, "Says that no person can take the conversation here", say("inform", ResponseHumanHandoff))
 	}
 	add(PatternInternalError, "Says that something went wrong", say("inform", ResponseInternalError))
 	add(PatternRepeatBotMessages, "Says the bot's last messages again", act("repeat", ActionRepeatBotMessages))

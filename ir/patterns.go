@@ -64,6 +64,10 @@ var PatternSlots = map[string][]PatternSlot{
 		{"reason", TypeText, "why: cannot_handle_default (the message was not understood), cannot_handle_chitchat or cannot_handle_not_supported"},
 		{"question_pending", TypeBoolean, "true when a question waits for its answer (it is asked again after the pattern)"},
 	},
+	PatternChitchat: {
+		{"small_talk", TypeText, "the kind of small talk the understanding layer read: greet, thanks, goodbye, wait (\"one moment\") or ack (\"ok\", a thumbs up); unset when it did not say"},
+		{"question_pending", TypeBoolean, "true when a question waits for its answer (it is asked again after the pattern)"},
+	},
 	PatternClarification: {
 		{"names", TypeAny, "the titles of the flows the message could start, a list"},
 		{"flows", TypeAny, "the names of those flows, a list"},
@@ -106,6 +110,33 @@ var PatternSlots = map[string][]PatternSlot{
 	PatternSkipQuestion: {
 		{"skipped_slot", TypeText, "the slot of the question the user wants to skip"},
 	},
+}
+
+// The kinds of small talk a chitchat command may carry, and that
+// pattern_chitchat reads as its small_talk slot.
+const (
+	SmallTalkGreet   = "greet"
+	SmallTalkThanks  = "thanks"
+	SmallTalkGoodbye = "goodbye"
+	// SmallTalkWait asks for a moment: "one moment", "hang on".
+	SmallTalkWait = "wait"
+	// SmallTalkAck acknowledges: "ok", "cool", a thumbs up.
+	SmallTalkAck = "ack"
+)
+
+// SmallTalkKinds lists the kinds of small talk, in the order a message
+// that holds two of them is read as (goodbye wins over thanks: "thanks,
+// bye" is a goodbye).
+var SmallTalkKinds = []string{SmallTalkGoodbye, SmallTalkThanks, SmallTalkWait, SmallTalkGreet, SmallTalkAck}
+
+// IsSmallTalkKind reports whether k is one of [SmallTalkKinds].
+func IsSmallTalkKind(k string) bool {
+	for _, s := range SmallTalkKinds {
+		if s == k {
+			return true
+		}
+	}
+	return false
 }
 
 // IsPatternSlot reports whether name is a read-only slot of a pattern

@@ -96,6 +96,9 @@ func describeCmds(cmds []vm.Command) string {
 		if len(c.Flows) > 0 {
 			s += " " + strings.Join(c.Flows, ",")
 		}
+		if c.SmallTalk != "" {
+			s += " (" + c.SmallTalk + ")"
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
@@ -177,7 +180,7 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 		{"fifty euros", []string{"send money", "Ana"}, "fifty euros", "set_slot amount=50", true},
 		{"seventy five please", []string{"send money", "Ana"}, "seventy five please", "set_slot amount=75", true},
 		{"a digit amount is sure", []string{"send money", "Ana"}, "50", "set_slot amount=50", true},
-		{"one moment is no amount", []string{"send money", "Ana"}, "one moment", "chitchat", false},
+		{"one moment is no amount", []string{"send money", "Ana"}, "one moment", "chitchat (wait)", false},
 		{"no wait, send it to Maria instead", toConfirm, "no wait, send it to Maria instead", "correct_slot recipient=Maria", false},
 		{"oops I meant 60", toConfirm, "oops, I meant 60", "correct_slot amount=60", false},
 		{"make it 60", toConfirm, "hmm, make it 60", "correct_slot amount=60", false},
@@ -190,17 +193,26 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 		{"scrap that", toConfirm, "scrap that", "cancel_flow", true},
 		{"stop stop stop", []string{"send money"}, "stop stop stop", "cancel_flow", true},
 		{"forget the transfer", []string{"send money", "Ana"}, "forget the transfer", "cancel_flow", false},
-		{"hi starts the greeting, a trigger", nil, "hi", "start_flow greet", true},
-		{"thanks!", []string{"send money"}, "thanks!", "chitchat", false},
-		{"bye", nil, "bye", "chitchat", false},
+		{"hi is a greeting", nil, "hi", "chitchat (greet)", false},
+		{"thanks!", []string{"send money"}, "thanks!", "chitchat (thanks)", false},
+		{"bye", nil, "bye", "chitchat (goodbye)", false},
+		{"thanks, bye is a goodbye", nil, "thanks, bye", "chitchat (goodbye)", false},
+		{"hang on", []string{"send money"}, "hang on", "chitchat (wait)", false},
+		{"un momento", []string{"send money", "Ana"}, "un momento", "chitchat (wait)", false},
+		{"gracias", nil, "muchas gracias", "chitchat (thanks)", false},
+		{"adios", nil, "¡adiós!", "chitchat (goodbye)", false},
+		{"a thumbs up with nothing pending", nil, "👍", "chitchat (ack)", false},
+		{"a thumbs down with nothing pending", nil, "👎", "chitchat", false},
+		{"cool", nil, "ok cool", "chitchat (ack)", false},
+		{"small talk of no kind", nil, "tell me a joke", "chitchat", false},
 		{"a person", []string{"send money", "Ana"}, "let me talk to a person", "human_handoff", false},
 		{"spanish person", nil, "quiero hablar con una persona", "human_handoff", false},
 		{"help at a question", []string{"send money", "Ana"}, "what are my options?", "help", false},
 		{"say that again", []string{"send money"}, "sorry, say that again?", "repeat_bot_messages", false},
 		{"what?", []string{"send money", "Ana"}, "what?", "repeat_bot_messages", false},
 		{"skip this question", []string{"send money"}, "skip this question please", "skip_question", false},
-		{"no trapping at the menu", []string{"hello"}, "I wnat to send mony to Bob", "start_flow transfer_funds recipient=Bob", false},
-		{"the menu still takes its answer", []string{"hello"}, "balance", "set_slot service=balance", true},
+		{"no trapping after the greeting", []string{"hello"}, "I wnat to send mony to Bob", "start_flow transfer_funds recipient=Bob", false},
+		{"a flow's trigger after the greeting", []string{"hello"}, "balance", "start_flow check_balance", true},
 		{"a digression at a number question", []string{"send money", "Ana"}, "actually I lost my card", "start_flow lost_card", false},
 		{"card digits normalised", []string{"block my card"}, "48 21", "set_slot card_last4=4821", true},
 		{"a greeting before a request", nil, "hola, quiero mandar dinero a mi padre", "start_flow transfer_funds recipient=mi padre", false},

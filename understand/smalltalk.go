@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -13,31 +15,40 @@ import (
 // polite words around it, or start with it when it is marked as a lead
 // ("thanks, that's all").
 var (
-	chitchatPhrases = []string{
-		// greetings
-		"hi", "hello", "hey", "hey there", "hi there", "hello there", "hiya", "yo", "howdy",
-		"good morning", "good afternoon", "good evening", "morning", "greetings",
-		"hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "que tal", "hola que tal",
-		"how are you", "how are you doing", "hows it going", "whats up", "sup", "como estas",
-		// thanks
-		"thanks", "thank you", "thx", "ty", "thanks a lot", "thank you so much", "thanks so much",
-		"many thanks", "cheers", "much appreciated", "great thanks", "perfect thanks",
-		"gracias", "muchas gracias", "mil gracias", "muy amable",
-		// goodbyes
-		"bye", "goodbye", "bye bye", "see you", "see ya", "see you later", "later", "good night",
-		"have a nice day", "have a good day", "take care", "thats all", "thats all thanks",
-		"that is all", "nothing else", "im done", "all done", "adios", "hasta luego", "chao",
-		"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
+	// chitchatPhrases are small talk, by its kind (ir.SmallTalkKinds;
+	// "" for small talk of no kind), which pattern_chitchat answers.
+	chitchatPhrases = map[string][]string{
+		ir.SmallTalkGreet: {
+			"hi", "hello", "hey", "hey there", "hi there", "hello there", "hiya", "yo", "howdy",
+			"good morning", "good afternoon", "good evening", "morning", "greetings",
+			"hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "que tal", "hola que tal",
+			"how are you", "how are you doing", "hows it going", "whats up", "sup", "como estas",
+		},
+		ir.SmallTalkThanks: {
+			"thanks", "thank you", "thx", "ty", "thanks a lot", "thank you so much", "thanks so much",
+			"many thanks", "cheers", "much appreciated", "great thanks", "perfect thanks",
+			"gracias", "muchas gracias", "mil gracias", "muy amable",
+		},
+		ir.SmallTalkGoodbye: {
+			"bye", "goodbye", "bye bye", "see you", "see ya", "see you later", "later", "good night",
+			"have a nice day", "have a good day", "take care", "thats all", "thats all thanks",
+			"that is all", "nothing else", "im done", "all done", "adios", "hasta luego", "chao",
+			"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
+		},
 		// asking for a moment: not an answer, not a number
-		"one moment", "one sec", "one second", "just a sec", "just a second", "just a moment",
-		"hang on", "hold on", "wait", "wait a sec", "wait a second", "wait a moment",
-		"give me a moment", "give me a sec", "give me a second", "one minute", "a moment",
-		"un momento", "un segundo", "espera", "espera un momento", "un momentito",
+		ir.SmallTalkWait: {
+			"one moment", "one sec", "one second", "just a sec", "just a second", "just a moment",
+			"hang on", "hold on", "wait", "wait a sec", "wait a second", "wait a moment",
+			"give me a moment", "give me a sec", "give me a second", "one minute", "a moment",
+			"un momento", "un segundo", "espera", "espera un momento", "un momentito",
+		},
 		// reactions
-		"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial",
-		"tell me a joke", "tell me something funny", "you are great", "youre great", "i love you",
-		"who are you", "are you a bot", "are you human", "are you a robot", "quien eres",
-		"eres un bot",
+		ir.SmallTalkAck: {"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial"},
+		"": {
+			"tell me a joke", "tell me something funny", "you are great", "youre great", "i love you",
+			"who are you", "are you a bot", "are you human", "are you a robot", "quien eres",
+			"eres un bot",
+		},
 	}
 	helpPhrases = []string{
 		"help", "help me", "i need help", "can you help me", "can you help", "what can you do",
@@ -92,22 +103,17 @@ var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |s
 	`|\b(a|an) (real|actual|live) (person|human|agent)\b` +
 	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b`)
 
-var smallTalk = func() map[string]vm.CommandKind {
-	m := map[string]vm.CommandKind{}
-	for _, p := range chitchatPhrases {
-		m[p] = vm.CmdChitchat
+var smallTalk = func() map[string]vm.Command {
+	m := map[string]vm.Command{}
+	for kind, phrases := range chitchatPhrases {
+		for _, p := range phrases {
+			m[p] = vm.Command{Kind: vm.CmdChitchat, SmallTalk: kind}
+		}
 	}
-	for _, p := range helpPhrases {
-		m[p] = vm.CmdHelp
-	}
-	for _, p := range handoffPhrases {
-		m[p] = vm.CmdHandoff
-	}
-	for _, p := range repeatPhrases {
-		m[p] = vm.CmdRepeat
-	}
-	for _, p := range skipPhrases {
-		m[p] = vm.CmdSkipQuestion
+	for k, phrases := range map[vm.CommandKind][]string{vm.CmdHelp: helpPhrases, vm.CmdHandoff: handoffPhrases, vm.CmdRepeat: repeatPhrases, vm.CmdSkipQuestion: skipPhrases} {
+		for _, p := range phrases {
+			m[p] = vm.Command{Kind: k}
+		}
 	}
 	return m
 }()
@@ -133,8 +139,10 @@ var smallTalkAround = map[string]bool{
 // help or for a person. The message must be one of the phrases, with
 // words around it that do not change it ("hi there", "ok thanks",
 // "help please"), or two such phrases ("hi, what can you do?": the one
-// that asks for something wins: a person, then help).
-func smallTalkOf(norm string) (vm.CommandKind, bool) {
+// that asks for something wins: a person, then help; two kinds of small
+// talk are read as the first of ir.SmallTalkKinds: "thanks, bye" is a
+// goodbye).
+func smallTalkOf(norm string) (vm.Command, bool) {
 	words := strings.Fields(norm)
 	for i, w := range words {
 		if x, ok := texting[w]; ok {
@@ -146,13 +154,13 @@ func smallTalkOf(norm string) (vm.CommandKind, bool) {
 		words = strings.Fields(norm)
 	}
 	if len(words) == 0 || len(words) > 14 {
-		return "", false
+		return vm.Command{}, false
 	}
 	if len(words) <= 12 && handoffRE.MatchString(norm) {
-		return vm.CmdHandoff, true
+		return vm.Command{Kind: vm.CmdHandoff}, true
 	}
-	if k, ok := smallTalkPhrase(words); ok {
-		return k, true
+	if c, ok := smallTalkPhrase(words); ok {
+		return c, true
 	}
 	// Two phrases: "hi, can you help me", "thanks, bye".
 	for i := 1; i < len(words); i++ {
@@ -160,19 +168,42 @@ func smallTalkOf(norm string) (vm.CommandKind, bool) {
 		b, okB := smallTalkPhrase(words[i:])
 		if okA && okB {
 			for _, k := range []vm.CommandKind{vm.CmdHandoff, vm.CmdHelp, vm.CmdRepeat, vm.CmdSkipQuestion} {
-				if a == k || b == k {
-					return k, true
+				if a.Kind == k || b.Kind == k {
+					return vm.Command{Kind: k}, true
 				}
 			}
-			return vm.CmdChitchat, true
+			for _, kind := range ir.SmallTalkKinds {
+				if a.SmallTalk == kind || b.SmallTalk == kind {
+					return vm.Command{Kind: vm.CmdChitchat, SmallTalk: kind}, true
+				}
+			}
+			return vm.Command{Kind: vm.CmdChitchat}, true
 		}
 	}
-	return "", false
+	return vm.Command{}, false
+}
+
+// SmallTalkKind reads a message as small talk and says its kind (one of
+// ir.SmallTalkKinds), or "" when it is no small talk of a known kind: a
+// language model that answers chitchat gets its kind from here. A thumbs
+// up is an acknowledgement.
+func SmallTalkKind(msg string) string {
+	norm := values.Normalize(msg)
+	if norm == "" {
+		if yes, ok := values.YesNo(strings.TrimSpace(msg)); ok && yes {
+			return ir.SmallTalkAck
+		}
+		return ""
+	}
+	if c, ok := smallTalkOf(collapseRepeats(norm)); ok && c.Kind == vm.CmdChitchat {
+		return c.SmallTalk
+	}
+	return ""
 }
 
 // smallTalkPhrase reads words as one phrase, with the words around it
 // that do not change it.
-func smallTalkPhrase(words []string) (vm.CommandKind, bool) {
+func smallTalkPhrase(words []string) (vm.Command, bool) {
 	for len(words) > 0 && smallTalkAround[words[0]] {
 		words = words[1:]
 	}
@@ -180,10 +211,10 @@ func smallTalkPhrase(words []string) (vm.CommandKind, bool) {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {
-		return "", false
+		return vm.Command{}, false
 	}
-	k, ok := smallTalk[strings.Join(words, " ")]
-	return k, ok
+	c, ok := smallTalk[strings.Join(words, " ")]
+	return c, ok
 }
 
 // withoutSmallTalkLead drops small talk that starts a longer message ("ah,
@@ -192,7 +223,7 @@ func smallTalkPhrase(words []string) (vm.CommandKind, bool) {
 func withoutSmallTalkLead(norm string) string {
 	words := strings.Fields(norm)
 	for i := min(len(words)-1, 5); i >= 1; i-- {
-		if k, ok := smallTalkPhrase(words[:i]); ok && k == vm.CmdChitchat {
+		if c, ok := smallTalkPhrase(words[:i]); ok && c.Kind == vm.CmdChitchat {
 			return strings.Join(words[i:], " ")
 		}
 	}

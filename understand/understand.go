@@ -350,7 +350,11 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 			if rd, ok := r.yesNoAnswer(p, yes, v); ok {
 				return rd, nil
 			}
-			return unsure("an emoji with no yes/no question pending", vm.Command{Kind: vm.CmdChitchat}), nil
+			c := vm.Command{Kind: vm.CmdChitchat}
+			if yes {
+				c.SmallTalk = ir.SmallTalkAck // a thumbs up
+			}
+			return unsure("an emoji with no yes/no question pending", c), nil
 		}
 		return unsure("nothing to read: no letter or digit", vm.Command{Kind: vm.CmdFallback}), nil
 	}
@@ -386,9 +390,9 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		// A greeting the project's greet flow answers is the flow's; a
 		// request for help or a person is not, unless it is strongly one
 		// of the flow's phrases.
-		if kind, ok := smallTalkOf(norm); ok && (m.flow == nil || !m.smallTalk || (kind != vm.CmdChitchat && !m.strong)) {
+		if c, ok := smallTalkOf(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
 			if p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v) {
-				return unsure("small talk: "+string(kind), vm.Command{Kind: kind}), nil
+				return unsure("small talk: "+string(c.Kind), c), nil
 			}
 		}
 	}

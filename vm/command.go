@@ -15,8 +15,9 @@ const (
 	// fallback message and asks the pending question again, or says the
 	// idle message when nothing is pending.
 	CmdFallback CommandKind = "fallback"
-	// CmdChitchat is small talk: the chitchat_message setting, then the
-	// pending question again.
+	// CmdChitchat is small talk: pattern_chitchat answers it (by its
+	// SmallTalk kind, or with the chitchat_message setting), then the
+	// pending question is asked again.
 	CmdChitchat CommandKind = "chitchat"
 	// CmdHandoff asks for a person: the handoff setting's flow starts, or
 	// its message is said.
@@ -50,6 +51,11 @@ type Command struct {
 	Slots []SlotValue `json:"slots,omitempty"`
 	// Flows are the flows a clarify command offers.
 	Flows []string `json:"flows,omitempty"`
+	// SmallTalk is the kind of small talk of a chitchat command (one of
+	// ir.SmallTalkKinds: greet, thanks, goodbye, wait, ack), or "" when
+	// the understanding layer did not say; pattern_chitchat reads it as
+	// its small_talk slot.
+	SmallTalk string `json:"small_talk,omitempty"`
 }
 
 // SlotValue is a slot name with a raw value.

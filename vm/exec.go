@@ -138,9 +138,10 @@ func (t *turn) exec(nr *nodeRT) error {
 		target := t.m.flows[n.Target]
 		var ctx map[string]any
 		if target.pattern {
-			// A pattern started by a link (pattern_chitchat's default to
-			// pattern_cannot_handle) gets its context as when soni starts
-			// it, computed while the linking flow is still on the stack.
+			// A pattern started by a link (an override of pattern_chitchat
+			// to pattern_cannot_handle) gets its context as when soni
+			// starts it, computed while the linking flow is still on the
+			// stack.
 			ctx = t.patternContext(target.f.Name)
 		}
 		t.popTop(EventFlowCompleted)

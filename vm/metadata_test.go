@@ -165,7 +165,8 @@ func TestSessionExpiration(t *testing.T) {
 	}
 }
 
-// TestChitchatHandoffClarify: small talk gets chitchat_message and the
+// TestChitchatHandoffClarify: small talk gets chitchat_message (and,
+// without it, soni's default answers: chitchat_test.go) and the
 // question again; a request for a person starts the handoff flow or says
 // its message; clarify asks which flow, from their descriptions.
 func TestChitchatHandoffClarify(t *testing.T) {
@@ -193,7 +194,7 @@ func TestChitchatHandoffClarify(t *testing.T) {
 	res = do(t, m, m.NewState("s"), Command{Kind: CmdHandoff})
 	assert.Equal(t, []string{"Call us on 555 0100."}, res.Replies)
 	res = do(t, m, m.NewState("s"), Command{Kind: CmdChitchat})
-	assert.Equal(t, []string{"How can I help?"}, res.Replies, "no chitchat_message: the fallback (idle here)")
+	assert.Equal(t, []string{"I'm only a virtual assistant, but I'm happy to help with what I can do."}, res.Replies, "no chitchat_message, no kind: a neutral answer, not the fallback")
 }
 
 // TestClarifyIsAnsweredLikeACategoricalQuestion: the turn after "Did you

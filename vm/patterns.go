@@ -123,11 +123,13 @@ func (t *turn) userFrame() int {
 }
 
 // patternContext is the context of a pattern started by a link from
-// another flow (pattern_chitchat's default links to pattern_cannot_handle).
+// another flow.
 func (t *turn) patternContext(name string) map[string]any {
 	switch name {
 	case ir.PatternCannotHandle:
 		return map[string]any{"reason": reasonDefault, "question_pending": t.questionBelow()}
+	case ir.PatternChitchat:
+		return map[string]any{"question_pending": t.questionBelow()}
 	case ir.PatternHelp:
 		return t.helpContext()
 	}

@@ -690,8 +690,14 @@ func (t *turn) apply(c *Command) error {
 		t.trace("command fallback")
 		return t.fallback()
 	case CmdChitchat:
-		t.trace("command chitchat")
-		return t.requestPattern(ir.PatternChitchat, nil)
+		ctx := map[string]any{"question_pending": t.blocking() != nil}
+		if ir.IsSmallTalkKind(c.SmallTalk) {
+			t.trace("command chitchat (" + c.SmallTalk + ")")
+			ctx["small_talk"] = c.SmallTalk
+		} else {
+			t.trace("command chitchat")
+		}
+		return t.requestPattern(ir.PatternChitchat, ctx)
 	case CmdHandoff:
 		t.trace("command human_handoff")
 		return t.requestPattern(ir.PatternHumanHandoff, nil)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/ir"
@@ -16,8 +17,9 @@ import (
 
 // Parse reads commands in the shapes of the test files: "cancel_flow", "affirm", "deny", {"start_flow": NAME},
 // {"start_flow": {"flow": NAME, "slots": {SLOT: VALUE}}}, {"set_slot":
-// {SLOT: VALUE}}, {"correct_slot": {SLOT: VALUE}}. Flows and slots must
-// exist in the program.
+// {SLOT: VALUE}}, {"correct_slot": {SLOT: VALUE}}, {"chitchat": KIND}
+// (small talk of a kind: greet, thanks, goodbye, wait, ack). Flows and
+// slots must exist in the program.
 func Parse(prog *ir.Program, raw []any) ([]vm.Command, error) {
 	out := []vm.Command{}
 	for i, item := range raw {
@@ -93,6 +95,15 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 			cmds = append(cmds, vm.Command{Kind: kind, Slot: k, Value: m[k]})
 		}
 		return cmds, nil
+	case vm.CmdChitchat:
+		kind, ok := arg.(string)
+		if !ok {
+			return nil, fmt.Errorf("chitchat takes a kind of small talk (%s), not a JSON %s", strings.Join(ir.SmallTalkKinds, ", "), jsonval.Kind(arg))
+		}
+		if !ir.IsSmallTalkKind(kind) {
+			return nil, fmt.Errorf("chitchat: unknown kind of small talk %q: use %s", kind, strings.Join(ir.SmallTalkKinds, ", "))
+		}
+		return []vm.Command{{Kind: vm.CmdChitchat, SmallTalk: kind}}, nil
 	case vm.CmdClarify:
 		list, ok := arg.([]any)
 		if !ok {
@@ -108,7 +119,7 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 		}
 		return []vm.Command{cmd}, nil
 	}
-	return nil, fmt.Errorf("unknown command %q: use start_flow, set_slot, correct_slot, cancel_flow, affirm, deny, clarify, chitchat, human_handoff or fallback", kind)
+	return nil, fmt.Errorf("unknown command %q: use start_flow, set_slot, correct_slot, clarify or chitchat, or a command without a value: cancel_flow, affirm, deny, fallback, chitchat, human_handoff, help, repeat_bot_messages or skip_question", kind)
 }
 
 func slotExists(prog *ir.Program, name string) bool {
@@ -141,6 +152,12 @@ func Format(cmds []vm.Command) []any {
 			out = append(out, map[string]any{"start_flow": map[string]any{"flow": c.Flow, "slots": slots}})
 		case vm.CmdSetSlot, vm.CmdCorrectSlot:
 			out = append(out, map[string]any{string(c.Kind): map[string]any{c.Slot: c.Value}})
+		case vm.CmdChitchat:
+			if c.SmallTalk == "" {
+				out = append(out, string(c.Kind))
+				continue
+			}
+			out = append(out, map[string]any{string(c.Kind): c.SmallTalk})
 		default:
 			out = append(out, string(c.Kind))
 		}

@@ -139,6 +139,14 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, b
 	for _, n := range notes {
 		note(v, "llm: "+n)
 	}
+	// The grammar's chitchat says no kind: the message says which small
+	// talk it is ("thanks", "bye"), so that pattern_chitchat answers it
+	// in kind.
+	for i := range cmds {
+		if cmds[i].Kind == vm.CmdChitchat && cmds[i].SmallTalk == "" {
+			cmds[i].SmallTalk = understand.SmallTalkKind(msg)
+		}
+	}
 	var kept []string
 	for _, c := range cmds {
 		kept = append(kept, string(c.Kind))

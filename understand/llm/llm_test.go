@@ -89,7 +89,7 @@ func TestCustomPrompt(t *testing.T) {
 	require.NoError(t, err)
 	got, err := RenderPrompt(p, m.View(m.NewState("s")), strings.Repeat("x", MaxMessage+50), 6, AnswerText)
 	require.NoError(t, err)
-	assert.Equal(t, fmt.Sprintf("5 flows; message %q", strings.Repeat("x", MaxMessage)), got, "the message is cut to MaxMessage")
+	assert.Equal(t, fmt.Sprintf("4 flows; message %q", strings.Repeat("x", MaxMessage)), got, "the message is cut to MaxMessage")
 	_, err = ParsePrompt("{{.Nope")
 	assert.Error(t, err)
 	var bad *template.Template

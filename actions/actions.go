@@ -11,10 +11,12 @@
 // Every runner speaks the same protocol: the request is one JSON object
 // {"action": ..., "session": ..., "inputs": {...}} and the outputs are one
 // JSON object. Output size is capped (1 MiB by default), every call has a
-// timeout (10s by default, or the declaration's), and an exec command runs
-// in its own process group, which is killed as a whole when the call ends
-// early, so no process outlives its action. docs/actions.md describes the
-// protocols and the failure messages.
+// timeout (10s by default, or the declaration's), and an exec command gets
+// its whole request before it starts. On Linux, in a program that called
+// [EnableSupervisor], an exec command runs under a supervisor process that
+// kills everything the command started when the call ends, and when soni
+// dies; elsewhere it runs in its own process group, which is killed as a
+// whole. docs/actions.md describes the protocols and the failure messages.
 package actions
 
 import (
@@ -31,6 +33,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/internal/jsonval"
+	"github.com/soni-dev/soni/internal/supervise"
 	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
@@ -82,6 +85,9 @@ type Runner struct {
 	// domain is the domain a Rasa action server receives, built once.
 	domain     map[string]any
 	domainOnce sync.Once
+	// supervised runs exec commands under a supervisor (EnableSupervisor);
+	// otherwise each runs in a process group of its own.
+	supervised bool
 }
 
 // runTimes are the durations of one action declaration, parsed once.
@@ -108,7 +114,7 @@ func New(prog *ir.Program, dir string, opts Options) *Runner {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
-	r := &Runner{prog: prog, dir: dir, opts: opts}
+	r := &Runner{prog: prog, dir: dir, opts: opts, supervised: supervise.Enabled()}
 	r.http = newHTTPClient(opts.Transport)
 	if prog != nil {
 		for _, a := range prog.Actions {

@@ -201,7 +201,7 @@ func TestConversationFaults(t *testing.T) {
 			scripts: map[string]string{"hang.sh": `echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`},
 			// The runner owns the timeout, so its whole message, stderr
 			// included, reaches the trace.
-			wantErr:   `command "./hang.sh" timed out after 500ms and was killed with its process group; stderr: "about to hang"`,
+			wantErr:   `command "./hang.sh" timed out after 500ms and was killed; stderr: "about to hang"`,
 			wantReply: "The balance service is unavailable.", pidFile: "child.pid",
 		},
 		{

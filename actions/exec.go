@@ -25,8 +25,8 @@ var baseEnv = []string{"PATH", "HOME", "TMPDIR", "LANG"}
 var goEnv = []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "GOROOT"}
 
 // pipeGrace is how long the runner waits for a command's output pipes to
-// close after its process group was killed; a process that left the group
-// and still holds them is not waited for.
+// close after the command and what it started were killed; a process that
+// escaped the kill and still holds them is not waited for.
 const pipeGrace = 2 * time.Second
 
 var errTimeout = errors.New("action timeout")
@@ -48,6 +48,13 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 
+	// The whole request is in stdin before the command starts: whatever
+	// happens to soni afterwards, the command never reads a cut request.
+	stdin, err := requestFile(body)
+	if err != nil {
+		return nil, fmt.Errorf("command %q: cannot pass it the request: %v", name, err)
+	}
+	defer stdin.Close()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("command %q: %v", name, err)
@@ -58,16 +65,10 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 		outW.Close()
 		return nil, fmt.Errorf("command %q: %v", name, err)
 	}
-	cmd := exec.Command(path, run.Exec[1:]...)
-	cmd.Args[0] = name
-	cmd.Dir = dir
-	cmd.Env = r.commandEnv(run, name)
-	cmd.Stdin = bytes.NewReader(body)
-	cmd.Stdout = outW
-	cmd.Stderr = errW
-	cmd.WaitDelay = pipeGrace
-	procgroup.Set(cmd)
-	err = cmd.Start()
+	proc, err := r.start(startSpec{
+		path: path, args: append([]string{name}, run.Exec[1:]...), dir: dir,
+		env: r.commandEnv(run, name), stdin: stdin, stdout: outW, stderr: errW,
+	})
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -91,21 +92,21 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 	go func() { readers.Wait(); close(readersOK) }()
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- proc.wait() }()
 
 	var waitErr error
 	select {
 	case waitErr = <-waited:
 	case <-ctx.Done():
-		procgroup.Kill(cmd.Process)
+		proc.kill()
 		waitErr = <-waited
 	case <-overflow:
-		procgroup.Kill(cmd.Process)
+		proc.kill()
 		waitErr = <-waited
 	}
-	// The command has exited: whatever it left running in its group goes
-	// with it, which also closes the pipes those processes held.
-	procgroup.Kill(cmd.Process)
+	// The command has exited: whatever it left running goes with it,
+	// which also closes the pipes those processes held.
+	proc.kill()
 	select {
 	case <-readersOK:
 	case <-time.After(pipeGrace):
@@ -114,19 +115,22 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 	errR.Close()
 	<-readersOK
 
+	var startErr *startError
 	switch {
 	case stdout.overflowed():
 		return nil, fmt.Errorf("command %q failed: output larger than %s%s", name, sizeText(r.opts.MaxOutput), stderr.suffix())
+	case errors.As(waitErr, &startErr):
+		return nil, fmt.Errorf("cannot start command %q: %v", name, startErr)
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeout):
-		return nil, fmt.Errorf("command %q timed out after %s and was killed with its process group%s", name, timeout, stderr.suffix())
+		return nil, fmt.Errorf("command %q timed out after %s and was killed%s", name, timeout, stderr.suffix())
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("command %q was stopped: %w%s", name, ctx.Err(), stderr.suffix())
 	}
-	var exitErr *exec.ExitError
+	var exitErr *exitError
 	if errors.As(waitErr, &exitErr) {
-		return nil, fmt.Errorf("command %q failed: %s%s", name, exitText(exitErr), stderr.suffix())
+		return nil, fmt.Errorf("command %q failed: %v%s", name, exitErr, stderr.suffix())
 	}
-	if waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) {
+	if waitErr != nil {
 		return nil, fmt.Errorf("command %q failed: %v%s", name, waitErr, stderr.suffix())
 	}
 	out, err := decodeOutputs(stdout.buf.Bytes())
@@ -134,6 +138,86 @@ func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, time
 		return nil, fmt.Errorf("command %q failed: %v%s", name, err, stderr.suffix())
 	}
 	return out, nil
+}
+
+// startSpec is a command to start: args[0] is the name it runs under.
+type startSpec struct {
+	path, dir             string
+	args, env             []string
+	stdin, stdout, stderr *os.File
+}
+
+// process is a started command.
+type process interface {
+	// wait waits for the command to end. It returns nil when it exited
+	// with status 0, an *exitError when it ended otherwise, and a
+	// *startError when it could not be started after all.
+	wait() error
+	// kill kills the command and what it started, as far as it can reach;
+	// it may be called while wait runs, and after.
+	kill()
+}
+
+// exitError is how a command that did not succeed ended: "exit status 3",
+// "signal: killed".
+type exitError struct{ text string }
+
+func (e *exitError) Error() string { return e.text }
+
+// startError is a command that could not be started.
+type startError struct{ text string }
+
+func (e *startError) Error() string { return e.text }
+
+// groupProcess is a command run in a process group of its own, which
+// kill kills as a whole: processes that leave the group escape it.
+type groupProcess struct{ cmd *exec.Cmd }
+
+func startGroup(s startSpec) (process, error) {
+	cmd := &exec.Cmd{Path: s.path, Args: s.args, Dir: s.dir, Env: s.env, Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr}
+	procgroup.Set(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &groupProcess{cmd: cmd}, nil
+}
+
+func (g *groupProcess) wait() error {
+	err := g.cmd.Wait()
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		return &exitError{text: exitText(exitErr)}
+	}
+	return err
+}
+
+func (g *groupProcess) kill() { procgroup.Kill(g.cmd.Process) }
+
+// tempRequestFile returns an unnamed temporary file that holds body, read
+// from its start.
+func tempRequestFile(body []byte) (*os.File, error) {
+	f, err := os.CreateTemp("", "soni-request-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return fillRequestFile(f, body)
+}
+
+// fillRequestFile writes body into f and rewinds it.
+func fillRequestFile(f *os.File, body []byte) (*os.File, error) {
+	if _, err := f.Write(body); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // resolve returns the path of the command to start: a relative path with a

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/soni-dev/soni/internal/supervise"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
@@ -25,6 +26,21 @@ import (
 func script(t *testing.T, dir, name, body string) {
 	t.Helper()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+}
+
+// eachMode runs f once for each way a runner can run commands: under a
+// supervisor, where this system has them, and in a process group.
+func eachMode(t *testing.T, f func(t *testing.T, supervised bool)) {
+	for _, supervised := range []bool{true, false} {
+		name := "process group"
+		if supervised {
+			name = "supervised"
+			if !supervise.Enabled() {
+				continue
+			}
+		}
+		t.Run(name, func(t *testing.T) { f(t, supervised) })
+	}
 }
 
 // execDecl declares an exec action.
@@ -138,35 +154,38 @@ func TestExec(t *testing.T) {
 		{name: "empty command name", argv: []string{""}, wantErr: `run.exec has an empty command name`},
 		{name: "killed by a signal", argv: []string{"./killed.sh"}, wantErr: `command "./killed.sh" failed: signal: killed`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := New(nil, dir, Options{LookupEnv: lookup})
-			declared := tc.declared
-			if declared == nil {
-				for k := range tc.want {
-					declared = append(declared, k)
+	eachMode(t, func(t *testing.T, supervised bool) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				r := New(nil, dir, Options{LookupEnv: lookup})
+				r.supervised = supervised
+				declared := tc.declared
+				if declared == nil {
+					for k := range tc.want {
+						declared = append(declared, k)
+					}
 				}
-			}
-			decl := execDecl("act", tc.argv, declared...)
-			decl.Run.Env = tc.envNames
-			inputs := tc.inputs
-			if inputs == nil {
-				inputs = map[string]any{"account_type": "checking"}
-			}
-			var warnings []string
-			warn := func(w string) { warnings = append(warnings, w) }
-			out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Session: "s-1", Inputs: inputs, Decl: decl, Warn: warn})
-			if tc.wantErr != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tc.wantErr)
-				assert.Nil(t, out)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, out)
-			assert.Equal(t, tc.warnings, warnings)
-		})
-	}
+				decl := execDecl("act", tc.argv, declared...)
+				decl.Run.Env = tc.envNames
+				inputs := tc.inputs
+				if inputs == nil {
+					inputs = map[string]any{"account_type": "checking"}
+				}
+				var warnings []string
+				warn := func(w string) { warnings = append(warnings, w) }
+				out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Session: "s-1", Inputs: inputs, Decl: decl, Warn: warn})
+				if tc.wantErr != "" {
+					require.Error(t, err)
+					assert.Contains(t, err.Error(), tc.wantErr)
+					assert.Nil(t, out)
+					return
+				}
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, out)
+				assert.Equal(t, tc.warnings, warnings)
+			})
+		}
+	})
 }
 
 func TestExecLongStderrIsCut(t *testing.T) {
@@ -182,19 +201,22 @@ func TestExecLongStderrIsCut(t *testing.T) {
 }
 
 func TestExecTimeoutKillsTheProcessGroup(t *testing.T) {
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "child.pid")
-	// The script starts a grandchild and waits for it: a timeout must kill
-	// both, not leave the sleep running as an orphan.
-	script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`)
-	decl := execDecl("act", []string{"./hang.sh"})
-	decl.Run.Timeout = "500ms"
-	r := New(nil, dir, Options{})
-	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
-	require.Error(t, err)
-	assert.Equal(t, `command "./hang.sh" timed out after 500ms and was killed with its process group; stderr: "about to hang"`, err.Error())
-	pid := readPID(t, pidFile)
-	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	eachMode(t, func(t *testing.T, supervised bool) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(dir, "child.pid")
+		// The script starts a grandchild and waits for it: a timeout must kill
+		// both, not leave the sleep running as an orphan.
+		script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`)
+		decl := execDecl("act", []string{"./hang.sh"})
+		decl.Run.Timeout = "500ms"
+		r := New(nil, dir, Options{})
+		r.supervised = supervised
+		_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
+		require.Error(t, err)
+		assert.Equal(t, `command "./hang.sh" timed out after 500ms and was killed; stderr: "about to hang"`, err.Error())
+		pid := readPID(t, pidFile)
+		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	})
 }
 
 func TestExecDefaultTimeout(t *testing.T) {
@@ -203,45 +225,51 @@ func TestExecDefaultTimeout(t *testing.T) {
 	r := New(nil, dir, Options{Timeout: 200 * time.Millisecond})
 	_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
 	require.Error(t, err)
-	assert.Equal(t, `command "./hang.sh" timed out after 200ms and was killed with its process group`, err.Error())
+	assert.Equal(t, `command "./hang.sh" timed out after 200ms and was killed`, err.Error())
 }
 
 func TestExecCancelKillsTheProcessGroup(t *testing.T) {
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "child.pid")
-	script(t, dir, "hang.sh", `cat >/dev/null; sleep 60 & echo $! > child.pid; wait`)
-	r := New(nil, dir, Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
-		done <- err
-	}()
-	pid := readPID(t, pidFile)
-	cancel()
-	// A RunAction that ignored the cancellation would hang here, and the
-	// test run's own timeout would fail it: no clock is read.
-	err := <-done
-	require.Error(t, err)
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Contains(t, err.Error(), `command "./hang.sh" was stopped: context canceled`)
-	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	eachMode(t, func(t *testing.T, supervised bool) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(dir, "child.pid")
+		script(t, dir, "hang.sh", `cat >/dev/null; sleep 60 & echo $! > child.pid; wait`)
+		r := New(nil, dir, Options{})
+		r.supervised = supervised
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
+			done <- err
+		}()
+		pid := readPID(t, pidFile)
+		cancel()
+		// A RunAction that ignored the cancellation would hang here, and the
+		// test run's own timeout would fail it: no clock is read.
+		err := <-done
+		require.Error(t, err)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Contains(t, err.Error(), `command "./hang.sh" was stopped: context canceled`)
+		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	})
 }
 
 func TestExecBackgroundChildDoesNotOutliveTheAction(t *testing.T) {
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "child.pid")
-	// The grandchild keeps stdout open after the command exits; the runner
-	// must neither wait for it nor leave it running. (A runner that waited
-	// would hang for an hour: the test run's own timeout fails it, with no
-	// clock read here.)
-	script(t, dir, "bg.sh", `cat >/dev/null; sleep 3600 & echo $! > child.pid; echo '{"ok": true}'`)
-	r := New(nil, dir, Options{})
-	out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./bg.sh"}, "ok")})
-	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"ok": true}, out)
-	pid := readPID(t, pidFile)
-	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	eachMode(t, func(t *testing.T, supervised bool) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(dir, "child.pid")
+		// The grandchild keeps stdout open after the command exits; the runner
+		// must neither wait for it nor leave it running. (A runner that waited
+		// would hang for an hour: the test run's own timeout fails it, with no
+		// clock read here.)
+		script(t, dir, "bg.sh", `cat >/dev/null; sleep 3600 & echo $! > child.pid; echo '{"ok": true}'`)
+		r := New(nil, dir, Options{})
+		r.supervised = supervised
+		out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./bg.sh"}, "ok")})
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"ok": true}, out)
+		pid := readPID(t, pidFile)
+		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+	})
 }
 
 func TestExecEnvironmentForGo(t *testing.T) {
@@ -286,4 +314,31 @@ func TestExecInputsThatAreNotJSON(t *testing.T) {
 	})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `action "act": cannot encode its inputs as JSON`)
+}
+
+// BenchmarkExec runs a trivial exec action: under a supervisor (the test
+// binary re-executed) and in a process group. docs/performance.md has the
+// figures.
+func BenchmarkExec(b *testing.B) {
+	dir := b.TempDir()
+	require.NoError(b, os.WriteFile(filepath.Join(dir, "ok.sh"), []byte("#!/bin/sh\necho '{\"ok\": true}'\n"), 0o755))
+	for _, supervised := range []bool{true, false} {
+		name := "process group"
+		if supervised {
+			name = "supervised"
+			if !supervise.Enabled() {
+				continue
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			r := New(nil, dir, Options{})
+			r.supervised = supervised
+			req := vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./ok.sh"}, "ok")}
+			for b.Loop() {
+				if _, err := r.RunAction(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

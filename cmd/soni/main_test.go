@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/ir"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,6 +20,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// As in main: a copy of the test binary started to supervise an exec
+	// action does that and exits here, before testscript sees it.
+	actions.EnableSupervisor()
 	testscript.Main(m, map[string]func(){
 		"soni": main, // the real entry point, signal handling included
 	})

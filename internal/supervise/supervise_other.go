@@ -1,0 +1,10 @@
+//go:build !linux
+
+package supervise
+
+// Init does nothing where supervisors are not available.
+func Init() {}
+
+// Enabled reports whether commands can be run under a supervisor: never,
+// on this system.
+func Enabled() bool { return false }

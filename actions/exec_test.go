@@ -28,18 +28,26 @@ func script(t *testing.T, dir, name, body string) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
 }
 
-// eachMode runs f once for each way a runner can run commands: under a
-// supervisor, where this system has them, and in a process group.
+// runnerMode is a way a runner can run commands.
+type runnerMode struct {
+	name       string
+	supervised bool
+}
+
+// modes are the ways runners run commands here: under a supervisor, where
+// this system has them, and in a process group.
+func modes() []runnerMode {
+	m := []runnerMode{{name: "process group"}}
+	if supervise.Enabled() {
+		m = append([]runnerMode{{name: "supervised", supervised: true}}, m...)
+	}
+	return m
+}
+
+// eachMode runs f once for each of modes.
 func eachMode(t *testing.T, f func(t *testing.T, supervised bool)) {
-	for _, supervised := range []bool{true, false} {
-		name := "process group"
-		if supervised {
-			name = "supervised"
-			if !supervise.Enabled() {
-				continue
-			}
-		}
-		t.Run(name, func(t *testing.T) { f(t, supervised) })
+	for _, m := range modes() {
+		t.Run(m.name, func(t *testing.T) { f(t, m.supervised) })
 	}
 }
 
@@ -322,17 +330,10 @@ func TestExecInputsThatAreNotJSON(t *testing.T) {
 func BenchmarkExec(b *testing.B) {
 	dir := b.TempDir()
 	require.NoError(b, os.WriteFile(filepath.Join(dir, "ok.sh"), []byte("#!/bin/sh\necho '{\"ok\": true}'\n"), 0o755))
-	for _, supervised := range []bool{true, false} {
-		name := "process group"
-		if supervised {
-			name = "supervised"
-			if !supervise.Enabled() {
-				continue
-			}
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, m := range modes() {
+		b.Run(m.name, func(b *testing.B) {
 			r := New(nil, dir, Options{})
-			r.supervised = supervised
+			r.supervised = m.supervised
 			req := vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./ok.sh"}, "ok")}
 			for b.Loop() {
 				if _, err := r.RunAction(context.Background(), req); err != nil {

@@ -103,6 +103,11 @@ var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |s
 	`|\b(a|an) (real|actual|live) (person|human|agent)\b` +
 	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b`)
 
+// handoffNouns are the words every handoffRE match has: the regular
+// expression runs only on a message with one of them.
+var handoffNouns = wordSet("person", "human", "agent", "representative", "operator", "someone", "somebody",
+	"people", "manager", "supervisor", "persona", "humano", "alguien", "agente", "operador", "anyone", "anybody")
+
 var smallTalk = func() map[string]vm.Command {
 	m := map[string]vm.Command{}
 	for kind, phrases := range chitchatPhrases {
@@ -127,6 +132,23 @@ var texting = map[string]string{
 	"k": "ok", "kk": "ok", "gr8": "great", "msg": "message", "bb": "bye", "byee": "bye",
 }
 
+// smallTalkFirst are the words a chitchat phrase may start with, around
+// words included: a message that starts with none has no small talk
+// before it.
+var smallTalkFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, phrases := range chitchatPhrases {
+		for _, p := range phrases {
+			first, _, _ := strings.Cut(p, " ")
+			m[first] = true
+		}
+	}
+	for w := range smallTalkAround {
+		m[w] = true
+	}
+	return m
+}()
+
 // smallTalkLeads are words around small talk that do not change it.
 var smallTalkAround = map[string]bool{
 	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
@@ -144,19 +166,20 @@ var smallTalkAround = map[string]bool{
 // goodbye).
 func smallTalkOf(norm string) (vm.Command, bool) {
 	words := strings.Fields(norm)
+	changed := false
 	for i, w := range words {
 		if x, ok := texting[w]; ok {
-			words[i] = x
+			words[i], changed = x, true
 		}
 	}
-	if len(words) > 0 {
+	if changed {
 		norm = strings.Join(words, " ")
 		words = strings.Fields(norm)
 	}
 	if len(words) == 0 || len(words) > 14 {
 		return vm.Command{}, false
 	}
-	if len(words) <= 12 && handoffRE.MatchString(norm) {
+	if len(words) <= 12 && hasAny(words, handoffNouns) && handoffRE.MatchString(norm) {
 		return vm.Command{Kind: vm.CmdHandoff}, true
 	}
 	if c, ok := smallTalkPhrase(words); ok {
@@ -221,6 +244,10 @@ func smallTalkPhrase(words []string) (vm.Command, bool) {
 // one moment, show my transactions", "hi there, I lost my card"): the
 // rest says what the message is about.
 func withoutSmallTalkLead(norm string) string {
+	first, _, _ := strings.Cut(norm, " ")
+	if !smallTalkFirst[first] {
+		return norm
+	}
 	words := strings.Fields(norm)
 	for i := min(len(words)-1, 5); i >= 1; i-- {
 		if c, ok := smallTalkPhrase(words[:i]); ok && c.Kind == vm.CmdChitchat {

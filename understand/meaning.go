@@ -180,13 +180,13 @@ const typoWeight = 0.75
 // multi-word lexicon entries first ("how much do i have"), then each
 // word that is not a stop word. known, when set, corrects words that are
 // no known word to the one known word a typo away.
-func (l *lex) concepts(norm string, known map[string]string) []string {
+func (l *lex) concepts(norm string, known *typoIndex) []string {
 	c, _ := l.conceptsTypos(norm, known)
 	return c
 }
 
 // conceptsTypos is concepts, with the concepts read through a typo.
-func (l *lex) conceptsTypos(norm string, known map[string]string) ([]string, map[string]bool) {
+func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string]bool) {
 	var typos map[string]bool
 	words := strings.Fields(norm)
 	var out []string
@@ -215,8 +215,8 @@ func (l *lex) conceptsTypos(norm string, known map[string]string) ([]string, map
 		}
 		c := l.concept(w)
 		if known != nil {
-			if _, ok := known[c]; !ok {
-				if fixed, ok := typoFix(w, known); ok {
+			if _, ok := known.words[c]; !ok {
+				if fixed, ok := known.typoFix(w); ok {
 					c = fixed
 					if typos == nil {
 						typos = map[string]bool{}
@@ -261,32 +261,91 @@ func isNumberish(w string) bool {
 	return false
 }
 
+// typoIndex is the known words (every spelling and its concept), indexed
+// for typo correction by their length and their first letter, and by
+// their length and their last letter, since a typo keeps one of them and
+// changes the length by two letters at most.
+type typoIndex struct {
+	words       map[string]string
+	first, last map[uint16][]spelling
+}
+
+type spelling struct{ word, concept string }
+
+// typoKey is the index key of a letter and a length under 256.
+func typoKey(b byte, n int) uint16 { return uint16(b)<<8 | uint16(n) }
+
+func newTypoIndex(known map[string]string) *typoIndex {
+	ix := &typoIndex{words: known, first: map[uint16][]spelling{}, last: map[uint16][]spelling{}}
+	for w, c := range known {
+		// editDistance refuses spellings of 32 bytes or more.
+		if n := len(w); n > 0 && n < 32 {
+			ix.first[typoKey(w[0], n)] = append(ix.first[typoKey(w[0], n)], spelling{w, c})
+			ix.last[typoKey(w[n-1], n)] = append(ix.last[typoKey(w[n-1], n)], spelling{w, c})
+		}
+	}
+	return ix
+}
+
 // typoFix finds the one known concept whose spelling (any word that maps
 // to it) is one edit from w (two for words of eight letters or more);
 // words shorter than five letters on both sides are never corrected.
-func typoFix(w string, known map[string]string) (string, bool) {
+func (ix *typoIndex) typoFix(w string) (string, bool) {
 	if len(w) < 4 {
 		return "", false
 	}
 	found := ""
-	for spelling, c := range known {
-		longer := max(len(w), len(spelling))
-		if longer < 5 || abs(len(w)-len(spelling)) > 2 || (spelling[0] != w[0] && spelling[len(spelling)-1] != w[len(w)-1]) {
-			// A typo keeps the first or the last letter.
-			continue
-		}
-		limit := 1
-		if longer >= 8 {
-			limit = 2
-		}
-		if editDistance(w, spelling, limit) <= limit {
-			if found != "" && found != c {
-				return "", false
+	for n := max(len(w)-2, 1); n <= len(w)+2 && n < 256; n++ {
+		// The spellings that keep w's first letter, then those that keep
+		// only its last.
+		for pass, list := range [2][]spelling{ix.first[typoKey(w[0], n)], ix.last[typoKey(w[len(w)-1], n)]} {
+			for _, s := range list {
+				spelling := s.word
+				if pass == 1 && spelling[0] == w[0] {
+					continue // seen in the first pass
+				}
+				longer := max(len(w), len(spelling))
+				if longer < 5 {
+					continue
+				}
+				limit := 1
+				if longer >= 8 {
+					limit = 2
+				}
+				if limit == 1 && withinOne(w, spelling) || limit == 2 && editDistance(w, spelling, limit) <= limit {
+					if found != "" && found != s.concept {
+						return "", false
+					}
+					found = s.concept
+				}
 			}
-			found = c
 		}
 	}
 	return found, found != ""
+}
+
+// withinOne reports whether editDistance(a, b, 1) <= 1, in one pass: a
+// and b are equal but for one letter changed, added or taken away, or two
+// neighbours swapped.
+func withinOne(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(b) {
+		return true // equal, or one letter added at the end
+	}
+	if len(a) > len(b) {
+		return a[i+1:] == b[i:] // one letter added
+	}
+	return a[i+1:] == b[i+1:] || // one letter changed
+		i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // a swap
 }
 
 func abs(x int) int {
@@ -363,15 +422,17 @@ type meaning struct {
 	flows  map[string]*flowMeaning
 	weight map[string]float64
 	// known maps every word of the flows' phrases and of the lexicon to
-	// its concept, for typo correction.
+	// its concept, for typo correction; typos indexes it.
 	known map[string]string
+	typos *typoIndex
 	// valueCount counts the flows whose categorical values have a
 	// concept.
 	valueCount map[string]int
 }
 
-func newMeaning(p *ir.Program, l *lex) *meaning {
-	m := &meaning{lex: l, flows: map[string]*flowMeaning{}, weight: map[string]float64{}, known: map[string]string{}, valueCount: map[string]int{}}
+func newMeaning(p *ir.Program, l *lex) (m *meaning) {
+	defer func() { m.typos = newTypoIndex(m.known) }()
+	m = &meaning{lex: l, flows: map[string]*flowMeaning{}, weight: map[string]float64{}, known: map[string]string{}, valueCount: map[string]int{}}
 	for w, c := range l.words {
 		if !stopWords[w] {
 			m.known[w] = c

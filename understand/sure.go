@@ -199,7 +199,7 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 		return false
 	}
 	if r.mean != nil {
-		scores, _ := r.mean.score(r.mean.lex.conceptsTypos(norm, r.mean.known))
+		scores, _ := r.mean.score(r.mean.lex.conceptsTypos(norm, r.mean.typos))
 		if len(scores) > 0 {
 			return false
 		}

@@ -533,7 +533,7 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 		return nil, ""
 	}
 	norm = withoutSmallTalkLead(norm)
-	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.known)
+	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.typos)
 	scores, unmatched := r.mean.score(concepts, typos)
 	if len(scores) == 0 {
 		return nil, ""
@@ -599,7 +599,7 @@ func (r *Rules) strongOther(norm string, v vm.View) *flowRules {
 	if r.mean == nil {
 		return nil
 	}
-	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.known)
+	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.typos)
 	scores, _ := r.mean.score(concepts, typos)
 	if len(scores) == 0 {
 		return nil
@@ -1314,7 +1314,14 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 	}()
 	for range 4 {
 		matched := false
+		// Only the prefixes that start with the message's first word can
+		// match.
+		i, j := nextWord(rest, 0)
+		first := rest[i:j]
 		for _, p := range strongPrefixes {
+			if first == "" || !wordIs(first, p[0]) {
+				continue
+			}
 			if r, found := stripWords(rest, p); found {
 				rest, weak, ok, matched = r, false, true, true
 				break
@@ -1348,7 +1355,17 @@ func nextWord(s string, i int) (start, end int) {
 		i++
 	}
 	j := i
-	for j < len(s) && isWordByte(s, j) {
+	for j < len(s) {
+		if c := s[j]; c < utf8.RuneSelf {
+			if !isWordByte(s, j) {
+				break
+			}
+			j++
+			continue
+		}
+		if !isWordByte(s, j) {
+			break
+		}
 		_, size := utf8.DecodeRuneInString(s[j:])
 		j += size
 	}

@@ -540,6 +540,7 @@ func BenchmarkUnderstand(b *testing.B) {
 	}{
 		{"collect_number", "about 1,200.50 euros", askAmount},
 		{"collect_categorical", "I'd like business class please", askClass},
+		{"collect_text", "Madrid", askRecipient},
 		{"trigger", "I want to send money to Ana", idle},
 		{"trigger_with_slots", "book a business class flight from MAD", idle},
 	}

@@ -83,13 +83,15 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	}
 	s = strings.TrimSpace(s)
 	var d dateFinder
-	for _, m := range reISO.FindAllStringSubmatchIndex(s, -1) {
+	// Both patterns need digits and a separator; most answers have none.
+	numeric := strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "-/.")
+	for _, m := range reISOMatches(numeric, s) {
 		y, _ := strconv.Atoi(s[m[2]:m[3]])
 		mo, _ := strconv.Atoi(s[m[4]:m[5]])
 		day, _ := strconv.Atoi(s[m[6]:m[7]])
 		d.add(y, time.Month(mo), day, s[m[2]:m[7]])
 	}
-	for _, m := range reDMY.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range reDMYMatches(numeric, s) {
 		a, _ := strconv.Atoi(s[m[2]:m[3]])
 		b, _ := strconv.Atoi(s[m[4]:m[5]])
 		y, _ := strconv.Atoi(s[m[6]:m[7]])
@@ -185,6 +187,22 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 		return nil, errorf(ErrInvalid, "%q is not a valid date", quoted(d.invalid))
 	}
 	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
+}
+
+// reISOMatches and reDMYMatches are the numeric dates of s, when it has
+// digits and a separator.
+func reISOMatches(numeric bool, s string) [][]int {
+	if !numeric {
+		return nil
+	}
+	return reISO.FindAllStringSubmatchIndex(s, -1)
+}
+
+func reDMYMatches(numeric bool, s string) [][]int {
+	if !numeric {
+		return nil
+	}
+	return reDMY.FindAllStringSubmatchIndex(s, -1)
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",

@@ -44,6 +44,8 @@ const (
 	defaultCannotHandle          = "Sorry, I can't help with that right now."
 	defaultChitchat              = "I'm only a virtual assistant, but I'm happy to help with what I can do."
 	defaultHandoff               = "Sorry, I can't put you through to a person here, but I'm happy to help with what I can do."
+	defaultChitchatEs            = "Solo soy un asistente virtual, pero te ayudo con gusto en lo que puedo hacer."
+	defaultHandoffEs             = "Lo siento, aquí no puedo pasarte con una persona, pero te ayudo con gusto en lo que puedo hacer."
 	defaultSkipQuestion          = "Sorry, I need an answer to this question to go on."
 	defaultPatternDescriptionEnd = " (soni's default)"
 )
@@ -143,12 +145,20 @@ func WithDefaults(p *Program) *Program {
 	addResp(ResponseCorrected, "Okay, I've updated the {corrected_slot_label} to {new_value}.")
 	addResp(ResponseFlowCancelled, text(s.CancelMessage, d.CancelMessage))
 	addResp(ResponseContinueInterrupted, "Let's continue with the {previous_flow_name}.")
-	addResp(ResponseChitchat, text(s.ChitchatMessage, defaultChitchat))
+	if s.ChitchatMessage == "" {
+		addVariations(ResponseChitchat, [][3]string{{"", defaultChitchat, defaultChitchatEs}})
+	} else {
+		addResp(ResponseChitchat, s.ChitchatMessage)
+	}
 	for _, st := range smallTalkResponses {
 		addVariations(st.name, st.vars)
 	}
 	addResp(ResponseHelp, defaultHelp)
-	addResp(ResponseHumanHandoff, text(handoffMsg, defaultHandoff))
+	if handoffMsg == "" {
+		addVariations(ResponseHumanHandoff, [][3]string{{"", defaultHandoff, defaultHandoffEs}})
+	} else {
+		addResp(ResponseHumanHandoff, handoffMsg)
+	}
 	addResp(ResponseInternalError, text(s.ActionErrorMessage, d.ActionErrorMessage))
 	addResp(ResponseSkipQuestion, defaultSkipQuestion)
 	addResp(ResponseCategoricalRejection, "")

@@ -55,13 +55,23 @@ func TestDefaultChitchatAnswersEachKindOfSmallTalk(t *testing.T) {
 	assert.Equal(t, "utter_free_chitchat_response", res.Message(0).Response)
 }
 
-// TestChitchatAnswersInTheSessionsLanguage: the default answers have a
-// Spanish translation.
+// TestChitchatAnswersInTheSessionsLanguage: the default answers to small
+// talk and to a request for a person have a Spanish translation.
 func TestChitchatAnswersInTheSessionsLanguage(t *testing.T) {
 	m := newMachine(t, chitchatProgram(), Options{})
-	res, err := m.Turn(t.Context(), m.NewState("s"), Input{Commands: []Command{chitchat(ir.SmallTalkThanks)}, Metadata: map[string]any{"language": "es"}})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"¡De nada!"}, res.Replies)
+	for _, tc := range []struct {
+		cmd  Command
+		want string
+	}{
+		{chitchat(ir.SmallTalkThanks), "¡De nada!"},
+		{chitchat(ir.SmallTalkGreet), "¡Hola! ¿En qué puedo ayudarte?"},
+		{chitchat(""), "Solo soy un asistente virtual, pero te ayudo con gusto en lo que puedo hacer."},
+		{Command{Kind: CmdHandoff}, "Lo siento, aquí no puedo pasarte con una persona, pero te ayudo con gusto en lo que puedo hacer."},
+	} {
+		res, err := m.Turn(t.Context(), m.NewState("s"), Input{Commands: []Command{tc.cmd}, Metadata: map[string]any{"language": "es"}})
+		require.NoError(t, err)
+		assert.Equal(t, []string{tc.want}, res.Replies)
+	}
 }
 
 // TestChitchatOverrides: a project changes an answer by defining its

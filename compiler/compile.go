@@ -189,7 +189,7 @@ func loadInput(in input, opts Options) filePart {
 		return part
 	}
 	p := parseFile(in.name, in.src, opts, &part.ds)
-	if p == nil || isTestFile(p.value) {
+	if p == nil || isOtherFile(p.value) {
 		return part
 	}
 	part.proj = &project{}
@@ -198,14 +198,4 @@ func loadInput(in input, opts Options) filePart {
 	d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &part.ds, proj: part.proj}
 	d.decodeFile()
 	return part
-}
-
-// isTestFile reports whether a document is a conversation test file.
-func isTestFile(v any) bool {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	_, ok = m["test_cases"]
-	return ok
 }

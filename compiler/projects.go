@@ -16,9 +16,10 @@ import (
 // below it that holds flow files, as soni test finds the project of a test
 // file. When that split would leave a part that defines no flows (a
 // project laid out as domain/ and flows/), or fewer than two parts, the
-// whole directory is one project, as language.md §1 says. Conversation
-// test files (top-level test_cases) are not flow files. Unreadable paths
-// (and files over the size limit) are left for Compile to report.
+// whole directory is one project, as language.md §2 says. Conversation
+// test files (top-level test_cases) and eval files (top-level eval_cases)
+// are not flow files. Unreadable paths (and files over the size limit)
+// are left for Compile to report.
 func SplitProjects(path string, opts Options) []string {
 	opts = opts.withDefaults()
 	info, err := os.Stat(path)
@@ -31,7 +32,7 @@ func SplitProjects(path string, opts Options) []string {
 	}
 	var flowFiles []string
 	for _, f := range files {
-		if src, d := readFile(f, opts); d == nil && !testFileRE.Match(src) {
+		if src, d := readFile(f, opts); d == nil && !otherFileRE.Match(src) {
 			flowFiles = append(flowFiles, f)
 		}
 	}
@@ -88,10 +89,7 @@ func splitDir(dir string, files []string, opts Options) []projectPart {
 	return out
 }
 
-var (
-	testFileRE = regexp.MustCompile(`(?m)^test_cases\s*:`)
-	flowsKeyRE = regexp.MustCompile(`(?m)^flows\s*:`)
-)
+var flowsKeyRE = regexp.MustCompile(`(?m)^flows\s*:`)
 
 // anyDefinesFlows reports whether one of the files has a top-level flows
 // key.

@@ -16,6 +16,7 @@ func TestSplitProjects(t *testing.T) {
 	const flow = "flows:\n  f:\n    steps:\n      - {step: a, type: say, message: hi}\n"
 	const domain = "slots:\n  x: {type: text}\n"
 	const tests = "test_cases: []\n"
+	const evals = "flows: ../banking\neval_cases: []\n"
 	layouts := []struct {
 		name  string
 		files map[string]string
@@ -33,6 +34,9 @@ func TestSplitProjects(t *testing.T) {
 		}, []string{"."}},
 		{"one subdirectory", map[string]string{"banking/flows.yaml": flow, "banking/tests/t.yaml": tests}, []string{"."}},
 		{"tests only beside a project", map[string]string{"tests/t.yaml": tests, "app/flows.yaml": flow}, []string{"."}},
+		{"eval files beside projects", map[string]string{
+			"banking/flows.yaml": flow, "travel/flows.yaml": flow, "evals/banking.eval.yaml": evals,
+		}, []string{"banking", "travel"}},
 	}
 	for _, l := range layouts {
 		t.Run(l.name, func(t *testing.T) {

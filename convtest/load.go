@@ -74,7 +74,7 @@ type Suite struct {
 	Sources diag.SourceMap
 	opts    Options
 	// flowFiles remembers, by absolute path, whether a YAML file is a
-	// flow file (not a test file), so that the project search reads and
+	// flow file (not a test or eval file), so that the project search reads and
 	// parses each file once however many test files look at it.
 	flowFiles map[string]bool
 }
@@ -171,7 +171,7 @@ type found struct {
 	// directory given on the command line, or "" (no limit) for a file.
 	limit string
 	// limitHasFlows is true when limit holds, anywhere below it, YAML
-	// files that are not test files: then limit itself is the project of
+	// files that are not test or eval files: then limit itself is the project of
 	// a file for which walking up found no closer one.
 	limitHasFlows bool
 	// parsed is true when discovery parsed the file already (to tell a
@@ -207,7 +207,7 @@ func (s *Suite) discover(paths []string) []found {
 				continue
 			}
 			af, isTest := classify(src)
-			s.flowFiles[absPath(arg)] = !isTest
+			s.flowFiles[absPath(arg)] = !isTest && !compiler.IsEvalFile(src)
 			f, ds := decodeFile(filepath.ToSlash(arg), src, af)
 			add(found{path: arg, src: src, parsed: true, file: f, diags: ds})
 			continue
@@ -242,12 +242,12 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(p)}, CodeFileRead, "", "cannot read %q: %s", p, errText(r.err))
 				continue
 			}
-			s.flowFiles[absPath(p)] = !r.isTest
+			flow := !r.isTest && !compiler.IsEvalFile(r.src)
+			s.flowFiles[absPath(p)] = flow
 			if r.isTest {
 				tests = append(tests, found{path: p, src: r.src, limit: arg, parsed: true, file: r.file, diags: r.diags})
-			} else {
-				hasFlows = true
 			}
+			hasFlows = hasFlows || flow
 		}
 		for _, fd := range tests {
 			fd.limitHasFlows = hasFlows
@@ -362,7 +362,7 @@ func inParallel(workers, jobs int, do func(worker, job int)) {
 // file's flows: key (relative to the file), else the nearest directory from
 // the file's up to limit (the directory given on the command line; for a
 // file given directly, up to the root) that directly holds YAML files that
-// are not test files, else limit itself when limitHasFlows says it holds
+// are not test or eval files, else limit itself when limitHasFlows says it holds
 // such files further down (project/flows next to project/tests).
 func (s *Suite) projectPath(f *File, limit string, limitHasFlows bool) (string, bool) {
 	if s.opts.Flows != "" {
@@ -515,21 +515,22 @@ func absPath(path string) string {
 	return path
 }
 
-// isFlowFile reports whether the YAML file at path reads and is not a
-// test file, reading it once for the whole suite.
+// isFlowFile reports whether the YAML file at path reads and is neither a
+// test file nor an eval file (soni eval's), reading it once for the whole
+// suite.
 func (s *Suite) isFlowFile(path string) bool {
 	key := absPath(path)
 	if flow, ok := s.flowFiles[key]; ok {
 		return flow
 	}
 	src, err := readFile(path)
-	flow := err == nil && !IsTestFile(src)
+	flow := err == nil && !IsTestFile(src) && !compiler.IsEvalFile(src)
 	s.flowFiles[key] = flow
 	return flow
 }
 
-// hasFlowFiles reports whether dir directly holds a YAML file that is not
-// a test file.
+// hasFlowFiles reports whether dir directly holds a YAML file that is
+// neither a test file nor an eval file.
 func (s *Suite) hasFlowFiles(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -547,7 +548,7 @@ func (s *Suite) hasFlowFiles(dir string) bool {
 }
 
 // hasFlowFilesBelow reports whether dir or a directory below it that is
-// not hidden holds a YAML file that is not a test file.
+// not hidden holds a YAML file that is not a test or eval file.
 func (s *Suite) hasFlowFilesBelow(dir string) bool {
 	found := false
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -1,0 +1,39 @@
+package compiler
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// A project's tree may hold YAML files that are not flow files: the
+// conversation tests of soni test (top-level test_cases) and the eval
+// files of soni eval (top-level eval_cases). Compiling a directory, the
+// split of a directory of projects and soni test's search for a test
+// file's project all leave them out (language.md §2). Neither key is one
+// of the language, so no flow file is taken for one of them.
+var (
+	otherFileKeys = []string{"test_cases", "eval_cases"}
+	otherFileRE   = regexp.MustCompile(`(?m)^["']?(?:test_cases|eval_cases)["']?[ \t]*:`)
+	evalFileRE    = regexp.MustCompile(`(?m)^["']?eval_cases["']?[ \t]*:`)
+)
+
+// IsEvalFile reports whether YAML source is an eval file (soni eval): a
+// line at the top level is the key eval_cases.
+func IsEvalFile(src []byte) bool {
+	return bytes.Contains(src, []byte("eval_cases")) && evalFileRE.Match(src)
+}
+
+// isOtherFile reports whether a parsed document is a conversation test
+// or an eval file, not a flow file.
+func isOtherFile(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, k := range otherFileKeys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}

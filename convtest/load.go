@@ -26,6 +26,7 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/schema"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
@@ -122,6 +123,9 @@ type Project struct {
 // compiles their projects and checks every name they use. Problems are in
 // Suite.Diags; a suite with errors must not run.
 func Load(paths []string, opts Options) *Suite {
+	// The projects are compiled after the test files are read: the flow
+	// schema compiles meanwhile on another processor.
+	go schema.Warm()
 	s := &Suite{Sources: diag.SourceMap{}, opts: opts, flowFiles: map[string]bool{}}
 	found := s.discover(paths)
 	projects := map[string]*Project{}

@@ -38,7 +38,8 @@ const ID = "https://soni.dev/schema/flow.schema.json"
 // `soni schema`. The caller owns the returned slice.
 func JSON() []byte { return bytes.Clone(schemaJSON) }
 
-// compiled holds the schema compiled once, plus an index of every subschema
+// compiled holds the schema compiled once (the fast variant, or the
+// published schema for loadFull), plus an index of every subschema
 // by its absolute location so that error locations can be resolved to the
 // schema that produced them.
 //
@@ -73,7 +74,11 @@ var stepDefs = map[string]string{
 	"confirm": "confirmStep",
 }
 
-// load compiles the embedded schema on first use and caches the result.
+// load compiles the fast variant of the embedded schema on first use and
+// caches the result; it is what [Validate] needs. The published schema is
+// compiled by loadFull, only when it is asked for: compiling a schema
+// also checks it against the draft's metaschema, and doing it twice took a
+// third of a small project's compile.
 var load = sync.OnceValues(func() (*compiled, error) {
 	fastJSON, err := fastVariant(schemaJSON)
 	if err != nil {
@@ -81,16 +86,10 @@ var load = sync.OnceValues(func() (*compiled, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(ID, bytes.NewReader(schemaJSON)); err != nil {
-		return nil, fmt.Errorf("load embedded schema: %w", err)
-	}
 	if err := c.AddResource(fastID, bytes.NewReader(fastJSON)); err != nil {
 		return nil, fmt.Errorf("load embedded schema: %w", err)
 	}
 	out := &compiled{steps: map[string]*jsonschema.Schema{}, byLoc: map[string]*jsonschema.Schema{}}
-	if out.root, err = c.Compile(ID); err != nil {
-		return nil, fmt.Errorf("compile embedded schema: %w", err)
-	}
 	if out.fast, err = c.Compile(fastID); err != nil {
 		return nil, fmt.Errorf("compile embedded schema: %w", err)
 	}
@@ -102,12 +101,37 @@ var load = sync.OnceValues(func() (*compiled, error) {
 	if out.any, err = c.Compile(fastID + "#/$defs/anyStep"); err != nil {
 		return nil, fmt.Errorf("compile embedded schema: %w", err)
 	}
-	out.index(out.root)
 	out.index(out.fast)
 	for _, s := range out.steps {
 		out.index(s)
 	}
 	out.index(out.any)
+	return out, nil
+})
+
+// Warm compiles the schema [Validate] uses, if it is not compiled yet. A
+// command that is about to compile a project while it does other work
+// first (reading test files) runs it on a goroutine of its own.
+func Warm() { _, _ = load() }
+
+// loadFull compiles the published schema on first use and caches it: the
+// root of a compiled, with its index, and the step definitions of the
+// fast variant, which the hints read.
+var loadFull = sync.OnceValues(func() (*compiled, error) {
+	fast, err := load()
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(ID, bytes.NewReader(schemaJSON)); err != nil {
+		return nil, fmt.Errorf("load embedded schema: %w", err)
+	}
+	out := &compiled{steps: fast.steps, any: fast.any, byLoc: map[string]*jsonschema.Schema{}}
+	if out.root, err = c.Compile(ID); err != nil {
+		return nil, fmt.Errorf("compile embedded schema: %w", err)
+	}
+	out.index(out.root)
 	return out, nil
 })
 
@@ -133,7 +157,7 @@ func fastVariant(src []byte) ([]byte, error) {
 // Compiled returns the published schema, compiled. It fails only if the
 // embedded schema is broken, which the package's tests rule out.
 func Compiled() (*jsonschema.Schema, error) {
-	c, err := load()
+	c, err := loadFull()
 	if err != nil {
 		return nil, err
 	}

@@ -109,6 +109,10 @@ func Validate(doc any) []Violation {
 // dispatch, or, when full is set, with the published schema alone. Both give
 // the same violations; tests compare them.
 func validate(doc any, full bool) []Violation {
+	load := load
+	if full {
+		load = loadFull
+	}
 	c, err := load()
 	if err != nil {
 		return []Violation{internalViolation(err)}

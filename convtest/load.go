@@ -210,6 +210,11 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
 			}
+			if f, ok := decodePieces(filepath.ToSlash(arg), src); ok {
+				s.flowFiles[absPath(arg)] = false
+				add(found{path: arg, src: src, parsed: true, file: f})
+				continue
+			}
 			af, isTest := classify(src)
 			s.flowFiles[absPath(arg)] = !isTest && !compiler.IsEvalFile(src)
 			f, ds := decodeFile(filepath.ToSlash(arg), src, af)
@@ -329,6 +334,10 @@ func (s *Suite) readAll(files []string) []readResult {
 	inParallel(runtime.GOMAXPROCS(0), len(files), func(_, i int) {
 		r := &out[i]
 		if r.src, r.err = readFile(files[i]); r.err != nil {
+			return
+		}
+		if f, ok := decodePieces(filepath.ToSlash(files[i]), r.src); ok {
+			r.isTest, r.file = true, f
 			return
 		}
 		var af yamlDoc

@@ -307,6 +307,11 @@ type yamlDoc struct {
 // decodeFile is ParseFile given the file's YAML already parsed by
 // parseYAML, or a zero doc to parse it here.
 func decodeFile(path string, src []byte, doc yamlDoc) (*File, diag.List) {
+	if doc.file == nil {
+		if f, ok := decodePieces(path, src); ok {
+			return f, nil
+		}
+	}
 	f, ds, pieced := decodeDoc(path, src, doc, false)
 	if pieced && len(ds) > 0 {
 		f, ds, _ = decodeDoc(path, src, yamlDoc{}, true)

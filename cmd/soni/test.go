@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -81,6 +82,10 @@ func testCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// The test files' syntax trees are garbage now: collecting
+			// them here sizes the heap for the run from what the run
+			// keeps (on 8,000 turns the peak went from 93 to 72 MiB).
+			runtime.GC()
 			report := suite.Run(c.Context)
 			if opts.Run != nil && report.Passed+report.Failed+report.Skipped == 0 {
 				// Most likely a typo in the pattern: say so rather than

@@ -47,11 +47,10 @@ func Parse(text string) (f *ast.File, ok bool) {
 			f, ok = nil, false
 		}
 	}()
-	i := p.next(0)
-	if i == len(p.lines) || p.lines[i].indent != 0 {
+	if len(p.lines) == 0 || p.lines[0].indent != 0 {
 		return nil, false
 	}
-	body, j := p.node(i, 0)
+	body, j := p.node(0, 0)
 	if _, isMap := body.(*ast.MappingNode); !isMap || j != len(p.lines) {
 		return nil, false
 	}
@@ -63,10 +62,12 @@ type outside struct{}
 
 func fail() { panic(outside{}) }
 
+// line is a line with content: neither blank nor only a comment, which
+// the subset never needs to see.
 type line struct {
+	no         int // counted from 0
 	start, end int // the line's bytes in the text, without the '\n'
 	indent     int // spaces before its first character
-	content    bool
 }
 
 type parser struct {
@@ -99,38 +100,30 @@ func (s *slab[T]) new() *T {
 // or a directive.
 func (p *parser) split() bool {
 	s := p.s
-	p.lines = make([]line, 0, strings.Count(s, "\n")+1)
-	for start := 0; start <= len(s); {
+	for no, start := 0, 0; start <= len(s); no++ {
 		end := strings.IndexByte(s[start:], '\n')
 		if end < 0 {
 			end = len(s)
 		} else {
 			end += start
 		}
-		l := line{start: start, end: end}
+		l := line{no: no, start: start, end: end}
 		for l.start+l.indent < end && s[l.start+l.indent] == ' ' {
 			l.indent++
 		}
 		body := s[l.start+l.indent : end]
-		l.content = body != "" && body[0] != '#'
 		if l.indent == 0 && (strings.HasPrefix(body, "---") || strings.HasPrefix(body, "...") || strings.HasPrefix(body, "%")) {
 			return false
 		}
-		p.lines = append(p.lines, l)
+		if body != "" && body[0] != '#' {
+			p.lines = append(p.lines, l)
+		}
 		if end == len(s) {
 			break
 		}
 		start = end + 1
 	}
 	return true
-}
-
-// next returns the first line from i on with content, or len(p.lines).
-func (p *parser) next(i int) int {
-	for i < len(p.lines) && !p.lines[i].content {
-		i++
-	}
-	return i
 }
 
 // rest is line i from byte off of the line on.
@@ -148,7 +141,7 @@ func (p *parser) position(i, off int) *token.Position {
 		col = utf8.RuneCountInString(prefix) + 1
 	}
 	pos := p.pos.new()
-	*pos = token.Position{Line: i + 1, Column: col, Offset: l.start + off + 1}
+	*pos = token.Position{Line: l.no + 1, Column: col, Offset: l.start + off + 1}
 	return pos
 }
 
@@ -204,7 +197,7 @@ func (p *parser) node(i, off int) (ast.Node, int) {
 	case keyEnd(rest) >= 0:
 		return p.mapping(i, off)
 	}
-	return p.inline(i, off), p.next(i + 1)
+	return p.inline(i, off), i + 1
 }
 
 // mapping parses a block mapping whose first key starts at byte off of
@@ -249,7 +242,7 @@ func (p *parser) mapping(i, off int) (ast.Node, int) {
 		if v == len(rest)+off || rest[v-off] == '#' {
 			// The value is on the lines below: more indented, or a list
 			// at the key's indentation.
-			j := p.next(i + 1)
+			j := i + 1
 			switch {
 			case j < len(p.lines) && p.lines[j].indent > off:
 				value, next = p.node(j, p.lines[j].indent)
@@ -259,7 +252,7 @@ func (p *parser) mapping(i, off int) (ast.Node, int) {
 				fail() // an empty value, whose position the library makes up
 			}
 		} else {
-			value, next = p.inline(i, v), p.next(i+1)
+			value, next = p.inline(i, v), i+1
 		}
 		if m.Start == nil {
 			m.Start = colon
@@ -322,7 +315,7 @@ func (p *parser) sequence(i, off int) (ast.Node, int) {
 		var value ast.Node
 		var next int
 		if v == len(rest) || rest[v] == '#' {
-			j := p.next(i + 1)
+			j := i + 1
 			if j == len(p.lines) || p.lines[j].indent <= off {
 				fail() // an empty entry
 			}

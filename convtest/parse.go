@@ -54,6 +54,11 @@ const (
 	// StepBotUttered is Rasa's bot_uttered assertion: some reply of the
 	// turn matches a regular expression. It exists only in assertions.
 	StepBotUttered StepKind = "bot_uttered"
+	// StepBotDidNotUtter is Rasa's bot_did_not_utter assertion: no reply
+	// of the turn was said from the response, matches the regular
+	// expression, or has one of the buttons (each field forbids on its
+	// own, as in Rasa). It exists only in assertions.
+	StepBotDidNotUtter StepKind = "bot_did_not_utter"
 )
 
 // stepKinds lists every step kind, for did-you-mean suggestions.

@@ -18,7 +18,7 @@ import (
 // equivalent for is refused with T017, saying what to write instead.
 
 // assertionKeys are the assertion kinds soni reads.
-var assertionKeys = []string{"action_executed", "bot_uttered", "flow_cancelled", "flow_completed", "flow_started", "pattern_clarification_contains", "slot_was_not_set", "slot_was_set"}
+var assertionKeys = []string{"action_executed", "bot_did_not_utter", "bot_uttered", "flow_cancelled", "flow_completed", "flow_started", "pattern_clarification_contains", "slot_was_not_set", "slot_was_set"}
 
 // unsupportedAssertions are Rasa's assertions soni has no equivalent for,
 // with what to write instead.
@@ -147,7 +147,7 @@ func (d *decoder) assertion(n ast.Node) *Step {
 		for _, sv := range st.Slots {
 			st.refs = append(st.refs, ref{kind: "slot", name: sv.Slot, pos: sv.Pos})
 		}
-	case StepBotUttered:
+	case StepBotUttered, StepBotDidNotUtter:
 		fields, ok := d.mapping(mv.Value, key)
 		if !ok {
 			return nil
@@ -155,36 +155,36 @@ func (d *decoder) assertion(n ast.Node) *Step {
 		for _, f := range fields {
 			switch keyOf(f) {
 			case "text_matches":
-				s, ok := d.scalar(f.Value, "bot_uttered.text_matches")
+				s, ok := d.scalar(f.Value, key+".text_matches")
 				if !ok {
 					return nil
 				}
 				re, err := regexp.Compile(s)
 				if err != nil {
-					d.errorf(d.pos(f.Value), CodeBadRegex, "bot_uttered.text_matches %q is not a valid regular expression: %s", s, regexpReason(err))
+					d.errorf(d.pos(f.Value), CodeBadRegex, "%s.text_matches %q is not a valid regular expression: %s", key, s, regexpReason(err))
 					return nil
 				}
 				st.Text, st.Regexp = s, re
 			case "utter_name":
-				s, ok := d.scalar(f.Value, "bot_uttered.utter_name")
+				s, ok := d.scalar(f.Value, key+".utter_name")
 				if !ok {
 					return nil
 				}
 				st.Response = s
 				st.refs = append(st.refs, ref{kind: "response", name: s, pos: d.pos(f.Value)})
 			case "buttons":
-				bs, ok := d.buttons(f.Value)
+				bs, ok := d.buttons(f.Value, key)
 				if !ok {
 					return nil
 				}
 				st.Buttons, st.HasButtons = bs, true
 			default:
-				d.unknownKey(f, "bot_uttered", []string{"buttons", "text_matches", "utter_name"})
+				d.unknownKey(f, key, []string{"buttons", "text_matches", "utter_name"})
 				return nil
 			}
 		}
 		if st.Regexp == nil && st.Response == "" && !st.HasButtons {
-			d.errorf(st.Pos, CodeMissingField, "bot_uttered needs utter_name: a response's name, text_matches: a regular expression for the reply, or buttons")
+			d.errorf(st.Pos, CodeMissingField, "%s needs utter_name: a response's name, text_matches: a regular expression for the reply, or buttons", key)
 			return nil
 		}
 	default:
@@ -194,9 +194,10 @@ func (d *decoder) assertion(n ast.Node) *Step {
 	return st
 }
 
-// buttons reads bot_uttered's buttons: [{title, payload}].
-func (d *decoder) buttons(n ast.Node) ([]ir.Button, bool) {
-	seq, ok := d.sequence(n, "bot_uttered.buttons")
+// buttons reads the buttons of bot_uttered or bot_did_not_utter (key):
+// [{title, payload}].
+func (d *decoder) buttons(n ast.Node, key string) ([]ir.Button, bool) {
+	seq, ok := d.sequence(n, key+".buttons")
 	if !ok {
 		return nil, false
 	}
@@ -405,7 +406,7 @@ func describe(st *Step) string {
 		return fmt.Sprintf("%s %s", st.Kind, slotNames(st.Slots))
 	case StepClarification:
 		return fmt.Sprintf("%s %s", st.Kind, strings.Join(st.Names, ", "))
-	case StepBotUttered:
+	case StepBotUttered, StepBotDidNotUtter:
 		var parts []string
 		if st.Response != "" {
 			parts = append(parts, st.Response)
@@ -416,7 +417,7 @@ func describe(st *Step) string {
 		if st.HasButtons {
 			parts = append(parts, "with buttons "+buttonList(st.Buttons))
 		}
-		return "bot_uttered " + strings.Join(parts, " ")
+		return string(st.Kind) + " " + strings.Join(parts, " ")
 	}
 	if st.FlowStepID != "" {
 		return fmt.Sprintf("%s %s at step %s", st.Kind, st.Text, st.FlowStepID)

@@ -453,6 +453,25 @@ func uttered(st *Step, res *vm.Result, j int) bool {
 	return true
 }
 
+// forbidden says why a reply breaks a bot_did_not_utter assertion, or
+// "": as in Rasa, the reply breaks it when it was said from the response,
+// or matches the regular expression, or has one of the buttons, each on
+// its own.
+func forbidden(st *Step, u vm.Utterance) string {
+	switch {
+	case st.Response != "" && u.Response == st.Response:
+		return "was said from " + st.Response
+	case st.Regexp != nil && st.Regexp.MatchString(u.Text):
+		return "matches /" + st.Text + "/"
+	}
+	for _, b := range u.Buttons {
+		if slices.Contains(st.Buttons, b) {
+			return fmt.Sprintf("has the button %q (%s)", b.Title, b.Payload)
+		}
+	}
+	return ""
+}
+
 // buttonList shows buttons for a message.
 func buttonList(bs []ir.Button) string {
 	parts := make([]string, len(bs))
@@ -487,6 +506,14 @@ func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
 			}
 		}
 		return []string{fmt.Sprintf("%s: no reply of the turn matches (replies: %s)", describe(st), replyList(res))}
+	case StepBotDidNotUtter:
+		var out []string
+		for j := range res.Replies {
+			if why := forbidden(st, res.Message(j)); why != "" {
+				out = append(out, fmt.Sprintf("%s: reply %q %s", describe(st), res.Replies[j], why))
+			}
+		}
+		return out
 	case StepClarification:
 		return checkClarification(prog, st, res)
 	case StepSlotWasSet, StepSlotWasNotSet:
@@ -542,13 +569,13 @@ func checkEvents(prog *ir.Program, st *Step, res *vm.Result) []string {
 // checkOrder checks assertion_order_enabled: each assertion must hold
 // after the one before it, on the turn's timeline of events and replies
 // (as Rasa slices the turn's events after each match). It returns the
-// first assertion out of order and why. slot_was_not_set has no place in
-// the timeline and is skipped.
+// first assertion out of order and why. slot_was_not_set and
+// bot_did_not_utter have no place in the timeline and are skipped.
 func checkOrder(prog *ir.Program, asserts []*Step, res *vm.Result) (*Step, string) {
 	after := -1
 	var prev *Step
 	for _, st := range asserts {
-		if st.Kind == StepSlotWasNotSet {
+		if st.Kind == StepSlotWasNotSet || st.Kind == StepBotDidNotUtter {
 			continue
 		}
 		at, ok := firstAfter(st, res, after)

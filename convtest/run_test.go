@@ -34,6 +34,7 @@ func TestAssertions(t *testing.T) {
 		{"stubs", 1, 1, 0},
 		{"unstubbed", 1, 1, 0},
 		{"rasa", 1, 2, 0},
+		{"bot_did_not_utter", 1, 1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -227,4 +228,30 @@ func TestValidatorStubs(t *testing.T) {
 	_, r := run(t, []string{"testdata/validators/tests.yaml"}, Options{})
 	assert.Equal(t, 3, r.Passed, "%v", r.Files[0].Cases[0].FailureText())
 	assert.Equal(t, 0, r.Failed)
+}
+
+// TestForbidden covers bot_did_not_utter's reading of a reply: as in
+// Rasa, each field forbids on its own.
+func TestForbidden(t *testing.T) {
+	yes := ir.Button{Title: "Yes", Payload: "/SetSlots(ok=true)"}
+	no := ir.Button{Title: "No", Payload: "/SetSlots(ok=false)"}
+	reply := vm.Utterance{Text: "Send 5 to Ana?", Response: "utter_confirm", Buttons: []ir.Button{yes, no}}
+	tests := []struct {
+		name string
+		st   Step
+		want string
+	}{
+		{"its response", Step{Response: "utter_confirm"}, "was said from utter_confirm"},
+		{"another response", Step{Response: "utter_done"}, ""},
+		{"its text", Step{Text: "Ana", Regexp: regexp.MustCompile("Ana")}, "matches /Ana/"},
+		{"another text", Step{Text: "Bo", Regexp: regexp.MustCompile("Bo")}, ""},
+		{"one of its buttons", Step{Buttons: []ir.Button{{Title: "Maybe", Payload: "/x"}, no}, HasButtons: true}, `has the button "No" (/SetSlots(ok=false))`},
+		{"a button with another payload", Step{Buttons: []ir.Button{{Title: "No", Payload: "/x"}}, HasButtons: true}, ""},
+		{"any field forbids", Step{Response: "utter_done", Text: "Send", Regexp: regexp.MustCompile("Send")}, "matches /Send/"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, forbidden(&tc.st, reply))
+		})
+	}
 }

@@ -186,6 +186,7 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 		id = b.unique(id + "_link")
 	}
 	m, comment := b.step(st, id)
+	b.stepKeys(st)
 	nx := st.get("next")
 	b.im.sum.Steps.add(false)
 	defer func() {
@@ -214,6 +215,48 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 		b.emit(m, comment)
 	default:
 		b.branches(st, id, m, comment, nx.list())
+	}
+}
+
+// stepKeys are the keys each kind of Rasa step has that the import reads,
+// its kind first, in the order step tries them; a step of a kind soni
+// cannot express is kept whole as a comment.
+var stepKeys = [][]string{
+	{"collect", "description", "utter", "ask_before_filling", "reset_after_flow_ends", "rejections", "force_slot_filling"},
+	{"action"},
+	{"set_slots"},
+	{"call"},
+	{"link"},
+	{"noop"},
+}
+
+// stepKeys reports what a step carries that the import does not
+// translate, so that nothing is dropped silently: force_slot_filling, and
+// any key its kind does not have.
+func (b *flowBuilder) stepKeys(st *node) {
+	var known []string
+	for _, keys := range stepKeys {
+		if st.has(keys[0]) {
+			known = keys
+			break
+		}
+	}
+	if known == nil {
+		return
+	}
+	for i, k := range st.keys {
+		v := st.vals[i]
+		switch {
+		case k == "id" || k == "next" || k == formKey:
+		case k == "force_slot_filling" && slices.Contains(known, k):
+			if f, ok := v.boolean(); ok && f {
+				b.im.rep.add(v.at, "step", StatusApproximated, b.out, "nothing, unless the answer may name another flow: then check the slot's value in a branch after the collect",
+					"in flow %q, force_slot_filling makes Rasa take the whole answer to the collect of %q as its value; soni's understanding may still read a cancellation, a correction or another flow in it", b.f.name, st.get("collect").str())
+			}
+		case !slices.Contains(known, k):
+			b.im.rep.add(v.at, "step", StatusIgnored, b.out, "nothing in soni corresponds to it; check that the flow does not rely on it",
+				"flow %q: the step key %q is not translated", b.f.name, k)
+		}
 	}
 }
 

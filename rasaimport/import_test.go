@@ -123,6 +123,12 @@ func TestImportFixtureCoverage(t *testing.T) {
 		"assertions:", "flow_started: transfer_money", "slot_was_set:", "text_matches:",
 		"action_executed: action_check_funds", "assertion_order_enabled: true", "fixtures:", "metadata: mobile",
 		"stub_custom_actions:", `"no_funds::action_check_funds":`, "flow_step_id: done", "balance_old_style_2",
+		"flow_cancelled: book_call", "- slot_was_not_set:\n              - name: call_time", "- slot_was_not_set:\n          - call_time",
+		"- pattern_clarification_contains:\n              - \"book a call\"\n              - \"book table\"",
+		"- bot_did_not_utter:\n              utter_name: utter_ask_call_time",
+		"- bot_did_not_utter:\n              text_matches: afternoon\n              buttons:",
+		// responses
+		"- id: call_booked_default",
 	} {
 		assert.Contains(t, all, want)
 	}
@@ -135,6 +141,21 @@ func TestImportFixtureCoverage(t *testing.T) {
 	} {
 		assert.Contains(t, md, want)
 	}
+	// Nothing is dropped silently: what a step or a flow carries that the
+	// import does not translate is reported, and so are the stories.
+	var msgs []string
+	for _, it := range rep.Items {
+		msgs = append(msgs, it.Where+" "+it.Status+" "+it.Message)
+	}
+	items := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`data/flows/banking.yml:77 approximated in flow "contact_support", force_slot_filling makes Rasa take the whole answer`,
+		`data/flows/banking.yml:78 ignored flow "contact_support": the step key "silence_timeout" is not translated`,
+		`data/flows/banking.yml:8 ignored flow "transfer_money": the confidence_threshold of its nlu_trigger intent "transfer_money" is not translated`,
+		`data/stories.yml:2 ignored 1 stories (Rasa's NLU-based dialogue) are not translated`,
+	} {
+		assert.Contains(t, items, want)
+	}
 	kinds := map[string]bool{}
 	for _, it := range rep.Items {
 		kinds[it.Status+" "+it.Kind] = true
@@ -146,10 +167,10 @@ func TestImportFixtureCoverage(t *testing.T) {
 		assert.True(t, kinds[want], "no %s item", want)
 	}
 	s := rep.Summary
-	assert.Equal(t, Count{7, s.Flows.Converted}, s.Flows)
+	assert.Equal(t, Count{8, s.Flows.Converted}, s.Flows)
 	assert.Equal(t, 4, s.Patterns.Total)
-	assert.Equal(t, 4, s.TestFiles.Total)
-	assert.Equal(t, 9, s.TestCases.Total)
+	assert.Equal(t, 5, s.TestFiles.Total)
+	assert.Equal(t, 11, s.TestCases.Total)
 }
 
 // TestImportIssue19Forms checks the forms the importer writes with the

@@ -198,7 +198,14 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 	for i, k := range fl.n.keys {
 		v := fl.n.vals[i]
 		switch k {
-		case "description", "if", "steps", "persisted_slots", "nlu_trigger", "name":
+		case "nlu_trigger":
+			for _, t := range v.list() {
+				if ct := t.get("intent").get("confidence_threshold"); ct != nil {
+					im.rep.add(ct.at, "flow", StatusIgnored, out, "nothing: soni starts the flow from the intent's examples, and its rules have no classifier confidence",
+						"flow %q: the confidence_threshold of its nlu_trigger intent %q is not translated", fl.name, t.get("intent").get("name").str())
+				}
+			}
+		case "description", "if", "steps", "persisted_slots", "name":
 		case "always_include_in_prompt":
 			im.rep.add(v.at, "flow", StatusIgnored, out, "nothing; soni's prompt lists every flow a message can start",
 				"flow %q: always_include_in_prompt is not translated", fl.name)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
@@ -289,6 +290,22 @@ func (tb *testBuilder) knownSlot(name string, at loc) bool {
 	return false
 }
 
+// flowTitled reports whether an imported flow has the key or the name for
+// people title, as pattern_clarification_contains names the flows it
+// offers (soni reads either, ignoring case).
+func (tb *testBuilder) flowTitled(title string) bool {
+	for _, f := range tb.im.flows {
+		label := f.n.get("name").str()
+		if label == "" {
+			label = strings.ReplaceAll(f.name, "_", " ")
+		}
+		if f.name == title || strings.EqualFold(label, title) {
+			return true
+		}
+	}
+	return false
+}
+
 // knownFlow reports whether a test may name a flow.
 func (tb *testBuilder) knownFlow(name string) bool {
 	return tb.im.flows[name] != nil || tb.im.f.patterns && tb.im.f.testDefaults && ir.IsPattern(name)
@@ -466,10 +483,31 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 			default:
 				drop(a, "remove the assertion, or check what the action does", "the assertion expects the action %q, which no imported flow runs", name)
 			}
-		case "bot_uttered":
-			tb.botUttered(a, v, keep, drop)
-		default:
+		case "bot_uttered", "bot_did_not_utter":
+			tb.botUttered(key, a, v, keep, drop)
+		case "pattern_clarification_contains":
+			names := &yseq{}
+			var unknown []string
+			for _, it := range v.list() {
+				if !tb.flowTitled(it.str()) {
+					unknown = append(unknown, strconv.Quote(it.str()))
+				}
+				names.add(it.str())
+			}
+			switch {
+			case !im.f.patterns:
+				drop(a, "check the bot's question with bot_uttered text_matches instead", "the assertion %q needs soni's clarification pattern", key)
+			case len(names.items) == 0:
+				drop(a, "list the flows the clarification offers", "the assertion %q names no flow", key)
+			case len(unknown) > 0:
+				drop(a, "import the flows, or remove them from the assertion", "the assertion %q names %s, which the imported project has no flow for", key, strings.Join(unknown, ", "))
+			default:
+				keep(&ymap{entries: []yentry{{key: key, val: names}}})
+			}
+		case "generative_response_is_relevant", "generative_response_is_grounded":
 			drop(a, "check the bot's reply with bot_uttered text_matches instead", "the assertion %q has no soni equivalent (soni's tests never call a model)", key)
+		default:
+			drop(a, "write the check with the assertions of docs/testing.md, or remove it", "the assertion %q has no soni equivalent", key)
 		}
 		im.sum.Assertions.add(len(im.rep.items) == before)
 	}
@@ -492,8 +530,9 @@ func (tb *testBuilder) rejectedHere(slot string, uttered map[string]bool) bool {
 	return false
 }
 
-// botUttered translates a bot_uttered assertion.
-func (tb *testBuilder) botUttered(a, v *node, keep func(any), drop func(*node, string, string, ...any)) {
+// botUttered translates a bot_uttered or bot_did_not_utter assertion
+// (key). A response checked by its text becomes a check of its own.
+func (tb *testBuilder) botUttered(key string, a, v *node, keep func(any), drop func(*node, string, string, ...any)) {
 	im := tb.im
 	m := &ymap{}
 	var extra []any
@@ -503,12 +542,13 @@ func (tb *testBuilder) botUttered(a, v *node, keep func(any), drop func(*node, s
 		case "utter_name":
 			c, _ := tb.utterCheck(x.str(), x.at, false)
 			if c == nil {
-				drop(&node{kind: kMap, at: x.at, keys: []string{"bot_uttered"}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"utter_name"}, vals: []*node{x}}}}, "", "")
+				drop(&node{kind: kMap, at: x.at, keys: []string{key}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"utter_name"}, vals: []*node{x}}}}, "", "")
 				continue
 			}
 			if check := c.entries[0].val.(*ymap); check.entries[0].key == "utter_name" {
 				m.add(k, x.str())
 			} else {
+				c.entries[0].key = key
 				extra = append(extra, c)
 			}
 		case "text_matches":
@@ -518,14 +558,14 @@ func (tb *testBuilder) botUttered(a, v *node, keep func(any), drop func(*node, s
 				m.add(k, nodeY(x))
 				continue
 			}
-			drop(&node{kind: kMap, at: x.at, keys: []string{"bot_uttered"}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"buttons"}, vals: []*node{x}}}},
+			drop(&node{kind: kMap, at: x.at, keys: []string{key}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"buttons"}, vals: []*node{x}}}},
 				"check the reply's text with text_matches", "the assertion checks the reply's buttons, which soni's tests cannot check yet")
 		default:
-			drop(a, "check the reply with text_matches", "bot_uttered %q has no soni equivalent", k)
+			drop(a, "check the reply with text_matches", "%s %q has no soni equivalent", key, k)
 		}
 	}
 	if len(m.entries) > 0 {
-		keep(&ymap{entries: []yentry{{key: "bot_uttered", val: m}}})
+		keep(&ymap{entries: []yentry{{key: key, val: m}}})
 	}
 	for _, e := range extra {
 		keep(e)

@@ -45,8 +45,9 @@ func fixtureActions() map[string]fakeactionserver.Action {
 
 // TestImportRasaFixture imports testdata/rasa/project with the CLI and
 // runs the imported conversation tests with `soni test`, the custom
-// actions answered by a fake Rasa action server: the test report is
-// pinned in testdata/rasa/soni-test.golden (SONI_UPDATE=1 rewrites it).
+// actions answered by a fake Rasa action server: the test report, text and
+// JSON, is pinned in testdata/rasa/soni-test.golden (SONI_UPDATE=1
+// rewrites it).
 func TestImportRasaFixture(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -67,11 +68,16 @@ func TestImportRasaFixture(t *testing.T) {
 	code = run(context.Background(), []string{"soni", "validate", "bot"}, nil, &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 
-	// Its tests run under soni test with no manual edit.
+	// Its tests run under soni test with no manual edit: the summary, and
+	// each case by name (the JSON report).
 	out.Reset()
 	errOut.Reset()
 	run(context.Background(), []string{"soni", "test", "bot"}, nil, &out, &errOut)
-	got := strings.ReplaceAll(out.String(), srv.URL, "http://ACTION-SERVER")
+	text, textErr := out.String(), errOut.String()
+	out.Reset()
+	errOut.Reset()
+	run(context.Background(), []string{"soni", "test", "--format", "json", "bot"}, nil, &out, &errOut)
+	got := strings.ReplaceAll(text+"--- json\n"+out.String(), srv.URL, "http://ACTION-SERVER")
 	path := filepath.Join(root, "testdata/rasa/soni-test.golden")
 	if os.Getenv("SONI_UPDATE") != "" {
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
@@ -79,7 +85,7 @@ func TestImportRasaFixture(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run SONI_UPDATE=1 go test ./cmd/soni -run TestImportRasaFixture")
 	assert.Equal(t, string(want), got, "run SONI_UPDATE=1 go test ./cmd/soni -run TestImportRasaFixture")
-	assert.Empty(t, errOut.String()[:strings.LastIndex(errOut.String(), "\n")+1], "stderr has only the summary")
+	assert.Empty(t, textErr[:strings.LastIndex(textErr, "\n")+1], "stderr has only the summary")
 }
 
 // TestImportRasaAgain covers re-running the import: unchanged files stay,

@@ -334,6 +334,15 @@ func decodeRasa(name string, outputs []string, status int, statusText string, b 
 	case status == 449:
 		return nil, false, fmt.Errorf("status %s: the action server asked for the domain, which the request carried", statusText)
 	case status < 200 || status > 299:
+		// Rasa's SDK answers an action that raised with 500 and
+		// {"error": ..., "request_body": ...}: the error is the news, the
+		// request echoed back is not.
+		var crash struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(b, &crash) == nil && crash.Error != "" {
+			return nil, status >= 500, fmt.Errorf("status %s: %s", statusText, text.Clip(crash.Error, 200))
+		}
 		return nil, status >= 500, statusError(statusText, b)
 	}
 	ans, err := parseRasaAnswer(name, outputs, b)
@@ -346,9 +355,9 @@ func decodeRasa(name string, outputs []string, status int, statusText string, b 
 // ParseRasaAnswer decodes the body of a Rasa action server's 2xx answer
 // to the action name ({"events": [...], "responses": [...]}), whose
 // declaration lists outputs. Slot events become outputs; a
-// reset_slots event clears every listed output; an
-// action_execution_rejected event is a failure; other events are
-// ignored, with a warning. Conversation test stubs written as Rasa's
+// reset_slots event clears every listed output; a bot event is a message,
+// said after the responses; an action_execution_rejected event is a
+// failure; other events are ignored, with a warning. Conversation test stubs written as Rasa's
 // events go through the same reading.
 func ParseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, error) {
 	return parseRasaAnswer(name, outputs, b)
@@ -372,6 +381,10 @@ func parseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, erro
 	}
 	ans := &RasaAnswer{Outputs: map[string]any{}}
 	ignored := map[string]bool{}
+	// A bot event (Rasa SDK's BotUttered) is said too, after the
+	// responses, as Rasa sends the messages of an action's events after
+	// those of its responses.
+	var uttered []RasaMessage
 	for i, e := range raw.Events {
 		ev, ok := e.(map[string]any)
 		if !ok {
@@ -392,6 +405,22 @@ func parseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, erro
 			if !ignored[kind] {
 				ignored[kind] = true
 				ans.Warnings = append(ans.Warnings, fmt.Sprintf("action %q reset all slots: soni clears only the outputs its declaration lists", name))
+			}
+		case "bot":
+			msg := map[string]any{"text": ev["text"]}
+			if data, ok := ev["data"].(map[string]any); ok {
+				for k, v := range data {
+					if k != "text" {
+						msg[k] = v
+					}
+				}
+			}
+			m, err := rasaMessage(msg)
+			if err != nil {
+				return nil, fmt.Errorf("bot event %d: %v", i+1, err)
+			}
+			if !m.empty() {
+				uttered = append(uttered, m)
 			}
 		case "action_execution_rejected":
 			msg := fmt.Sprintf("the action server rejected action %q", name)
@@ -415,7 +444,13 @@ func parseRasaAnswer(name string, outputs []string, b []byte) (*RasaAnswer, erro
 		}
 		ans.Messages = append(ans.Messages, m)
 	}
+	ans.Messages = append(ans.Messages, uttered...)
 	return ans, nil
+}
+
+// empty reports whether a message has nothing to say.
+func (m RasaMessage) empty() bool {
+	return m.Text == "" && m.Response == "" && len(m.Buttons) == 0 && m.Image == "" && m.Custom == nil && m.Attachment == nil && len(m.Elements) == 0
 }
 
 // rasaMessage reads one item of an answer's responses.

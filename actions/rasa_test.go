@@ -37,6 +37,8 @@ slots:
 responses:
   utter_thanks:
     - text: "Thanks, {customer}: {recipient} gets it today."
+      buttons:
+        - {title: "Receipt", payload: "/SetSlots(reference=R)"}
 actions:
   check_funds:
     outputs: [has_funds]
@@ -124,10 +126,11 @@ func TestRasaActionServer(t *testing.T) {
 				Events: []map[string]any{
 					fakeactionserver.SlotSet("reference", "T-1"),
 					{"event": "followup", "name": "action_listen"},
+					{"event": "bot", "timestamp": nil, "text": "A receipt is on its way.", "data": map[string]any{"buttons": nil, "image": "http://x/r.png", "custom": nil}, "metadata": map[string]any{}},
 				},
 				Responses: []map[string]any{
 					{"text": "Your transfer is on its way.", "buttons": []any{map[string]any{"title": "Another", "payload": "/SetSlots(recipient=Eve)"}}, "custom": map[string]any{}, "template": nil},
-					{"response": "utter_thanks", "text": nil},
+					{"response": "utter_thanks", "text": nil, "buttons": []any{map[string]any{"title": "Again", "payload": "/SetSlots(recipient=Eve)"}}},
 				},
 			}, nil
 		},
@@ -139,10 +142,13 @@ func TestRasaActionServer(t *testing.T) {
 		eng := loadRasa(t, srv.URL+"/webhook")
 		rep := converse(t, eng, "send money", "Bob", "50")
 		// The action's responses are said at its step, a response by its
-		// name with the slots after the call.
-		assert.Equal(t, []string{"Your transfer is on its way.", "Thanks, Ana: Bob gets it today.", "Sent 50 to Bob, reference T-1."}, rep.Replies)
+		// name with the slots after the call and the action's buttons
+		// after its own, then the bot events the action returned.
+		assert.Equal(t, []string{"Your transfer is on its way.", "Thanks, Ana: Bob gets it today.", "A receipt is on its way.", "Sent 50 to Bob, reference T-1."}, rep.Replies)
 		assert.Equal(t, []ir.Button{{Title: "Another", Payload: "/SetSlots(recipient=Eve)"}}, rep.Message(0).Buttons)
 		assert.Equal(t, "utter_thanks", rep.Message(1).Response)
+		assert.Equal(t, []ir.Button{{Title: "Receipt", Payload: "/SetSlots(reference=R)"}, {Title: "Again", Payload: "/SetSlots(recipient=Eve)"}}, rep.Message(1).Buttons)
+		assert.Equal(t, "http://x/r.png", rep.Message(2).Image)
 		assert.Len(t, eventsOf(rep, vm.EventActionExecuted), 2)
 		assert.Equal(t, []string{
 			`action "execute_transfer" returned a "followup" event, which soni ignores`,
@@ -195,7 +201,9 @@ func TestRasaActionServer(t *testing.T) {
 		assert.Equal(t, []string{"The bank is unavailable."}, rep.Replies)
 		failed := eventsOf(rep, vm.EventActionFailed)
 		require.Len(t, failed, 1)
-		assert.Contains(t, failed[0].Error, `status 500 Internal Server Error: "Internal Server Error: ledger crashed"`)
+		// Rasa's SDK echoes the request back with the error; the message
+		// keeps the error alone.
+		assert.Equal(t, `POST `+srv.URL+`/webhook: status 500 Internal Server Error: ledger crashed`, failed[0].Error)
 	})
 
 	t.Run("a 5xx is retried when the run block says so", func(t *testing.T) {
@@ -254,6 +262,11 @@ func TestRasaAnswers(t *testing.T) {
 				`action "execute_transfer" returned a "followup" event, which soni ignores`}},
 		{name: "a rejection event", status: 200, body: `{"events": [{"event": "action_execution_rejected", "name": "execute_transfer"}]}`,
 			wantErr: `the action server rejected action "execute_transfer"`},
+		{name: "bot events are messages", status: 200, body: `{"events": [{"event": "bot", "text": "hi", "data": {"buttons": null}}, {"event": "bot", "text": null, "data": {}}]}`,
+			want: map[string]any{}, warns: []string{`action "execute_transfer" sent a message ("hi") that nothing can say`}},
+		{name: "a crash as Rasa's SDK answers it", status: 500, body: `{"error": "division by zero", "request_body": {"next_action": "execute_transfer", "tracker": {}}}`,
+			wantErr: `status 500 Internal Server Error: division by zero`},
+		{name: "bad bot event", status: 200, body: `{"events": [{"event": "bot", "text": 3}]}`, wantErr: `bot event 1: "text" is a JSON number, not a string`},
 		{name: "400 without Rasa's body", status: 400, body: `bad things`, wantErr: `status 400 Bad Request: "bad things"`},
 		{name: "449", status: 449, body: `{}`, wantErr: `the action server asked for the domain, which the request carried`},
 		{name: "not JSON", status: 200, body: `OK`, wantErr: `status 200, but the answer is not Rasa's {"events": [...], "responses": [...]}`},
@@ -291,7 +304,9 @@ func TestRasaAnswers(t *testing.T) {
 }
 
 func TestParseRasaAnswerMessages(t *testing.T) {
-	ans, err := actions.ParseRasaAnswer("a", nil, []byte(`{"responses": [
+	ans, err := actions.ParseRasaAnswer("a", nil, []byte(`{"events": [
+		{"event": "bot", "timestamp": null, "text": "Done.", "data": {"elements": null, "quick_replies": null, "buttons": [{"title": "Undo", "payload": "/undo"}], "attachment": null, "image": null, "custom": null}, "metadata": {}}
+	], "responses": [
 		{"text": "Hi", "buttons": [{"title": "Yes", "payload": "/SetSlots(ok=true)"}], "elements": [], "custom": {}, "template": null, "response": null, "image": null, "attachment": null},
 		{"response": "utter_greet"},
 		{"template": "utter_old"},
@@ -304,7 +319,8 @@ func TestParseRasaAnswerMessages(t *testing.T) {
 		{"text": "Hi", "buttons": [{"title": "Yes", "payload": "/SetSlots(ok=true)"}]},
 		{"response": "utter_greet"},
 		{"response": "utter_old"},
-		{"custom": {"card": 1}, "image": "http://x/y.png"}
+		{"custom": {"card": 1}, "image": "http://x/y.png"},
+		{"text": "Done.", "buttons": [{"title": "Undo", "payload": "/undo"}]}
 	]`, string(b))
 	assert.True(t, strings.HasPrefix(actions.RasaVersion, "3."))
 }

@@ -58,10 +58,13 @@ type ActionMessage struct {
 	Text string `json:"text,omitempty"`
 	// Response names a response of the project, said as a step would say
 	// it (with the slots' values after the call); Text is then ignored.
-	Response string      `json:"response,omitempty"`
-	Buttons  []ir.Button `json:"buttons,omitempty"`
-	Image    string      `json:"image,omitempty"`
-	Custom   any         `json:"custom,omitempty"`
+	Response string `json:"response,omitempty"`
+	// Buttons are the message's buttons; with Response, they come after
+	// the response's own (as Rasa adds an action's buttons to a response
+	// it names).
+	Buttons []ir.Button `json:"buttons,omitempty"`
+	Image   string      `json:"image,omitempty"`
+	Custom  any         `json:"custom,omitempty"`
 }
 
 // ActionConversation is what an action step knows of its conversation

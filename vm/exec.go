@@ -417,7 +417,9 @@ func (t *turn) utterances(said []ActionMessage) []Utterance {
 		if m.Response != "" {
 			u := t.utter(&message{resp: t.m.responses[m.Response]}, nil)
 			if len(m.Buttons) > 0 {
-				u.Buttons = m.Buttons
+				// The message's buttons come after the response's own,
+				// as Rasa adds an action's buttons to a response it names.
+				u.Buttons = append(slices.Clip(u.Buttons), m.Buttons...)
 			}
 			utters = append(utters, u)
 			continue

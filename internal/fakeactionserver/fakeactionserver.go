@@ -10,8 +10,9 @@
 // 400 with {"error": ...}. The action named by next_action runs: a
 // registered [Action] answers with events and responses (200), with a
 // rejection (400 {"action_name", "error"}, Rasa SDK's
-// ActionExecutionRejection) or with a crash (500). An unknown action gets
-// 404 {"action_name", "error"}, as the SDK answers.
+// ActionExecutionRejection) or with a crash (500 {"error",
+// "request_body"}, the request echoed back). An unknown action gets 404
+// {"action_name", "error"}, as the SDK answers.
 package fakeactionserver
 
 import (
@@ -145,7 +146,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		http.Error(w, "Internal Server Error: "+err.Error(), http.StatusInternalServerError)
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": err.Error(), "request_body": json.RawMessage(raw)})
 		return
 	}
 	if ans.Events == nil {

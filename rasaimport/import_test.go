@@ -127,6 +127,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 		"- pattern_clarification_contains:\n              - \"book a call\"\n              - \"book table\"",
 		"- bot_did_not_utter:\n              utter_name: utter_ask_call_time",
 		"- bot_did_not_utter:\n              text_matches: afternoon\n              buttons:",
+		"# stub_custom_actions:\n#   action_unused:\n#     events: []", // a stub soni cannot use is kept as a comment
 		// responses
 		"- id: call_booked_default",
 	} {

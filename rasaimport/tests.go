@@ -53,9 +53,11 @@ func (im *importer) testFile(t *rtestFile) (string, *ymap) {
 		case "metadata":
 			doc.add("metadata", nodeY(v))
 		case "stub_custom_actions":
-			if s := tb.stubs(v); len(s.entries) > 0 {
+			s, dropped := tb.stubs(v)
+			if len(s.entries) > 0 {
 				doc.add("stub_custom_actions", s)
 			}
+			fileComments = append(fileComments, dropped...)
 		default:
 			im.rep.add(v.at, "test", StatusCommented, out, "remove it, or write it in soni's test format",
 				"the test file key %q has no soni equivalent", k)
@@ -121,10 +123,15 @@ func (tb *testBuilder) fixtures(v *node) *yseq {
 	return s
 }
 
-// stubs translates stub_custom_actions: slot events become outputs.
-func (tb *testBuilder) stubs(v *node) *ymap {
+// stubs translates stub_custom_actions: slot events become outputs. A
+// stub soni cannot use is returned as comment text.
+func (tb *testBuilder) stubs(v *node) (*ymap, []string) {
 	im := tb.im
 	out := &ymap{}
+	var dropped []string
+	drop := func(key string, st *node) {
+		dropped = append(dropped, commentLines("stub_custom_actions", &node{kind: kMap, at: st.at, keys: []string{key}, vals: []*node{st}})...)
+	}
 	for i, key := range v.keys {
 		st := v.vals[i]
 		action := key
@@ -133,12 +140,14 @@ func (tb *testBuilder) stubs(v *node) *ymap {
 			if !tb.cases[c] {
 				im.rep.add(st.at, "test", StatusCommented, tb.out, "fix the test case name",
 					"the stub %q names the test case %q, which the file does not have", key, c)
+				drop(key, st)
 				continue
 			}
 		}
 		if _, used := im.actionsUsed[action]; !used {
 			im.rep.add(st.at, "test", StatusCommented, tb.out, "remove the stub, or call the action in a flow",
 				"the stub %q is for the action %q, which no imported flow calls", key, action)
+			drop(key, st)
 			continue
 		}
 		m := &ymap{}
@@ -164,7 +173,7 @@ func (tb *testBuilder) stubs(v *node) *ymap {
 		}
 		out.add(key, m)
 	}
-	return out
+	return out, dropped
 }
 
 // testCase translates one test case.

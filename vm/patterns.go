@@ -266,17 +266,47 @@ func (m *Machine) CanStart(st *State, flow string) bool {
 }
 
 // guarded drops the understood start_flow commands of flows whose guard
-// does not hold: for the understanding, such a flow is absent. With none
-// left, the message was not understood.
+// does not hold, and takes such flows out of an understood clarify (the
+// one flow left starts; with none left the clarify is dropped): for the
+// understanding, such a flow is absent. With no command left, the
+// message was not understood.
 func (m *Machine) guarded(st *State, cmds []Command, notes *[]string) []Command {
 	var out []Command
 	dropped := false
+	off := func(flow string) bool {
+		fr := m.flows[flow]
+		if fr == nil || fr.guard == nil || m.CanStart(st, flow) {
+			return false
+		}
+		*notes = append(*notes, "flow "+flow+" was understood, but its guard "+strconv.Quote(fr.f.If.Src)+" is false: read as not understood")
+		return true
+	}
 	for _, c := range cmds {
-		if c.Kind == CmdStartFlow {
-			if fr := m.flows[c.Flow]; fr != nil && fr.guard != nil && !m.CanStart(st, c.Flow) {
-				*notes = append(*notes, "flow "+c.Flow+" was understood, but its guard "+strconv.Quote(fr.f.If.Src)+" is false: read as not understood")
+		switch c.Kind {
+		case CmdStartFlow:
+			if off(c.Flow) {
 				dropped = true
 				continue
+			}
+		case CmdClarify:
+			var left []string
+			for _, f := range c.Flows {
+				if off(f) {
+					dropped = true
+				} else if !slices.Contains(left, f) {
+					left = append(left, f)
+				}
+			}
+			if len(left) == len(c.Flows) {
+				break
+			}
+			switch len(left) {
+			case 0:
+				continue
+			case 1:
+				c = Command{Kind: CmdStartFlow, Flow: left[0]}
+			default:
+				c.Flows = left
 			}
 		}
 		out = append(out, c)

@@ -420,6 +420,7 @@ func (m *Machine) View(st *State) View {
 		v.Pending = &p
 	}
 	v.History = st.History
+	v.CanStart = func(flow string) bool { return m.CanStart(st, flow) }
 	v.Slot = func(name string) (any, bool) {
 		if _, ok := m.conv[name]; ok || len(st.Stack) == 0 {
 			x, ok := st.Slots[name]

@@ -41,6 +41,11 @@ type View struct {
 	// commands and why (see Understanding): the turn keeps it in its
 	// Result and its trace, and soni eval reports it.
 	Answered func(Understanding)
+	// CanStart, when set, reports whether a flow may start now: false for
+	// a flow whose guard (if:) does not hold, which the understanding
+	// treats as absent (a model's prompt leaves it out). nil means every
+	// flow may start.
+	CanStart func(flow string) bool
 }
 
 // Understanding says which understanding layer gave a turn's commands,

@@ -103,6 +103,9 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 		if len(f.Triggers) == 0 {
 			continue // only what a message can start
 		}
+		if v.CanStart != nil && !v.CanStart(f.Name) {
+			continue // its guard (if:) does not hold: absent for now
+		}
 		pf := PromptFlow{Name: f.Name, Description: f.Description, Triggers: f.Triggers}
 		seen := map[string]bool{}
 		for _, n := range f.Nodes {

@@ -103,6 +103,7 @@ flows:
         - {title: e, payload: "/greet"}
         - {title: f, payload: '/pay{"tier": "gold"}'}
         - {title: g, payload: "plain text"}
+        - {title: h, payload: '/pay{"tier": "gold"'}
 slots:
   tier: {type: categorical, values: [basic, gold]}
 flows:
@@ -117,6 +118,7 @@ flows:
 			`8:32 payload "/SetSlots(tier": write /SetSlots(slot=value, ...)`,
 			`9:32 payload "/start pya" starts flow "pya", which the project does not have (did you mean "pay"?)`,
 			`10:32 payload "/greet" names intent "greet", which is no flow's name or trigger, and sets no slot: it would not be understood`,
+			`13:32 payload "/pay{\"tier\": \"gold\"": the entities after the intent name must be a JSON object such as {"slot": "value"}, and end the payload`,
 		}},
 		{"a pattern's context is read-only", respHead + `  pattern_cancel_flow:
     steps:

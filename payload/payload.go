@@ -60,7 +60,10 @@ var Commands = []string{"cancel", "no", "set", "start", "yes"}
 var (
 	setSlotsRE = regexp.MustCompile(`^/SetSlots\((.*)\)$`)
 	intentRE   = regexp.MustCompile(`^/([A-Za-z_][A-Za-z0-9_.-]*)(\{.*\})?$`)
-	nameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// intentStartRE is an intent name followed by the brace that starts
+	// its entities.
+	intentStartRE = regexp.MustCompile(`^/[A-Za-z_][A-Za-z0-9_.-]*\{`)
+	nameRE        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // Parse reads a message as a payload. Text that does not start with a
@@ -105,6 +108,11 @@ func Parse(text string) (Payload, error) {
 	}
 	m := intentRE.FindStringSubmatch(s)
 	if m == nil {
+		if intentStartRE.MatchString(s) {
+			// An intent with entities that do not end the text, or
+			// whose braces do not close.
+			return Payload{}, fmt.Errorf("payload %q: the entities after the intent name must be a JSON object such as {\"slot\": \"value\"}, and end the payload", s)
+		}
 		// "/path/to/file", "/ok?": text that only starts with a slash.
 		return Payload{}, nil
 	}

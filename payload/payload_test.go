@@ -28,6 +28,8 @@ func TestParse(t *testing.T) {
 		{in: `/inform{"location":"amsterdam", "people": 4, "ok": true}`, want: Payload{Kind: Intent, Name: "inform", Slots: []Slot{{"location", "amsterdam"}, {"ok", true}, {"people", int64(4)}}}},
 		{in: `/inform{"amount": 12.5}`, want: Payload{Kind: Intent, Name: "inform", Slots: []Slot{{"amount", 12.5}}}},
 		{in: `/inform{location: x}`, err: "must be a JSON object"},
+		{in: `/inform{"location": "x"`, err: "must be a JSON object"},
+		{in: `/inform{"location": "x"} please`, err: "must be a JSON object"},
 		{in: "/start transfer_money", want: Payload{Kind: Command, Name: "start", Flow: "transfer_money"}},
 		{in: "/start", err: "write /start FLOW"},
 		{in: "/set amount = 50", want: Payload{Kind: Command, Name: "set", Slots: []Slot{{"amount", "50"}}}},

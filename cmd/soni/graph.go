@@ -34,7 +34,9 @@ func graphCommand(e *env) *cli.Command {
 			}
 			flows := prog.Flows
 			if name := c.String("flow"); name != "" {
-				f := prog.Flow(name)
+				// A pattern the project does not override is drawn as
+				// soni's default flow (language.md §17).
+				f := ir.WithDefaults(prog).Flow(name)
 				if f == nil {
 					var names []string
 					for _, f := range prog.Flows {

@@ -31,7 +31,13 @@ import (
 // (nil: the embedded ones), on a memory store.
 func server(t *testing.T, files fs.FS) (url, project string) {
 	t.Helper()
-	project, err := filepath.Abs(filepath.Join("..", "flows", "banking"))
+	return serverOf(t, "banking", files)
+}
+
+// serverOf serves the example project flows/NAME with the inspector.
+func serverOf(t *testing.T, name string, files fs.FS) (url, project string) {
+	t.Helper()
+	project, err := filepath.Abs(filepath.Join("..", "flows", name))
 	require.NoError(t, err)
 	r := compiler.Compile(project, compiler.Options{})
 	require.NotNil(t, r.Program, "%v", r.Diags)
@@ -258,5 +264,50 @@ func TestInspectorBreaksAreCaught(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), want[name])
 		})
+	}
+}
+
+// TestInspectorDrawsAPattern: a pattern runs on the stack like any flow,
+// and the inspector draws it: at the support desk, a correction asks
+// before it applies (the project's pattern_correction), and while it
+// waits for the answer the graph is the pattern's, at its question; the
+// answer applies it and the graph goes back to the ticket's flow.
+func TestInspectorDrawsAPattern(t *testing.T) {
+	url, _ := serverOf(t, "support", nil)
+	p := &page{ctx: browser(t), dir: shots(t)}
+	graphFlow := func() (string, error) { return eval[string](p, `document.getElementById("graph-flow").textContent`) }
+	steps := []func() error{
+		func() error {
+			return p.run(chromedp.Navigate(url+"/inspect/#session=pattern"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)))
+		},
+		func() error { return p.say("I want to open a ticket", 1) },
+		func() error { return p.say("billing", 2) },
+		func() error { return p.say("I was charged twice", 3) },
+		func() error { return p.say("low", 4) },
+		func() error { return p.say("actually high", 5) },
+		func() error {
+			return p.check("correction-asks", expect{current: "ask", stack: []string{"open_ticket", "pattern_correction"}, reply: "Do you want to update the priority to high?"})
+		},
+		func() error {
+			name, err := graphFlow()
+			if err == nil && name != "pattern_correction" {
+				err = fmt.Errorf("the graph shows %q, want pattern_correction", name)
+			}
+			return err
+		},
+		func() error { return p.click(`#buttons button:first-child`, 6) },
+		func() error {
+			return p.check("correction-applied", expect{current: "confirm_ticket", stack: []string{"open_ticket"}, changed: []string{"priority"}, reply: "with high priority"})
+		},
+		func() error {
+			name, err := graphFlow()
+			if err == nil && name != "open_ticket" {
+				err = fmt.Errorf("the graph shows %q, want open_ticket", name)
+			}
+			return err
+		},
+	}
+	for i, step := range steps {
+		require.NoError(t, step(), "step %d", i+1)
 	}
 }

@@ -8,7 +8,6 @@ const ui = {
   session: "",
   view: null,        // GET /v1/sessions/{id}, or null before the first turn
   records: [],       // the session's turn records, oldest first
-  before: {},        // the slots before the last turn, for highlighting
   selected: "",      // the step shown in the detail pane
   busy: false,
 };
@@ -69,13 +68,19 @@ async function refresh() {
   const [sv, ev] = await Promise.all([api("/v1/sessions/" + id), api("/v1/sessions/" + id + "/events?limit=1000")]);
   ui.view = sv.ok ? await sv.json() : null;
   ui.records = ev.ok ? ((await ev.json()).events || []) : [];
-  const n = ui.records.length;
-  ui.before = n > 1 ? flatSlots(ui.records[n - 2]) : {};
   render();
 }
 
-// flatSlots maps each slot a turn record holds to its value.
-function flatSlots(rec) { return Object.assign({}, rec.slots || {}); }
+// changedByLastTurn reports whether the last turn changed a slot: a
+// conversation slot (flow "") or a slot of that flow, from the value
+// before its first slot_set to the value after its last. Comparing the
+// slots of two turn records would mark a lower frame's slots as changed
+// whenever a flow or a pattern on top of it ends.
+function changedByLastTurn(flow, name) {
+  const last = ui.records[ui.records.length - 1];
+  const sets = ((last && last.events) || []).filter((e) => e.type === "slot_set" && e.slot === name && (flow === "" || e.flow === flow));
+  return sets.length > 0 && JSON.stringify(sets[0].old) !== JSON.stringify(sets[sets.length - 1].new);
+}
 
 function frames() {
   return ((ui.view && ui.view.stack) || []).map((f) => ({ flow: f.Flow || f.flow, step: f.Step || f.step, slots: f.Slots || f.slots || {} }));
@@ -125,7 +130,7 @@ function renderState() {
     const def = slotDef(flow, name);
     const tr = document.createElement("tr");
     tr.dataset.slot = name;
-    if (JSON.stringify(ui.before[name]) !== JSON.stringify(value) && ui.records.length > 0) tr.className = "changed";
+    if (changedByLastTurn(flow, name)) tr.className = "changed";
     for (const text of [name, JSON.stringify(value), def ? def.type : "?", scope]) {
       const td = document.createElement("td");
       td.textContent = text;

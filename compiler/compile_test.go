@@ -455,3 +455,25 @@ flows:
 	r := CompileSource("t.yaml", []byte(src), Options{})
 	assert.Empty(t, r.Diags)
 }
+
+// TestLanguageSetting: the language setting is the project's default
+// language (ir.Settings.Language), which picks a response's translation;
+// before, it was kept among the unknown settings and never used.
+func TestLanguageSetting(t *testing.T) {
+	r := CompileSource("p.yaml", []byte(`version: "1.0"
+settings:
+  language: es
+responses:
+  utter_hi:
+    - text: "Hello!"
+      translation: {es: "¡Hola!"}
+flows:
+  greet:
+    trigger: {intents: ["hello"]}
+    steps:
+      - {step: s, type: say, response: utter_hi}
+`), Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	assert.Equal(t, "es", r.Program.Settings.Language)
+	assert.NotContains(t, r.Program.Settings.Extra, "language")
+}

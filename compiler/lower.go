@@ -174,6 +174,10 @@ func lowerSettings(p *project) ir.Settings {
 			if isStr {
 				s.DateOrder = str
 			}
+		case "language":
+			if isStr {
+				s.Language = str
+			}
 		case "carry_over_slots":
 			if b, ok := st.Value.(bool); ok {
 				s.DropSlotsOnExpiry = !b

@@ -78,4 +78,16 @@ func TestRESTButtonsFromResponses(t *testing.T) {
 	resp, body = post(t, ts, "/v1/sessions/c3/messages", `{"text": "check my balance"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, body)
 	assert.Contains(t, body, `"messages":[{"text":"Which account?","response":"utter_ask_account_type","buttons":[`)
+	resp, frames := streamOf(t, ts.URL, "/v1/sessions/c4/messages", `{"text": "check my balance"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var replies []string
+	for _, f := range frames {
+		if f.event == "reply" {
+			replies = append(replies, f.data)
+		}
+	}
+	require.Len(t, replies, 1, "%v", frames)
+	assert.JSONEq(t, `{"text": "Which account?", "response": "utter_ask_account_type", "buttons": [
+		{"title": "Checking", "payload": "/SetSlots(account_type=checking)"},
+		{"title": "Savings", "payload": "/SetSlots(account_type=savings)"}]}`, replies[0])
 }

@@ -75,6 +75,30 @@ func TestVariationConditionsChannelsAndTranslations(t *testing.T) {
 	assert.Contains(t, res.Trace, "f.s: response r: no variation fits this turn (its conditions or channels), so nothing is said")
 }
 
+// TestSessionLanguage: the session's language is the language slot when
+// it holds text, else the message metadata's language, else the
+// project's language setting; a language with no translation says the
+// text as written.
+func TestSessionLanguage(t *testing.T) {
+	p := respProgram(&ir.Variation{Text: tx("hello"), Translation: map[string]*ir.Template{"es": tx("hola"), "fr": tx("bonjour")}})
+	p.Settings.Language = "es"
+	m := newMachine(t, p, Options{})
+	turn := func(slot string, meta map[string]any) []string {
+		t.Helper()
+		st := m.NewState("s")
+		if slot != "" {
+			st.Slots["language"] = slot
+		}
+		res, err := m.Turn(t.Context(), st, Input{Commands: []Command{start("f")}, Metadata: meta})
+		require.NoError(t, err)
+		return res.Replies
+	}
+	assert.Equal(t, []string{"hola"}, turn("", nil), "the project's default")
+	assert.Equal(t, []string{"bonjour"}, turn("", map[string]any{"language": "fr"}), "the metadata over the default")
+	assert.Equal(t, []string{"hello"}, turn("en", map[string]any{"language": "fr"}), "the slot over the metadata; no translation into en")
+	assert.Equal(t, []string{"hola"}, turn("es-ES", nil))
+}
+
 // TestRefusedValueIsShownSafely: {value} shows the refused input with its
 // control characters escaped, cut to 80 bytes, never read as a template.
 func TestRefusedValueIsShownSafely(t *testing.T) {

@@ -76,6 +76,8 @@ func TestPayloadsAreUnderstoodWhereverAMessageArrives(t *testing.T) {
 		{"/no", "h", []string{"send money", "12", "/no"}, []string{"Okay, I've cancelled that."}, "deny"},
 		{"/cancel", "i", []string{"send money", "/cancel"}, []string{"Okay, I've cancelled that."}, "cancel_flow"},
 		{"an intent that names nothing is read as its words", "j", []string{"/send_money"}, []string{"How much?"}, "start_flow transfer"},
+		{"an intent of no flow sets its entities", "k", []string{"send money", `/inform{"amount": 15}`}, []string{"Send 15?"}, "set_slot amount"},
+		{"an intent of no flow sets a conversation slot", "l", []string{`/choose{"tier": "gold"}`}, []string{"How can I help?"}, "set_slot tier"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rep *soni.Reply

@@ -70,3 +70,29 @@ func TestPatternContextSlots(t *testing.T) {
 	res = do(t, m, m.NewState("s"), Command{Kind: CmdClarify, Flows: []string{"transfer", "balance"}})
 	assert.Equal(t, []string{"transfer, balance; transfer, balance; Send money or Check the balance"}, res.Replies)
 }
+
+// TestMessageSettingsConfigureTheDefaultPatterns: the message settings
+// are shorthand for what soni's default patterns say: clarify_message
+// for pattern_clarification, action_error_message for
+// pattern_internal_error (language.md §17).
+func TestMessageSettingsConfigureTheDefaultPatterns(t *testing.T) {
+	balance := flow("balance", nil, say("b", "100."))
+	balance.Description = "Check the balance"
+	pay := flow("pay", nil, action("act", "fails"))
+	pay.Description = "Pay a bill"
+	p := program(nil, []*ir.Action{{Name: "fails"}}, balance, pay)
+	p.Settings.ClarifyMessage = "Which one: {options}?"
+	p.Settings.ActionErrorMessage = "{action} is down."
+	reg := &Registry{}
+	reg.Register("fails", func(context.Context, ActionRequest) (map[string]any, error) { return nil, errors.New("backend down") })
+	m := newMachine(t, p, Options{Actions: reg})
+
+	res := do(t, m, m.NewState("s"), Command{Kind: CmdClarify, Flows: []string{"balance", "pay"}})
+	assert.Equal(t, []string{"Which one: Check the balance or Pay a bill?"}, res.Replies)
+	assert.Contains(t, allEventTypes(res), "flow_started pattern_clarification")
+	assert.Equal(t, ir.ResponseClarification, res.Message(0).Response)
+
+	res = do(t, m, m.NewState("s"), start("pay"))
+	assert.Equal(t, []string{"fails is down."}, res.Replies)
+	assert.Contains(t, allEventTypes(res), "flow_started pattern_internal_error")
+}

@@ -1,6 +1,7 @@
 package rasaimport
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -89,6 +90,10 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 		kind := mp.get("type").str()
 		switch kind {
 		case "from_llm", "controlled", "":
+			if c := mp.get("conditions"); c != nil && len(c.list()) > 0 {
+				im.rep.add(c.at, "slot", StatusApproximated, out, "nothing, unless the slot must be filled only there: then fill it at a collect of that flow",
+					"slot %q is filled %s only under conditions (an active flow or form); soni's understanding fills it wherever the slot is in scope", si.name, cmp.Or(kind, "from_llm"))
+			}
 		case "from_text":
 			if len(si.collectedIn) > 0 {
 				im.rep.add(mp.at, "slot", StatusApproximated, out, "nothing, if the slot's collect is where the text is given",

@@ -292,7 +292,10 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 			break
 		}
 	}
-	if i == 0 || len(toks)-i > 4 {
+	if i == 0 {
+		return politeEnd(toks)
+	}
+	if len(toks)-i > 4 {
 		return "", false
 	}
 	var words []string
@@ -307,6 +310,39 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 	}
 	return strings.Join(words, " "), true
 }
+
+// politeEnd reads a short answer with thanks or please after it ("Bob
+// please", "Rome, thanks", "Ana gracias"): the words before them, when
+// they are one to four words that are a value, not a yes, a no or a
+// polite word.
+func politeEnd(toks []token) (string, bool) {
+	n := len(toks)
+	for n > 0 {
+		if trailingPolite[toks[n-1].norm] {
+			n--
+			continue
+		}
+		if n > 1 && (toks[n-2].norm == "thank" && toks[n-1].norm == "you" || toks[n-2].norm == "por" && toks[n-1].norm == "favor") {
+			n -= 2
+			continue
+		}
+		break
+	}
+	if n == len(toks) || n == 0 || n > 4 {
+		return "", false
+	}
+	words := make([]string, n)
+	for i, t := range toks[:n] {
+		words[i] = t.text
+	}
+	rest := strings.Join(words, " ")
+	if notAValue(rest) || noAnswer(values.Normalize(rest)) {
+		return "", false
+	}
+	return rest, true
+}
+
+var trailingPolite = wordSet("please", "pls", "plz", "thanks", "thx", "ty", "gracias", "cheers")
 
 // openingValues reads, in a message that starts fr, the values of its
 // free-text slots by their carriers ("to Ana", "from Madrid to London"),

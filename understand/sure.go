@@ -57,7 +57,7 @@ func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, 
 	switch {
 	case p.Kind == vm.PendingConfirm && (cmd.Kind == vm.CmdAffirm || cmd.Kind == vm.CmdDeny) && exactYesNo(norm):
 		return sure("a yes or no word at a confirmation", cmd)
-	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && r.sureAnswerText(p, head, norm, v):
+	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && r.sureAnswerText(p, head, norm, v) && r.nothingElse(p, head, norm):
 		return sure("the message is exactly an answer to the pending question", cmd)
 	}
 	return unsure(why, cmd)
@@ -206,3 +206,53 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 	}
 	return true
 }
+
+// nothingElse reports whether an answer that reads as exactly the answer
+// to the pending collect has nothing else in it, so that hybrid mode may
+// trust it without asking the model (issue 18 §1: "a typed value that
+// converts with nothing else in the message"). A yes or no with polite
+// words around it ("yes please") still is one; any other answer with
+// polite words or fillers around it ("seventy five please", "Bob
+// please") is not. A free-text answer is not sure either when it asks
+// ("Paris?"), when it holds a number or a date another question may be
+// waiting for ("two", "tomorrow" at a question for a city), or when it is
+// an interjection or names no one and nothing ("ugh", "my bad",
+// "anywhere").
+func (r *Rules) nothingElse(p *vm.Pending, head, norm string) bool {
+	def := r.slotDef(p.Flow, p.Slot)
+	if def == nil {
+		return false
+	}
+	if def.Type == ir.TypeBoolean {
+		return true
+	}
+	words := strings.Fields(norm)
+	if len(bare(norm)) != len(words) {
+		return false
+	}
+	if typed(def) || (def.Type != ir.TypeText && def.Type != ir.TypeAny && def.Type != "") {
+		return true
+	}
+	if strings.ContainsRune(head, '?') {
+		return false
+	}
+	for _, w := range words {
+		if values.IsNumberWord(w) || values.IsDateWord(w) || relativeDays[w] || notAName[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// relativeDays are the words of a date said relative to today.
+var relativeDays = wordSet("today", "tomorrow", "tonight", "yesterday", "tmrw", "tomorow", "hoy",
+	"manana", "ayer", "anteayer", "weekend", "week", "semana")
+
+// notAName are words that make a short free-text answer no sure value:
+// interjections ("ugh", "my bad") and words that name no one and nothing
+// ("anywhere", "doesn't matter", "you choose").
+var notAName = wordSet("ugh", "oops", "whoops", "meh", "err", "erm", "yikes", "argh", "omg", "wtf",
+	"lol", "brb", "bad", "hm", "hmmm", "huh", "umm", "uhh", "anywhere", "anything", "anyone",
+	"somewhere", "something", "everywhere", "everyone", "wherever", "whoever", "whatever", "here",
+	"there", "choose", "matter", "care", "decide", "surprise", "test", "testing", "restart", "over",
+	"back", "know", "dont", "doesnt", "cualquiera", "cualquier", "aqui", "alli", "igual", "da")

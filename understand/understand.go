@@ -449,6 +449,12 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if m.flow != nil {
 		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head, v)}
 		if exact || m.exact {
+			if len(cmd.Slots) == 0 && p != nil && !onTop(v, m.flow.name) {
+				// A message that names another flow while a question
+				// waits goes to the model (issue 18 §1), even as the
+				// very words of a trigger phrase.
+				return unsure("an exact trigger phrase of "+m.flow.name+" while a question of "+p.Flow+" waits", cmd), nil
+			}
 			if len(cmd.Slots) == 0 {
 				return sure("an exact trigger phrase of "+m.flow.name, cmd), nil
 			}

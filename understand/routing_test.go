@@ -1,0 +1,51 @@
+package understand
+
+import "testing"
+
+// TestRoutingRule pins the routing rule of issue 18 §1 case by case: only
+// an exact trigger, a message that is exactly the answer (a categorical
+// value or synonym, a yes or no word, a typed value that converts with
+// nothing else in the message) or a cancel word is sure; everything else
+// goes to the model in hybrid mode.
+func TestRoutingRule(t *testing.T) {
+	toConfirm := []string{"send money", "Ana", "50", "checking"}
+	atAmount := []string{"send money", "Ana"}
+	runGeneral(t, "banking", []gcase{
+		// Sure.
+		{"an exact trigger", nil, "send money", "start_flow transfer_funds", true},
+		{"a trigger with stop words around it", nil, "I'd like to check my balance please", "start_flow check_balance", true},
+		{"a categorical value", []string{"send money", "Ana", "50"}, "savings", "set_slot account_type=savings", true},
+		{"a categorical synonym", []string{"send money", "Ana", "50"}, "current account", "set_slot account_type=checking", true},
+		{"a yes word", toConfirm, "yes", "affirm", true},
+		{"a no word", toConfirm, "nope", "deny", true},
+		{"a number", atAmount, "50", "set_slot amount=50", true},
+		{"a number in words", atAmount, "seventy five", "set_slot amount=75", true},
+		{"an amount with its currency", atAmount, "fifty euros", "set_slot amount=50", true},
+		{"a code", []string{"block my card"}, "4821", "set_slot card_last4=4821", true},
+		{"a cancel word", atAmount, "never mind", "cancel_flow", true},
+		// The model.
+		{"a number with more words", atAmount, "seventy five please", "set_slot amount=75", false},
+		{"a category with more words", []string{"send money", "Ana", "50"}, "savings please", "set_slot account_type=savings", false},
+		{"no and more words at a confirm", toConfirm, "no, 80", "correct_slot amount=80", false},
+		{"no wait and more words at a confirm", toConfirm, "no wait, send it to Maria instead", "correct_slot recipient=Maria", false},
+		{"another flow's exact trigger at a question", atAmount, "what's my balance", "start_flow check_balance", false},
+		{"another flow's exact trigger at a confirm", toConfirm, "block my card", "start_flow lost_card", false},
+		{"another flow in other words at a question", atAmount, "actually I lost my card", "start_flow lost_card", false},
+		{"a fallback", nil, "blorp", "fallback", false},
+		{"a free-text answer with polite words", []string{"send money"}, "Bob please", "set_slot recipient=Bob", false},
+		{"an interjection is no sure name", []string{"send money"}, "ugh", "set_slot recipient=ugh", false},
+		{"my bad is no sure name", []string{"send money"}, "my bad", "set_slot recipient=my bad", false},
+	})
+	runGeneral(t, "travel", []gcase{
+		{"a date", []string{"book a flight", "Madrid", "Paris"}, "next friday", "set_slot departure_date=2027-03-19", true},
+		{"a count said with people", []string{"book a flight", "Madrid", "Paris", "tomorrow", "economy"}, "me and my wife", "set_slot passengers=2", false},
+		{"free text with a carrier word", []string{"book a flight"}, "from Manchester", "set_slot origin=Manchester", false},
+		{"a trigger and more", nil, "book a hotel in Rome for 3 nights", "start_flow book_hotel city=Rome nights=3", false},
+		{"a slot named at a question", []string{"book a hotel", "Rome"}, "change the city to Milan", "correct_slot city=Milan", false},
+		{"a date at a free-text question", []string{"book a flight"}, "tomorrow", "set_slot origin=tomorrow", false},
+		{"a number at a free-text question", []string{"book a flight"}, "two", "set_slot origin=two", false},
+		{"a question mark", []string{"book a flight"}, "Paris?", "set_slot origin=Paris?", false},
+		{"no place", []string{"book a flight"}, "anywhere", "set_slot origin=anywhere", false},
+		{"a city with thanks", []string{"book a flight"}, "Rome thanks", "set_slot origin=Rome", false},
+	})
+}

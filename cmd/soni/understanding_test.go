@@ -38,6 +38,8 @@ func TestChatWithAModel(t *testing.T) {
 	assert.Regexp(t, `trace: llm: answered in \d+m?s: "start flow order\\nstart flow launch_missiles"`, trace)
 	assert.Contains(t, trace, `trace: llm: dropped line 2 (start_flow): unknown flow "launch_missiles"`)
 	assert.Contains(t, trace, "trace: llm: kept start_flow")
+	assert.Contains(t, trace, "trace: understood by llm: the rules were not sure: no rule reads the message", "the trace says which layer answered, and why")
+	assert.Contains(t, trace, "trace: understood by rules (sure): the message is exactly an answer to the pending question")
 	assert.Len(t, fake.Requests, 1, `"Ana" answered the question: no model call`)
 
 	errOut.Reset()

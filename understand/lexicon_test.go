@@ -2,11 +2,14 @@ package understand
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 )
@@ -69,5 +72,33 @@ func TestLexiconGroups(t *testing.T) {
 		rd, err := r.Read(context.Background(), msg, vm.View{})
 		require.NoError(t, err)
 		assert.Equal(t, want, describeCmds(rd.Commands), "%q: %s", msg, rd.Reason)
+	}
+}
+
+// TestProjectLexiconFromYAML: settings.understanding.lexicon in a
+// project's YAML extends the built-in lexicon, through the compiler.
+func TestProjectLexiconFromYAML(t *testing.T) {
+	flows := `version: "1.0"
+flows:
+  refill:
+    description: Refill a prescription
+    trigger:
+      intents: ["refill my prescription"]
+    steps:
+      - {step: done, type: say, message: "Done."}
+`
+	for _, tc := range []struct{ settings, want string }{
+		{"", "fallback"},
+		{"settings:\n  understanding:\n    lexicon:\n      refill: [renew, top up]\n      prescription: [meds, medicine]\n", "start_flow refill"},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(flows+tc.settings), 0o600))
+		res := compiler.Compile(dir, compiler.Options{})
+		require.NotNil(t, res.Program, "%v", res.Diags)
+		for _, msg := range []string{"renew my meds", "can you top up my medicine"} {
+			rd, err := New(res.Program).Read(context.Background(), msg, vm.View{})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, describeCmds(rd.Commands), "%q with %q: %s", msg, tc.settings, rd.Reason)
+		}
 	}
 }

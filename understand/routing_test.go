@@ -49,3 +49,21 @@ func TestRoutingRule(t *testing.T) {
 		{"a city with thanks", []string{"book a flight"}, "Rome thanks", "set_slot origin=Rome", false},
 	})
 }
+
+// TestFillersAndWordsOfIssue18: the fillers before a correction ("ugh,",
+// "oh,"), the yes and no words, and the cancel in other words that issue
+// 18 §2 names and no other test spells out.
+func TestFillersAndWordsOfIssue18(t *testing.T) {
+	toConfirm := []string{"send money", "Ana", "50", "checking"}
+	runGeneral(t, "banking", []gcase{
+		{"ugh before make it", toConfirm, "ugh, make it 70", "correct_slot amount=70", false},
+		{"oh before instead", toConfirm, "oh, 70 instead", "correct_slot amount=70", false},
+		{"oh before no wait", toConfirm, "oh no wait, send it to Bob", "correct_slot recipient=Bob", false},
+		{"sounds good", toConfirm, "sounds good", "affirm", true},
+		{"not really", toConfirm, "not really", "deny", true},
+	})
+	runGeneral(t, "travel", []gcase{
+		{"forget the flight", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow", false},
+		{"a filler before a correction of another slot", []string{"book a flight", "Madrid", "Paris"}, "ugh, I meant from Lisbon", "correct_slot origin=Lisbon", false},
+	})
+}

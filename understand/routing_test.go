@@ -67,3 +67,23 @@ func TestFillersAndWordsOfIssue18(t *testing.T) {
 		{"a filler before a correction of another slot", []string{"book a flight", "Madrid", "Paris"}, "ugh, I meant from Lisbon", "correct_slot origin=Lisbon", false},
 	})
 }
+
+// TestSlotNamedByAWordOfIt: a correction may name its slot by one word of
+// its name ("the date" for departure_date) or, for a typed slot, of its
+// description ("the class" for a cabin described as "Cabin class"), when
+// no other slot of the flow has that word and the value converts; a word
+// two slots share names neither.
+func TestSlotNamedByAWordOfIt(t *testing.T) {
+	toConfirm := []string{"book a flight", "Madrid", "Paris", "tomorrow", "economy", "1"}
+	runGeneral(t, "travel", []gcase{
+		{"the date", toConfirm, "change the date to the 18th", "correct_slot departure_date=2027-03-18", false},
+		{"the class", toConfirm, "change the class to business", "correct_slot cabin=business", false},
+		{"the number of passengers", toConfirm, "change the number of passengers to 2", "correct_slot passengers=2", false},
+		{"the date at another question", []string{"book a flight", "Madrid", "Paris", "tomorrow"}, "oh, change the date to friday", "correct_slot departure_date=2027-03-12", false},
+		{"a word two slots share names neither", toConfirm, "change the flight to friday", "start_flow book_flight departure_date=2027-03-12", false},
+		{"a value that does not convert", toConfirm, "change the class to purple", "fallback", false},
+	})
+	runGeneral(t, "banking", []gcase{
+		{"the account", []string{"send money", "Ana", "50", "checking"}, "change the account to savings", "correct_slot account_type=savings", false},
+	})
+}

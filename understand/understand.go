@@ -1026,7 +1026,15 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 	if fr == nil {
 		return vm.Command{}, false
 	}
-	rest, found := stripAnyWords(head, namedVerbs)
+	lead := head
+	for {
+		w := firstWordOf(lead)
+		if w == "" || !correctionFillers[w] {
+			break
+		}
+		lead, _ = stripWords(lead, []string{w})
+	}
+	rest, found := stripAnyWords(lead, namedVerbs)
 	if !found {
 		// "actually ...", and also "no, the amount is 60": with the slot
 		// named, a bare "no" introduces a correction too.
@@ -1038,6 +1046,9 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 		}
 	}
 	if r2, ok := stripAnyWords(rest, namedArticles); ok {
+		rest = r2
+	}
+	if r2, ok := stripAnyWords(rest, [][]string{{"number", "of"}}); ok {
 		rest = r2
 	}
 	slots := fr.slots
@@ -1055,8 +1066,11 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 			best, bestRest, bestLen = s, r2, len(words)
 		}
 	}
+	partial := false
 	if bestLen == 0 {
-		return vm.Command{}, false
+		if best, bestRest, partial = partlyNamed(slots, rest); !partial {
+			return vm.Command{}, false
+		}
 	}
 	if r2, ok := stripAnyWords(bestRest, namedLinks); ok {
 		bestRest = r2
@@ -1065,14 +1079,60 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 		return vm.Command{}, false
 	}
 	var val any = bestRest
-	if x, err := conv.Convert(best.def, bestRest); err == nil {
+	x, err := conv.Convert(best.def, bestRest)
+	if err == nil {
 		val = x
+	} else if partial {
+		// A slot named by one word of it takes only a value it can
+		// hold: "change the class to purple" names nothing sure enough.
+		return vm.Command{}, false
 	}
 	kind := vm.CmdCorrectSlot
 	if p.Kind == vm.PendingCollect && best.name == p.Slot {
 		kind = vm.CmdSetSlot
 	}
 	return vm.Command{Kind: kind, Slot: best.name, Value: val}, true
+}
+
+// partlyNamed finds the slot a correction names by one word of its name
+// ("the date" for departure_date) or, for a typed slot, of its
+// description ("the class" for a cabin described as "Cabin class"): the
+// one slot of the list that has the message's next word, and the words
+// after it. A word two slots have names neither.
+func partlyNamed(slots []slotRef, rest string) (slotRef, string, bool) {
+	w := firstWordOf(rest)
+	if w == "" || stopWords[w] {
+		return slotRef{}, "", false
+	}
+	// A word of a name first, then a word of a typed slot's description.
+	for _, byDescription := range []bool{false, true} {
+		var found slotRef
+		n := 0
+		for _, s := range slots {
+			var words []string
+			switch {
+			case !byDescription:
+				words = strings.Split(s.name, "_")
+			case s.def != nil && typed(s.def):
+				words = strings.Fields(s.def.Description)
+			}
+			for _, part := range words {
+				if values.Normalize(part) == w {
+					found = s
+					n++
+					break
+				}
+			}
+		}
+		if n == 1 {
+			after, _ := stripWords(rest, []string{w})
+			return found, after, true
+		}
+		if n > 1 {
+			return slotRef{}, "", false
+		}
+	}
+	return slotRef{}, "", false
 }
 
 func hasSlot(slots []slotRef, name string) bool {

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
@@ -146,6 +147,16 @@ var smallTalkFirst = func() map[string]bool {
 	for w := range smallTalkAround {
 		m[w] = true
 	}
+	for _, l := range momentLeads {
+		m[l[0]] = true
+	}
+	for p := range momentLetMe {
+		first, _, _ := strings.Cut(p, " ")
+		m[first] = true
+	}
+	for w := range momentUnits {
+		m[w] = true
+	}
 	return m
 }()
 
@@ -237,8 +248,56 @@ func smallTalkPhrase(words []string) (vm.Command, bool) {
 		return vm.Command{}, false
 	}
 	c, ok := smallTalk[strings.Join(words, " ")]
+	if !ok && asksForAMoment(words) {
+		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkWait}, true
+	}
 	return c, ok
 }
+
+// asksForAMoment reads the ways people ask for a moment beyond the
+// phrases of the list: a lead, a count and a unit of time ("hang on a
+// sec", "give me 5 minutes", "dame un minuto", "momento"), or "let me"
+// and a verb of looking or thinking with nothing after it ("let me
+// check", "déjame ver"), or "brb".
+func asksForAMoment(words []string) bool {
+	if len(words) == 0 || len(words) > 5 {
+		return false
+	}
+	if momentLetMe[strings.Join(words, " ")] {
+		return true
+	}
+	lead := 0
+	for _, l := range momentLeads {
+		if len(l) < len(words) && slices.Equal(words[:len(l)], l) {
+			lead = len(l)
+			break
+		}
+	}
+	rest := words[lead:]
+	if len(rest) > 0 && (momentCounts[rest[0]] || (lead > 0 && isNumberish(rest[0]))) && len(rest) > 1 {
+		rest = rest[1:]
+	}
+	if len(rest) == 1 && momentUnits[rest[0]] {
+		// A unit alone is one only when it says so by itself.
+		return lead > 0 || len(words) > 1 || rest[0] == "momento" || rest[0] == "momentito"
+	}
+	return false
+}
+
+var (
+	momentLeads = [][]string{
+		{"hang", "on"}, {"hold", "on"}, {"wait"}, {"give", "me"}, {"gimme"}, {"just"},
+		{"espera"}, {"esperame"}, {"espere"}, {"dame"}, {"deme"},
+	}
+	momentCounts = wordSet("a", "an", "one", "un", "una", "few", "couple", "two", "five", "ten",
+		"dos", "cinco", "diez")
+	momentUnits = wordSet("sec", "secs", "second", "seconds", "moment", "moments", "min", "mins",
+		"minute", "minutes", "tick", "momento", "momentito", "segundo", "segundos", "minuto", "minutos")
+	momentLetMe = wordSet("let me check", "let me see", "let me think", "let me look", "let me check that",
+		"let me think about it", "let me look it up", "let me find it", "let me find out", "let me get it",
+		"brb", "be right back", "dejame ver", "dejame pensar", "dejame mirar", "deja que mire",
+		"deja que lo mire", "ahora vuelvo", "un momento que lo miro")
+)
 
 // withoutSmallTalkLead drops small talk that starts a longer message ("ah,
 // one moment, show my transactions", "hi there, I lost my card"): the

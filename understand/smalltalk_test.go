@@ -36,3 +36,26 @@ func TestSmallTalkKind(t *testing.T) {
 		assert.Equal(t, tc.want, SmallTalkKind(tc.msg), "%q", tc.msg)
 	}
 }
+
+// TestAskingForAMoment: a request for a moment in the words people use
+// ("hang on a sec", "give me a minute", "let me check", "dame un
+// minuto") is small talk that waits, at a free-text question too, where
+// it would otherwise be stored as the answer; a request that follows
+// "let me" is not.
+func TestAskingForAMoment(t *testing.T) {
+	atDescription := []string{"open a ticket", "billing"}
+	var cases []gcase
+	for _, msg := range []string{"hang on a sec", "hold on a second", "give me a minute", "gimme 2 mins",
+		"wait a min", "just one sec", "let me check", "let me think", "hmm let me see", "brb",
+		"dame un minuto", "espera un segundo", "momento", "déjame ver", "one moment please, let me check"} {
+		cases = append(cases, gcase{msg, atDescription, msg, "chitchat (wait)", false})
+	}
+	cases = append(cases,
+		gcase{"a request after let me", nil, "let me check my ticket", "start_flow check_ticket_status", false},
+		gcase{"a description that starts like it", atDescription, "hang on a sec page never loads", "set_slot description=hang on a sec page never loads", false})
+	runGeneral(t, "support", cases)
+	runGeneral(t, "banking", []gcase{
+		{"at a number question", []string{"send money", "Ana"}, "hang on a sec", "chitchat (wait)", false},
+		{"minutes are no amount", []string{"send money", "Ana"}, "give me 5 minutes", "chitchat (wait)", false},
+	})
+}

@@ -87,3 +87,18 @@ func TestSlotNamedByAWordOfIt(t *testing.T) {
 		{"the account", []string{"send money", "Ana", "50", "checking"}, "change the account to savings", "correct_slot account_type=savings", false},
 	})
 }
+
+// TestCodeInPartsInTheOpening: the message that starts a flow gives a
+// code typed in two parts, letters then digits ("ticket t 10001"), as it
+// gives one typed whole; digits in groups are no code there ("100 000"
+// may be an amount).
+func TestCodeInPartsInTheOpening(t *testing.T) {
+	runGeneral(t, "support", []gcase{
+		{"letters and digits apart", nil, "status of ticket t 10001", "start_flow check_ticket_status ticket_id=T-10001", false},
+		{"in capitals", nil, "any news on T 10001?", "start_flow check_ticket_status ticket_id=T-10001", false},
+		{"digits alone add nothing", nil, "check ticket number 10001", "start_flow check_ticket_status", false},
+	})
+	runGeneral(t, "banking", []gcase{
+		{"digits in groups are no code", nil, "block my card 48 21", "start_flow lost_card", false},
+	})
+}

@@ -292,7 +292,44 @@ func patternWord(conv values.Converter, def *ir.Slot, words []string) (any, bool
 		}
 		found = v
 	}
+	if found == nil {
+		// A code typed in two parts, letters then digits ("ticket t
+		// 10001"); never digits alone, which may be a number written
+		// in groups ("send 100 000").
+		for i := 0; i+1 < len(words); i++ {
+			a, b := strings.Trim(words[i], ".,;:!?¿¡\"'()[]{}#"), strings.Trim(words[i+1], ".,;:!?¿¡\"'()[]{}")
+			if a == "" || b == "" || !allLetters(a) || !allDigits(b) {
+				continue
+			}
+			v, err := conv.Convert(def, a+" "+b)
+			if err != nil {
+				continue
+			}
+			if found != nil && found != v {
+				return nil, false
+			}
+			found = v
+		}
+	}
 	return found, found != nil
+}
+
+func allLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // withoutNames drops the proper names of an example phrase ("How do I add

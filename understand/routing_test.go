@@ -102,3 +102,13 @@ func TestCodeInPartsInTheOpening(t *testing.T) {
 		{"digits in groups are no code", nil, "block my card 48 21", "start_flow lost_card", false},
 	})
 }
+
+// TestSpanishUnitsOfACount: a count said with its unit in Spanish ("tres
+// noches") fills the slot in the opening and is exactly the answer at its
+// question, as "three nights" is.
+func TestSpanishUnitsOfACount(t *testing.T) {
+	runGeneral(t, "travel", []gcase{
+		{"nights in the opening", nil, "busco hotel en Valencia para tres noches", "start_flow book_hotel city=Valencia nights=3", false},
+		{"nights at the question", []string{"book a hotel", "Rome", "tomorrow"}, "3 noches", "set_slot nights=3", true},
+	})
+}

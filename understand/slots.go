@@ -484,6 +484,11 @@ func unitOf(s *slotRef) map[string]bool {
 			m[w] = true
 		}
 	}
+	// The words are looked up as written and by their stem ("noches"
+	// is "noch").
+	for w := range m {
+		m[stem(w)] = true
+	}
 	return m
 }
 

@@ -541,6 +541,7 @@ func BenchmarkUnderstand(b *testing.B) {
 		{"collect_number", "about 1,200.50 euros", askAmount},
 		{"collect_categorical", "I'd like business class please", askClass},
 		{"collect_text", "Madrid", askRecipient},
+		{"collect_text_date", "2027-03-05", askRecipient},
 		{"trigger", "I want to send money to Ana", idle},
 		{"trigger_with_slots", "book a business class flight from MAD", idle},
 	}

@@ -83,15 +83,16 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	}
 	s = strings.TrimSpace(s)
 	var d dateFinder
-	// Both patterns need digits and a separator; most answers have none.
-	numeric := strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "-/.")
-	for _, m := range reISOMatches(numeric, s) {
+	// Each pattern needs a run of four digits beside a separator (after
+	// it for reISO, before it for reDMY); most answers have none.
+	iso, dmy := yearBesideSeparator(s)
+	for _, m := range reISOMatches(iso, s) {
 		y, _ := strconv.Atoi(s[m[2]:m[3]])
 		mo, _ := strconv.Atoi(s[m[4]:m[5]])
 		day, _ := strconv.Atoi(s[m[6]:m[7]])
 		d.add(y, time.Month(mo), day, s[m[2]:m[7]])
 	}
-	for _, m := range reDMYMatches(numeric, s) {
+	for _, m := range reDMYMatches(dmy, s) {
 		a, _ := strconv.Atoi(s[m[2]:m[3]])
 		b, _ := strconv.Atoi(s[m[4]:m[5]])
 		y, _ := strconv.Atoi(s[m[6]:m[7]])
@@ -189,17 +190,41 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
 }
 
-// reISOMatches and reDMYMatches are the numeric dates of s, when it has
-// digits and a separator.
-func reISOMatches(numeric bool, s string) [][]int {
-	if !numeric {
+// yearBesideSeparator reports whether s has a run of exactly four digits
+// followed by one of - / . (which every match of reISO has: its year), and
+// one preceded by one (every match of reDMY has).
+func yearBesideSeparator(s string) (before, after bool) {
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j-i == 4 {
+			before = before || j < len(s) && isDateSeparator(s[j])
+			after = after || i > 0 && isDateSeparator(s[i-1])
+		}
+		i = j
+	}
+	return before, after
+}
+
+func isDateSeparator(c byte) bool { return c == '-' || c == '/' || c == '.' }
+
+// reISOMatches and reDMYMatches are the numeric dates of s, when
+// yearBesideSeparator says it may have some.
+func reISOMatches(may bool, s string) [][]int {
+	if !may {
 		return nil
 	}
 	return reISO.FindAllStringSubmatchIndex(s, -1)
 }
 
-func reDMYMatches(numeric bool, s string) [][]int {
-	if !numeric {
+func reDMYMatches(may bool, s string) [][]int {
+	if !may {
 		return nil
 	}
 	return reDMY.FindAllStringSubmatchIndex(s, -1)

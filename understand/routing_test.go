@@ -112,3 +112,19 @@ func TestSpanishUnitsOfACount(t *testing.T) {
 		{"nights at the question", []string{"book a hotel", "Rome", "tomorrow"}, "3 noches", "set_slot nights=3", true},
 	})
 }
+
+// TestHandoffInMoreWords: a request for the support team, its staff or a
+// manager, or for a human said in three words, is a request for a
+// person; a request for help with something is not.
+func TestHandoffInMoreWords(t *testing.T) {
+	var cases []gcase
+	for _, msg := range []string{"let me talk to your support staff", "can I speak with customer support",
+		"I want to talk to the support team", "I want a human", "need to speak with a manager",
+		"hablar con soporte", "quiero hablar con alguien de soporte"} {
+		cases = append(cases, gcase{msg, nil, msg, "human_handoff", false})
+	}
+	cases = append(cases,
+		gcase{"support with something", nil, "I need support with my bill", "start_flow open_ticket category=billing", false},
+		gcase{"the team in a sentence", nil, "the support team never answered my email", "fallback", false})
+	runGeneral(t, "support", cases)
+}

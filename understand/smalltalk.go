@@ -102,12 +102,19 @@ var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |s
 	`|\b(put|transfer|connect|pass|get|send|forward|escalate) (me|this|it) (through |over )?(to |with )?(a |an |the |some )?(real |live |actual |human )?(person|human|agent|representative|operator|someone|somebody|manager|supervisor)\b` +
 	`|\b(someone|somebody|a person|a human|an agent|anyone|anybody) (i|we) (can|could) (talk|speak|chat) (to|with)\b` +
 	`|\b(a|an) (real|actual|live) (person|human|agent)\b` +
-	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b`)
+	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b` +
+	// "let me talk to your support staff", "can I speak with customer
+	// support", "I want a human", "hablar con soporte".
+	`|\b(talk|speak|chat) (to|with) (a |an |the |your |some )?(customer |tech |technical )?(support|service|team|staff|manager|supervisor|representative)\b` +
+	`|^(i )?(want|need|would like|wanna) (a |an |to a |to an )?(real |live )?(human|person|agent)$` +
+	`|\bhablar con (el |la |un |una |alguien de )?(soporte|responsable|encargado|encargada|supervisor|supervisora|gerente|atencion al cliente)\b`)
 
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
 var handoffNouns = wordSet("person", "human", "agent", "representative", "operator", "someone", "somebody",
-	"people", "manager", "supervisor", "persona", "humano", "alguien", "agente", "operador", "anyone", "anybody")
+	"people", "manager", "supervisor", "persona", "humano", "alguien", "agente", "operador", "anyone", "anybody",
+	"support", "service", "team", "staff", "soporte", "responsable", "encargado", "encargada", "supervisora",
+	"gerente", "atencion")
 
 var smallTalk = func() map[string]vm.Command {
 	m := map[string]vm.Command{}

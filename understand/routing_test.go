@@ -36,6 +36,7 @@ func TestRoutingRule(t *testing.T) {
 		{"an interjection is no sure name", []string{"send money"}, "ugh", "set_slot recipient=ugh", false},
 		{"my bad is no sure name", []string{"send money"}, "my bad", "set_slot recipient=my bad", false},
 	})
+	atName := []string{"book a hotel", "Rome", "tomorrow", "3", "single", "yes"}
 	runGeneral(t, "travel", []gcase{
 		{"a date", []string{"book a flight", "Madrid", "Paris"}, "next friday", "set_slot departure_date=2027-03-19", true},
 		{"a count said with people", []string{"book a flight", "Madrid", "Paris", "tomorrow", "economy"}, "me and my wife", "set_slot passengers=2", false},
@@ -47,6 +48,9 @@ func TestRoutingRule(t *testing.T) {
 		{"a question mark", []string{"book a flight"}, "Paris?", "set_slot origin=Paris?", false},
 		{"no place", []string{"book a flight"}, "anywhere", "set_slot origin=anywhere", false},
 		{"a city with thanks", []string{"book a flight"}, "Rome thanks", "set_slot origin=Rome", false},
+		{"a name is sure", atName, "Ana López", "set_slot traveller_name=Ana López", true},
+		{"the speaker names no one", atName, "myself", "set_slot traveller_name=myself", false},
+		{"an e-mail address at a name question", atName, "ana@example.com", "set_slot traveller_name=ana@example.com", false},
 	})
 }
 

@@ -233,7 +233,9 @@ func (r *Rules) nothingElse(p *vm.Pending, head, norm string) bool {
 	if typed(def) || (def.Type != ir.TypeText && def.Type != ir.TypeAny && def.Type != "") {
 		return true
 	}
-	if strings.ContainsRune(head, '?') {
+	if strings.ContainsAny(head, "?@/") {
+		// A question, or an e-mail address or a link: another
+		// question's answer, given early.
 		return false
 	}
 	for _, w := range words {
@@ -249,10 +251,12 @@ var relativeDays = wordSet("today", "tomorrow", "tonight", "yesterday", "tmrw", 
 	"manana", "ayer", "anteayer", "weekend", "week", "semana")
 
 // notAName are words that make a short free-text answer no sure value:
-// interjections ("ugh", "my bad") and words that name no one and nothing
-// ("anywhere", "doesn't matter", "you choose").
+// interjections ("ugh", "my bad"), words that name no one and nothing
+// ("anywhere", "doesn't matter", "you choose") and the speaker
+// ("myself"), whose name the answer does not say.
 var notAName = wordSet("ugh", "oops", "whoops", "meh", "err", "erm", "yikes", "argh", "omg", "wtf",
 	"lol", "brb", "bad", "hm", "hmmm", "huh", "umm", "uhh", "anywhere", "anything", "anyone",
 	"somewhere", "something", "everywhere", "everyone", "wherever", "whoever", "whatever", "here",
 	"there", "choose", "matter", "care", "decide", "surprise", "test", "testing", "restart", "over",
-	"back", "know", "dont", "doesnt", "cualquiera", "cualquier", "aqui", "alli", "igual", "da")
+	"back", "know", "dont", "doesnt", "cualquiera", "cualquier", "aqui", "alli", "igual", "da",
+	"myself", "mine", "yourself", "himself", "herself", "ourselves", "yo", "mismo", "misma")

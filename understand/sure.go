@@ -2,6 +2,7 @@ package understand
 
 import (
 	"strings"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -112,6 +113,31 @@ var dateVocabulary = wordSet("the", "of", "de", "del", "on", "el", "next", "this
 // free-text answer that mentions no flow, no carrier word and asks
 // nothing.
 func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool {
+	m := r.sure
+	if m != nil && m.set && m.p == p && m.head == head && m.norm == norm && m.now.Equal(v.Now) && m.order == v.DateOrder {
+		return m.verdict
+	}
+	verdict := r.sureAnswerTextOf(p, head, norm, v)
+	if m != nil {
+		*m = sureMemo{set: true, p: p, head: head, norm: norm, now: v.Now, order: v.DateOrder, verdict: verdict}
+	}
+	return verdict
+}
+
+// sureMemo keeps sureAnswerText's last verdict while one message is read:
+// the reading asks twice for most answers (is it a digression? is the
+// answer sure?), and the verdict depends only on what it is given.
+type sureMemo struct {
+	set        bool
+	p          *vm.Pending
+	head, norm string
+	now        time.Time
+	order      values.DateOrder
+	verdict    bool
+}
+
+// sureAnswerTextOf is sureAnswerText without the memo.
+func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bool {
 	def := r.slotDef(p.Flow, p.Slot)
 	words := bare(norm)
 	if def == nil || len(words) == 0 {

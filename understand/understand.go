@@ -68,6 +68,9 @@ type Rules struct {
 	// readAs holds the free-text slots that hold a number or a date, as
 	// the rules read them (readas.go).
 	readAs map[*ir.Slot]*ir.Slot
+	// sure is the memo of the message being read: Read reads each message
+	// with a copy of the Rules that has one of its own.
+	sure *sureMemo
 }
 
 var _ vm.Understander = (*Rules)(nil)
@@ -320,11 +323,13 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 
 // Read reads a message by the rules and says how sure they are.
 func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error) {
-	rd, err := r.read(ctx, msg, v)
+	one := *r
+	one.sure = new(sureMemo)
+	rd, err := one.read(ctx, msg, v)
 	if err != nil {
 		return rd, err
 	}
-	return r.asText(rd, v), nil
+	return one.asText(rd, v), nil
 }
 
 func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error) {

@@ -978,6 +978,26 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 				}
 			}
 		}
+		// "sorry, I meant 70" while a pattern asks ("Do you want to
+		// update the amount to 60?"): a correction of the flow the
+		// pattern interrupted, which replaces the one asked about.
+		if u := interrupted(p, v); u != "" {
+			if _, err := conv.Convert(def, rest); err != nil {
+				if name, val, ok := r.otherSlot(u, "", rest, v); ok {
+					return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+				}
+				if name, val, ok := r.carriedSlot(u, rest, conv); ok {
+					return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+				}
+				if plausibleValue(rest) {
+					if name, ok := r.oneFreeTextSlot(u, v); ok {
+						if _, err := values.Convert(&ir.Slot{Type: ir.TypeNumber}, rest); err != nil {
+							return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: strings.TrimSpace(rest)}, true
+						}
+					}
+				}
+			}
+		}
 	}
 	// "just me", "me and my wife", "a week": a count said with a noun.
 	if n, ok := spokenCount(&slotRef{name: p.Slot, def: def}, text); ok {
@@ -1193,6 +1213,21 @@ func typed(def *ir.Slot) bool {
 		return true
 	}
 	return def.Pattern != ""
+}
+
+// interrupted is the flow that the pattern asking the pending question
+// interrupted: the topmost flow of the stack that is no pattern. It is ""
+// when the question is not a pattern's.
+func interrupted(p *vm.Pending, v vm.View) string {
+	if !ir.IsPattern(p.Flow) {
+		return ""
+	}
+	for i := len(v.Stack) - 1; i >= 0; i-- {
+		if !ir.IsPattern(v.Stack[i]) {
+			return v.Stack[i]
+		}
+	}
+	return ""
 }
 
 // otherSlot finds the one slot of the flow, other than skip, that is set

@@ -426,8 +426,22 @@ func (m *Machine) View(st *State) View {
 			x, ok := st.Slots[name]
 			return x, ok
 		}
-		x, ok := st.Stack[len(st.Stack)-1].Slots[name]
-		return x, ok
+		top := len(st.Stack) - 1
+		if x, ok := st.Stack[top].Slots[name]; ok {
+			return x, ok
+		}
+		// A pattern on top sees the slots of the flow it interrupted
+		// (language.md §17), as the turn does.
+		for i := top; i >= 0; i-- {
+			if fr := m.flows[st.Stack[i].Flow]; fr == nil || !fr.pattern {
+				if i == top {
+					break
+				}
+				x, ok := st.Stack[i].Slots[name]
+				return x, ok
+			}
+		}
+		return nil, false
 	}
 	return v
 }

@@ -156,6 +156,7 @@ func TestSessionExpiration(t *testing.T) {
 		assert.Empty(t, res.State.Stack)
 		require.NotEmpty(t, res.Events)
 		assert.Equal(t, EventSessionRestarted, res.Events[0].Type)
+		assert.Contains(t, allEventTypes(res), "flow_started pattern_session_start", "the new conversation starts with pattern_session_start")
 		assert.Contains(t, res.Trace, "session restarted: idle for 1h1m0s, over session_expiration 1h0m0s")
 		if drop {
 			assert.NotContains(t, res.State.Slots, "tier")

@@ -74,10 +74,11 @@ var _ Store = (*FileStore)(nil)
 type Option func(*config)
 
 type config struct {
-	noSync      bool
-	maxSize     int64
-	maxWaiting  int
-	maxSessions int
+	noSync       bool
+	maxSize      int64
+	maxWaiting   int
+	maxSessions  int
+	recordValues bool
 }
 
 func configure(opts []Option) config {
@@ -114,6 +115,15 @@ func WithMaxWaiting(n int) Option {
 // transaction holds, with its log.
 func WithMaxSessions(n int) Option {
 	return func(c *config) { c.maxSessions = n }
+}
+
+// WithRecordValues makes a memory store keep the records given as a
+// [Record.Value] as Go values, encoded only when they are read, instead of
+// encoding them at commit: for a store whose logs are seldom read and
+// whose sessions are deleted soon, as the conversation tests' store. The
+// values must not change after Commit. Other stores ignore it.
+func WithRecordValues() Option {
+	return func(c *config) { c.recordValues = true }
 }
 
 // NewFileStore returns a store that keeps its sessions in dir. The

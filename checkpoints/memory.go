@@ -17,14 +17,20 @@ import (
 //
 // Begin lends the stored bytes instead of copying them (a commit stores a
 // copy of new ones and never changes them), so a turn decodes its
-// checkpoint in place. Records given as a [Record.Value] are kept as they
-// are and encoded only when read. Message ids are looked up in a map.
+// checkpoint in place. A record given as a [Record.Value] is encoded at
+// commit, as every store does: a store that holds many sessions then
+// holds their logs as bytes, which cost the garbage collector nothing to
+// scan. [WithRecordValues] keeps such records as Go values instead, encoded
+// only when read, for a store whose logs are seldom read and whose sessions
+// are short-lived. Message ids are looked up in a map.
 // With [WithMaxSessions], the least recently saved session makes room for a
 // new one.
 type MemoryStore struct {
 	queue *Queue
 	now   func() time.Time
 	max   int
+	// values keeps Value records as they are (WithRecordValues).
+	values bool
 
 	mu       sync.Mutex
 	sessions map[string]*memSession
@@ -42,11 +48,11 @@ type memSession struct {
 }
 
 // NewMemoryStore returns an empty in-memory store. It takes the options
-// [WithMaxSessions] and [WithMaxWaiting]. A store with no bound grows with
+// [WithMaxSessions], [WithMaxWaiting] and [WithRecordValues]. A store with no bound grows with
 // its sessions.
 func NewMemoryStore(opts ...Option) *MemoryStore {
 	c := configure(opts)
-	return &MemoryStore{queue: NewQueue(c.maxWaiting), now: time.Now, max: max(c.maxSessions, 0), sessions: map[string]*memSession{}}
+	return &MemoryStore{queue: NewQueue(c.maxWaiting), now: time.Now, max: max(c.maxSessions, 0), values: c.recordValues, sessions: map[string]*memSession{}}
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -119,6 +125,12 @@ func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
 		rec.Data = slices.Clone(rec.Data)
 	} else if rec.Value == nil {
 		return fmt.Errorf("%w: the record of revision %d of session %q has no data", ErrInvalidData, rec.Revision, tx.ID)
+	} else if !tx.s.values {
+		b, err := RecordJSON(tx.ID, rec)
+		if err != nil {
+			return err
+		}
+		rec.Data, rec.Value = b, nil
 	}
 	s := tx.s
 	s.mu.Lock()

@@ -113,10 +113,10 @@ type Record struct {
 	// always has it.
 	Data []byte
 	// Value, when Data is nil, is the entry as a Go value that
-	// encoding/json writes as one object. A store encodes it once, when it
-	// writes the record out of the process; the memory store keeps the
-	// value and encodes it only when the record is read, so the value
-	// must not change after Commit.
+	// encoding/json writes as one object. A store encodes it once, at
+	// commit; a memory store made with WithRecordValues keeps the value
+	// and encodes it only when the record is read, so the value must not
+	// change after Commit.
 	Value any
 }
 

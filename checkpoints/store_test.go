@@ -133,6 +133,47 @@ func TestMemoryLendsBytes(t *testing.T) {
 	assert.Equal(t, `{"revision": 1}`, string(lent), "what was lent is never changed")
 }
 
+// TestMemoryEncodesRecordsAtCommit: a memory store encodes a record given
+// as a value at commit, as the other stores do (a server's memory store
+// then holds its logs as bytes), and one made WithRecordValues keeps the
+// value until the record is read.
+func TestMemoryEncodesRecordsAtCommit(t *testing.T) {
+	ctx := context.Background()
+	value := map[string]any{"replies": []string{"hi"}}
+	for _, tc := range []struct {
+		name  string
+		store *MemoryStore
+		kept  bool
+	}{
+		{"default", NewMemoryStore(), false},
+		{"WithRecordValues", NewMemoryStore(WithRecordValues()), true},
+	} {
+		tx, err := tc.store.Begin(ctx, "a")
+		require.NoError(t, err)
+		require.NoError(t, tx.Commit(ctx, Record{Revision: 1, Key: "m1", Value: value}, []byte(`{}`)))
+		tx.Close()
+		rec := tc.store.sessions["a"].log[0]
+		assert.Equal(t, tc.kept, rec.Value != nil, tc.name)
+		if !tc.kept {
+			assert.JSONEq(t, `{"replies":["hi"]}`, string(rec.Data), tc.name)
+		}
+		// Read, it is the same JSON either way.
+		tx, err = tc.store.Begin(ctx, "a")
+		require.NoError(t, err)
+		got, ok, err := tx.Lookup(ctx, "m1")
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.JSONEq(t, `{"replies":["hi"]}`, string(got.Data), tc.name)
+		tx.Close()
+	}
+	// A value that is no JSON fails the commit, as in every other store.
+	tx, err := NewMemoryStore().Begin(ctx, "b")
+	require.NoError(t, err)
+	defer tx.Close()
+	err = tx.Commit(ctx, Record{Revision: 1, Value: map[string]any{"x": make(chan int)}}, []byte(`{}`))
+	assert.ErrorIs(t, err, ErrInvalidData)
+}
+
 // TestMemoryMaxSessions: a bounded memory store evicts the session saved
 // least recently, never one a transaction holds (issue 20: memory:
 // grew without bound).

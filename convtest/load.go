@@ -627,7 +627,7 @@ func (s *Suite) compile(path string) *Project {
 	// Every turn gives its case's own runner (Input.Actions); the
 	// engine's default refuses, so no turn can run an action unstubbed.
 	eng, err := soni.New(p.Program, soni.Options{
-		Store:        checkpoints.NewMemoryStore(),
+		Store:        checkpoints.NewMemoryStore(checkpoints.WithRecordValues()),
 		Actions:      vm.ActionFunc(noCaseRunner),
 		Validators:   vm.ValidatorFunc(noCaseValidator),
 		Understander: u,

@@ -983,6 +983,9 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// pattern interrupted, which replaces the one asked about.
 		if u := interrupted(p, v); u != "" {
 			if _, err := conv.Convert(def, rest); err != nil {
+				if name, val, ok := r.correctedAgain(u, rest, v); ok {
+					return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
+				}
 				if name, val, ok := r.otherSlot(u, "", rest, v); ok {
 					return vm.Command{Kind: vm.CmdCorrectSlot, Slot: name, Value: val}, true
 				}
@@ -1228,6 +1231,32 @@ func interrupted(p *vm.Pending, v vm.View) string {
 		}
 	}
 	return ""
+}
+
+// correctedAgain reads rest as a new value of the slot that the pattern
+// asking is about (pattern_correction's corrected_slot), when it is a
+// typed slot of flow and rest converts to it: "sorry, I meant 70" while
+// "Do you want to update the amount to 60?" corrects the amount again,
+// though the flow has other number slots.
+func (r *Rules) correctedAgain(flow, rest string, v vm.View) (string, any, bool) {
+	fr := r.byName[flow]
+	if fr == nil || v.Slot == nil || rest == "" || notAValue(rest) {
+		return "", nil, false
+	}
+	raw, _ := v.Slot("corrected_slot")
+	name, _ := raw.(string)
+	if name == "" {
+		return "", nil, false
+	}
+	for _, s := range fr.slots {
+		if s.name != name || !typed(s.def) {
+			continue
+		}
+		if x, err := v.Converter().Convert(s.def, rest); err == nil {
+			return name, x, true
+		}
+	}
+	return "", nil, false
 }
 
 // otherSlot finds the one slot of the flow, other than skip, that is set

@@ -272,6 +272,42 @@ func TestWrongAnswerToTheQuestion(t *testing.T) {
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
 }
 
+// TestCorrectionWhileAPatternAsks: while a project's pattern_correction
+// asks "Do you want to update the recipient to Eva?", a correction of the
+// transfer's recipient is a new correction of the flow the pattern
+// interrupted, as the rules read it, and the prompt shows that flow's
+// slots; a slot of no flow on the stack is still dropped.
+func TestCorrectionWhileAPatternAsks(t *testing.T) {
+	r := compiler.Compile(filepath.Join("..", "..", "testdata", "patterns", "overrides"), compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	m, err := vm.New(r.Program, vm.Options{})
+	require.NoError(t, err)
+	res, err := m.Turn(context.Background(), m.NewState("s"), vm.Input{Commands: []vm.Command{
+		{Kind: vm.CmdStartFlow, Flow: "transfer", Slots: []vm.SlotValue{{Slot: "recipient", Value: "Ana"}}},
+	}})
+	require.NoError(t, err)
+	res, err = m.Turn(context.Background(), res.State, vm.Input{Commands: []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "recipient", Value: "Eva"}}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"Do you want to update the recipient to Eva?"}, res.Replies)
+
+	v := m.View(res.State)
+	assert.Contains(t, promptData(v, "sorry, I meant Maria", 0).Slots, PromptSlotValue{Name: "recipient", Value: "Ana"})
+	for _, answer := range []string{"correct slot recipient Maria", "set slot recipient Maria"} {
+		raws, _ := ParseCommands(answer)
+		cmds, notes := Validate(raws, v)
+		assert.Equal(t, []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "recipient", Value: "Maria"}}, cmds, "%s: %v", answer, notes)
+	}
+	raws, _ := ParseCommands("correct slot rate 2")
+	cmds, _ := Validate(raws, v)
+	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
+
+	raws, _ = ParseCommands("correct slot recipient Maria")
+	cmds, _ = Validate(raws, v)
+	res, err = m.Turn(context.Background(), res.State, vm.Input{Commands: cmds})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Do you want to update the recipient to Maria?"}, res.Replies)
+}
+
 // TestHybrid: a clean answer to the pending question never reaches the
 // model; a message the rules do not understand does; when the model
 // cannot be asked the rules' commands stand.

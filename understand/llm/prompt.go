@@ -149,6 +149,13 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 				names = append(names, s.Name)
 			}
 		}
+		// A pattern on top also sees the slots of the flow it
+		// interrupted, which a correction may name.
+		if f := prog.Flow(interrupted(v.Stack)); f != nil {
+			for _, s := range f.Slots {
+				names = append(names, s.Name)
+			}
+		}
 	}
 	slices.Sort(names)
 	for _, n := range slices.Compact(names) {

@@ -88,6 +88,16 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			if joins {
 				def = startable(prog, flow, r.Slot)
 			}
+			under := false
+			if def == nil && !joins && flow == top {
+				// A pattern asks ("Do you want to update the amount to
+				// 60?"), and the line names a slot of the flow it
+				// interrupted ("sorry, I meant 70"): a new correction
+				// of that flow, as the rules read it (language.md §17).
+				if u := interrupted(v.Stack); u != "" {
+					def, under = visible(prog, u, r.Slot), true
+				}
+			}
 			if def == nil {
 				drop(r, "slot %q is not one flow %q can see", r.Slot, flow)
 				continue
@@ -117,7 +127,11 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 				}
 				continue
 			}
-			add(vm.Command{Kind: kindAt(r, v), Slot: r.Slot, Value: val})
+			kind := kindAt(r, v)
+			if under {
+				kind = vm.CmdCorrectSlot
+			}
+			add(vm.Command{Kind: kind, Slot: r.Slot, Value: val})
 		case "cancel_flow":
 			add(vm.Command{Kind: vm.CmdCancelFlow})
 		case "affirm", "deny":
@@ -257,6 +271,21 @@ func calledSlots(prog *ir.Program, flow string) []*ir.Slot {
 		}
 	}
 	return out
+}
+
+// interrupted is the flow that the pattern on top of the stack
+// interrupted: the topmost flow that is no pattern. It is "" when the top
+// is no pattern, or nothing is under it.
+func interrupted(stack []string) string {
+	if n := len(stack); n == 0 || !ir.IsPattern(stack[n-1]) {
+		return ""
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		if !ir.IsPattern(stack[i]) {
+			return stack[i]
+		}
+	}
+	return ""
 }
 
 func visible(prog *ir.Program, flow, name string) *ir.Slot {

@@ -15,6 +15,11 @@
 // an answer, {"found": false}, not a failure: the flows tell it apart
 // from a desk that is down.
 //
+// An urgent ticket also pages the engineer on call, and the desk says so
+// itself: its answer carries a message for the bot to say,
+// {"ticket_id": ..., "messages": [{"text": ...}]} (docs/actions.md,
+// "Actions that speak").
+//
 // Tests start it with net/http/httptest; users start it by hand with
 // `go run ./internal/fakehelpdesk/cmd/fakehelpdesk`.
 package fakehelpdesk
@@ -40,6 +45,10 @@ var (
 	priorities = []string{"low", "normal", "high", "urgent"}
 	tiers      = []string{"standard", "premium"}
 )
+
+// PagedMessage is what the desk says when it opens an urgent ticket,
+// for which it pages the engineer on call.
+const PagedMessage = "Because it's urgent, I've also paged the engineer on call."
 
 // ticket is what the desk knows of a ticket.
 type ticket struct {
@@ -126,7 +135,11 @@ func (d *Desk) createTicket(in map[string]any) (map[string]any, error) {
 	if _, ok := d.tickets[id]; !ok {
 		d.tickets[id] = ticket{"open", d.today().Format(time.DateOnly)}
 	}
-	return map[string]any{"ticket_id": id}, nil
+	out := map[string]any{"ticket_id": id}
+	if priority == "urgent" {
+		out["messages"] = []any{map[string]any{"text": PagedMessage}}
+	}
+	return out, nil
 }
 
 func (d *Desk) ticketStatus(in map[string]any) (map[string]any, error) {

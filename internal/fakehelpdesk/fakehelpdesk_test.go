@@ -31,6 +31,8 @@ func TestEndpoints(t *testing.T) {
 		want               map[string]any
 	}{
 		{"open a ticket", "/create_ticket", problem, 200, map[string]any{"ticket_id": "T-88425"}},
+		{"an urgent ticket pages the engineer on call, and says so", "/create_ticket", `{"category": "technical", "description": "Nobody can log in", "priority": "urgent"}`, 200,
+			map[string]any{"ticket_id": "T-44866", "messages": []any{map[string]any{"text": "Because it's urgent, I've also paged the engineer on call."}}}},
 		{"without a tier", "/create_ticket", `{"category": "billing", "description": "I was charged twice", "priority": "low"}`, 200, map[string]any{"ticket_id": "T-90057"}},
 		{"bad category", "/create_ticket", `{"category": "cooking", "description": "x", "priority": "low"}`, 422,
 			map[string]any{"error": `input "category" must be one of billing, technical, account, other, not "cooking"`}},

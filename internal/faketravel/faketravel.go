@@ -15,6 +15,10 @@
 // {"booked": false} (the other outputs null). So the flows tell "nothing
 // found" (a branch) apart from "the service is down" (on_error).
 //
+// reserve_flight also speaks: its answer carries the airline's note on
+// check-in, {"booking_reference": ..., "messages": [{"text": ...}]}, which
+// the bot says at the booking step.
+//
 // Tests start it with net/http/httptest; users start it by hand with
 // `go run ./internal/faketravel/cmd/faketravel`.
 package faketravel
@@ -155,7 +159,16 @@ func reserveFlight(in inputs) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"booking_reference": reference(hash("booking", id, fmt.Sprint(pax), name, email))}, nil
+	return map[string]any{
+		"booking_reference": reference(hash("booking", id, fmt.Sprint(pax), name, email)),
+		"messages":          []any{map[string]any{"text": checkInNote(id)}},
+	}, nil
+}
+
+// checkInNote is the airline's note that reserve_flight's answer carries
+// for the bot to say (docs/actions.md, "Actions that speak").
+func checkInNote(flightID string) string {
+	return "The airline has confirmed your seats on flight " + flightID + ". Online check-in opens 24 hours before departure."
 }
 
 func reserveHotel(in inputs) (map[string]any, error) {

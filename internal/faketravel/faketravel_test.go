@@ -71,7 +71,10 @@ func TestEndpoints(t *testing.T) {
 		{
 			name: "book a flight", path: "/reserve_flight",
 			inputs:     `{"flight_id": "AQ1671", "passengers": 2, ` + traveller + `}`,
-			wantStatus: 200, want: map[string]any{"booking_reference": "MEMRTA"},
+			wantStatus: 200, want: map[string]any{
+				"booking_reference": "MEMRTA",
+				"messages":          []any{map[string]any{"text": "The airline has confirmed your seats on flight AQ1671. Online check-in opens 24 hours before departure."}},
+			},
 		},
 		{
 			name: "book an unknown flight id", path: "/reserve_flight",

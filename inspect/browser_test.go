@@ -186,13 +186,18 @@ func scenario(p *page, url string) (string, error) {
 		func() error {
 			return p.check("account-by-button", expect{current: "confirm_transfer", stack: []string{"transfer_funds"}, changed: []string{"account_type", "available"}, reply: "Send 50 from your checking account to Ana?", visited: []string{"check_funds", "enough_funds", "confirm_transfer"}})
 		},
-		// A correction at the confirmation: the graph goes back to where
-		// the amount was collected and runs the funds check again.
+		// A correction at the confirmation: the bank's pattern_correction
+		// asks first; its Yes button applies it, and the graph goes back
+		// to where the amount was collected and runs the funds check again.
 		func() error { return p.say("actually 60", 5) },
+		func() error {
+			return p.check("correction-asks", expect{current: "ask", stack: []string{"transfer_funds", "pattern_correction"}, reply: "Do you want to update the amount to 60?"})
+		},
+		func() error { return p.click(`#buttons button:first-child`, 6) },
 		func() error {
 			return p.check("corrected", expect{current: "confirm_transfer", stack: []string{"transfer_funds"}, changed: []string{"amount"}, reply: "Send 60 from your checking account to Ana?", visited: []string{"check_funds", "enough_funds", "confirm_transfer"}})
 		},
-		func() error { return p.click(`#buttons button:first-child`, 6) },
+		func() error { return p.click(`#buttons button:first-child`, 7) },
 		func() error {
 			return p.check("confirmed", expect{current: "", stack: nil, reply: "anything else", visited: []string{"send"}})
 		},

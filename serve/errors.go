@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/soni-dev/soni"
@@ -32,8 +33,9 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	b := getBuffer()
+	defer putBuffer(b)
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
@@ -43,6 +45,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b.Bytes())
+}
+
+// buffers holds the buffers request bodies are read into and responses
+// encoded into, so that a turn does not grow a new one each time.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer {
+	b := buffers.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+// putBuffer returns b to the pool, unless it grew large.
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 64<<10 {
+		buffers.Put(b)
+	}
 }
 
 // httpError is an error with its status and code.

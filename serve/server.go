@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"mime"
@@ -290,7 +289,10 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, strict bo
 			return &httpError{http.StatusUnsupportedMediaType, "unsupported_media_type", fmt.Sprintf("the body must be JSON (Content-Type: application/json), not %q", ct)}
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	buf := getBuffer()
+	defer putBuffer(buf)
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	body := buf.Bytes()
 	var mbe *http.MaxBytesError
 	var ne net.Error
 	switch {

@@ -32,10 +32,23 @@ const maxDepth = 64
 // Parse parses a document of the subset. Its scalars' values are
 // substrings of text.
 func Parse(text string) (f *ast.File, ok bool) {
+	return new(Parser).Parse(text)
+}
+
+// Parser parses documents of the subset into memory it keeps from one
+// parse to the next: each Parse reuses the nodes and tokens of the tree
+// the previous one returned, which must no longer be in use. Reading many
+// pieces of a file one after another then touches the memory of one
+// piece's tree, not of the file's.
+type Parser struct{ p parser }
+
+// Parse is [Parse], in the parser's memory.
+func (ps *Parser) Parse(text string) (f *ast.File, ok bool) {
 	if strings.ContainsAny(text, "\t\r\x00") || !utf8.ValidString(text) {
 		return nil, false
 	}
-	p := &parser{s: text}
+	p := &ps.p
+	p.reset(text)
 	if !p.split() {
 		return nil, false
 	}
@@ -85,16 +98,46 @@ type parser struct {
 	entries slab[ast.SequenceEntryNode]
 }
 
-// slab hands out values allocated in blocks.
-type slab[T any] struct{ buf []T }
+// reset makes the parser ready to parse text, reusing its memory.
+func (p *parser) reset(text string) {
+	p.s, p.lines, p.depth = text, p.lines[:0], 0
+	p.tokens.reset()
+	p.pos.reset()
+	p.bases.reset()
+	p.strs.reset()
+	p.pairs.reset()
+	p.maps.reset()
+	p.seqs.reset()
+	p.entries.reset()
+}
+
+// slab hands out values allocated in blocks, which reset hands out again.
+// Every value is assigned whole when it is handed out.
+type slab[T any] struct {
+	blocks [][]T
+	block  int // the block values are handed out from
+	used   int // the values handed out of it
+}
 
 func (s *slab[T]) new() *T {
-	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, min(max(2*cap(s.buf), 16), 1024))
+	if s.block == len(s.blocks) || s.used == len(s.blocks[s.block]) {
+		if s.block < len(s.blocks) {
+			s.block++
+		}
+		if s.block == len(s.blocks) {
+			n := 16
+			if s.block > 0 {
+				n = min(2*len(s.blocks[s.block-1]), 1024)
+			}
+			s.blocks = append(s.blocks, make([]T, n))
+		}
+		s.used = 0
 	}
-	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
+	s.used++
+	return &s.blocks[s.block][s.used-1]
 }
+
+func (s *slab[T]) reset() { s.block, s.used = 0, 0 }
 
 // split cuts the text into lines; it reports false for a document marker
 // or a directive.

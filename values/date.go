@@ -2,7 +2,6 @@ package values
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -23,11 +22,6 @@ var months = map[string]time.Month{
 	"julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10,
 	"noviembre": 11, "diciembre": 12,
 }
-
-var (
-	reISO = regexp.MustCompile(`(?:^|[^0-9])([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:$|[^0-9])`)
-	reDMY = regexp.MustCompile(`(?:^|[^0-9])([0-9]{1,2})[-/.]([0-9]{1,2})[-/.]([0-9]{4})(?:$|[^0-9])`)
-)
 
 // dateFinder collects the dates found in a text.
 type dateFinder struct {
@@ -83,16 +77,13 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	}
 	s = strings.TrimSpace(s)
 	var d dateFinder
-	// Each pattern needs a run of four digits beside a separator (after
-	// it for reISO, before it for reDMY); most answers have none.
-	iso, dmy := yearBesideSeparator(s)
-	for _, m := range reISOMatches(iso, s) {
+	for _, m := range numericDates(s, true) {
 		y, _ := strconv.Atoi(s[m[2]:m[3]])
 		mo, _ := strconv.Atoi(s[m[4]:m[5]])
 		day, _ := strconv.Atoi(s[m[6]:m[7]])
 		d.add(y, time.Month(mo), day, s[m[2]:m[7]])
 	}
-	for _, m := range reDMYMatches(dmy, s) {
+	for _, m := range numericDates(s, false) {
 		a, _ := strconv.Atoi(s[m[2]:m[3]])
 		b, _ := strconv.Atoi(s[m[4]:m[5]])
 		y, _ := strconv.Atoi(s[m[6]:m[7]])
@@ -188,46 +179,6 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 		return nil, errorf(ErrInvalid, "%q is not a valid date", quoted(d.invalid))
 	}
 	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
-}
-
-// yearBesideSeparator reports whether s has a run of exactly four digits
-// followed by one of - / . (which every match of reISO has: its year), and
-// one preceded by one (every match of reDMY has).
-func yearBesideSeparator(s string) (before, after bool) {
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j-i == 4 {
-			before = before || j < len(s) && isDateSeparator(s[j])
-			after = after || i > 0 && isDateSeparator(s[i-1])
-		}
-		i = j
-	}
-	return before, after
-}
-
-func isDateSeparator(c byte) bool { return c == '-' || c == '/' || c == '.' }
-
-// reISOMatches and reDMYMatches are the numeric dates of s, when
-// yearBesideSeparator says it may have some.
-func reISOMatches(may bool, s string) [][]int {
-	if !may {
-		return nil
-	}
-	return reISO.FindAllStringSubmatchIndex(s, -1)
-}
-
-func reDMYMatches(may bool, s string) [][]int {
-	if !may {
-		return nil
-	}
-	return reDMY.FindAllStringSubmatchIndex(s, -1)
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",

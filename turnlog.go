@@ -92,14 +92,10 @@ func (t *timedActions) RunAction(ctx context.Context, req vm.ActionRequest) (map
 
 // recordOf builds the record of a turn that produced res.
 func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
-	// Replies, Events and Visited are copied: the Result's slices share
-	// one allocation with the whole working state of the turn (its
-	// State included), which a store that keeps records as values would
-	// otherwise keep alive for every turn it holds.
 	rec := &TurnRecord{
 		Session: r.Session, Revision: r.Revision, MessageID: key, Text: in.Text, Given: in.Commands,
-		Commands: r.Commands, Replies: slices.Clone(r.Replies), Messages: r.Messages, Events: slices.Clone(r.Events), Pending: r.Pending, Slots: r.Slots(),
-		Stack: []string{}, Metadata: in.Metadata, Warnings: r.Warnings, Visited: slices.Clone(r.Visited),
+		Commands: r.Commands, Replies: r.Replies, Messages: r.Messages, Events: r.Events, Pending: r.Pending, Slots: r.Slots(),
+		Stack: []string{}, Metadata: in.Metadata, Warnings: r.Warnings, Visited: r.Visited,
 		Understood: r.Understood,
 	}
 	if r.State != nil {

@@ -302,7 +302,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 			fail(turn, err)
 			return
 		}
-		cr.replies = append(cr.replies, slices.Clone(res.Replies))
+		cr.replies = append(cr.replies, res.Replies)
 		for _, v := range res.Visited {
 			seen[v] = true
 		}

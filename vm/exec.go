@@ -612,6 +612,7 @@ func callRunner[T any](t *turn, what, name string, run func(context.Context) (T,
 			case r = <-ch:
 			case <-time.After(runnerGrace):
 				r, gaveUp = result{err: ctx.Err()}, true
+				t.abandoned = true
 			}
 		}
 	}

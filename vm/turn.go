@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/soni-dev/soni/internal/jsonval"
@@ -187,6 +188,9 @@ type turn struct {
 	// channel and variations are Input.Channel and Input.Variations.
 	channel    string
 	variations bool
+	// abandoned is true when a runner the turn gave up on may still be
+	// running: the turn's working state is then not reused.
+	abandoned bool
 	// node is the node being run, for events and errors.
 	node   *nodeRT
 	getter func(string) (any, bool)
@@ -273,7 +277,8 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	} else {
 		st.Notes = nil
 	}
-	t := &turn{m: m, ctx: ctx, st: st, msg: in.Text, now: now, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent,
+	t := turns.Get().(*turn)
+	*t = turn{m: m, ctx: ctx, st: st, msg: in.Text, now: now, actions: in.Actions, validators: in.Validators, onReply: in.OnReply, onEvent: in.OnEvent,
 		onMessage: in.OnMessage, channel: in.Channel, variations: in.Variations}
 	t.conv = values.Converter{Now: t.clock, DateOrder: values.DateOrder(m.settings.DateOrder)}
 	if t.actions == nil {
@@ -357,7 +362,40 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		t.res.Messages = nil
 	}
 	t.res.State = t.st
-	return t.res, nil
+	res = t.detach()
+	if !t.abandoned {
+		*t = turn{}
+		turns.Put(t)
+	}
+	return res, nil
+}
+
+// turns holds turns' working states for the next turns: a turn's state
+// is about 2 KB, and the result it returns keeps none of it.
+var turns = sync.Pool{New: func() any { return new(turn) }}
+
+// detach returns the turn's result, its lists copied out of the arrays
+// of the turn's working state, which the next turn reuses.
+func (t *turn) detach() *Result {
+	res := new(Result)
+	*res = t.result
+	res.Replies = own(res.Replies)
+	res.Events = own(res.Events)
+	res.Trace = own(res.Trace)
+	res.Visited = own(res.Visited)
+	res.ReplyEvents = own(res.ReplyEvents)
+	return res
+}
+
+// own returns a copy of s in memory of its own, nil for nil.
+func own[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	if len(s) == 0 {
+		return make([]T, 0) // no allocation
+	}
+	return slices.Clone(s)
 }
 
 // clock is the turn's clock: when the message was sent.

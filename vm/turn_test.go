@@ -1076,3 +1076,28 @@ func TestActionNonFiniteOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestResultOutlivesTheNextTurns: a turn's result keeps its replies,
+// events, trace and visited steps when later turns run, though the
+// working state they were gathered in is reused.
+func TestResultOutlivesTheNextTurns(t *testing.T) {
+	m := newMachine(t, bookFlight(), Options{Actions: ActionFunc(searchFlights)})
+	first := do(t, m, m.NewState("a"), start("book_flight"))
+	check := func() {
+		t.Helper()
+		assert.Equal(t, []string{"Welcome", "Where from?"}, first.Replies)
+		assert.Equal(t, []string{"flow_started book_flight"}, eventTypes(first))
+		assert.Equal(t, []StepVisit{{Flow: "pattern_session_start", Step: "start"}, {Flow: "book_flight", Step: "welcome"}, {Flow: "book_flight", Step: "ask_origin"}}, first.Visited)
+		assert.Len(t, first.ReplyEvents, 2)
+		assert.NotEmpty(t, first.Trace)
+		for _, line := range first.Trace {
+			assert.NotEmpty(t, line)
+		}
+	}
+	check()
+	for i := range 20 {
+		res := do(t, m, m.NewState(fmt.Sprintf("b%d", i)), start("book_flight"))
+		do(t, m, res.State, setSlot("origin", fmt.Sprintf("City %d", i)))
+	}
+	check()
+}

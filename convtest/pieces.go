@@ -14,14 +14,13 @@ import (
 // in pieces, and pieceSize about the size of a piece.
 const (
 	piecedMin = 128 << 10
-	pieceSize = 64 << 10
+	pieceSize = 16 << 10
 )
 
 // decodePieces reads a large test file written in the YAML subset of
 // internal/yamlsubset in pieces of a few dozen cases, on every processor:
-// each piece (the file's lines before its first case, blank lines in place
-// of the cases of earlier pieces, then a run of cases) is parsed and
-// decoded on its own, and the pieces' cases are joined. Only one piece's
+// each piece (the file's lines before its first case, then a run of cases,
+// its lines numbered as in the file) is parsed and decoded on its own, and the pieces' cases are joined. Only one piece's
 // syntax tree per processor is alive at a time, where a whole parse held
 // the tree of the file, forty times its size.
 //
@@ -42,7 +41,9 @@ func decodeInPieces(path string, src []byte, minSize, size int) (*File, bool) {
 	if len(text) < minSize || !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
 		return nil, false
 	}
-	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	if bytes.Contains(text, []byte("\r\n")) {
+		text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	}
 	lines := lineStarts(text)
 	key, ok := casesKeyLine(text, lines)
 	if !ok {
@@ -80,14 +81,13 @@ func decodeInPieces(path string, src []byte, minSize, size int) (*File, bool) {
 		}
 		start := entries[from]
 		var b strings.Builder
-		b.Grow(len(header) + start - entries[0] + end - lines[start])
+		b.Grow(len(header) + end - lines[start])
 		b.Write(header)
-		// Blank lines keep every line where it is in the file.
-		for range start - entries[0] {
-			b.WriteByte('\n')
-		}
 		b.Write(text[lines[start]:end])
-		doc, ok := parsers[w].Parse(b.String())
+		// The piece's lines are numbered as in the file: as if the
+		// lines of the cases before it stood between the header (the
+		// lines before the first case) and the piece.
+		doc, ok := parsers[w].ParseSkipping(b.String(), entries[0], start-entries[0])
 		if !ok {
 			refused.Store(true)
 			return

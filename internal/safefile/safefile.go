@@ -78,7 +78,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, &TooLargeError{Path: path, Size: info.Size(), Limit: limit}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err := readAll(io.LimitReader(f, limit+1), info.Size())
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +86,28 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: path, Size: -1, Limit: limit}
 	}
 	return b, nil
+}
+
+// readAll is io.ReadAll into a buffer sized for the size the file had
+// when it was opened, plus a little so that the end is seen without
+// growing it: a large file is read into one allocation instead of a dozen
+// doubling ones (reading a 600 KB test file allocated 1.5 MB). A file that
+// grew meanwhile is still read whole.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 0)+512)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow
+		}
+	}
 }
 
 // notRegular is the error for a path that is not a regular file.

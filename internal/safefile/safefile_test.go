@@ -2,11 +2,14 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +70,35 @@ func TestReadFile(t *testing.T) {
 			assert.Equal(t, tc.want, string(b))
 		})
 	}
+}
+
+// TestReadAllWhateverTheSize reads the whole text whatever size the file
+// was said to have when it was opened: the same, smaller (it grew since),
+// larger (it shrank) or unknown, in reads of any length.
+func TestReadAllWhateverTheSize(t *testing.T) {
+	text := strings.Repeat("0123456789abcdef", 300) // 4,800 bytes
+	for _, size := range []int64{0, 1, 511, 512, 4799, 4800, 4801, 5312, 9000} {
+		for _, chunk := range []int{1, 7, 512, 100000} {
+			b, err := readAll(iotest.HalfReader(&chunked{s: text, n: chunk}), size)
+			require.NoError(t, err)
+			assert.Equal(t, text, string(b), "size %d, reads of %d", size, chunk)
+		}
+	}
+	_, err := readAll(iotest.ErrReader(errors.New("disk gone")), 10)
+	require.EqualError(t, err, "disk gone")
+}
+
+// chunked reads s at most n bytes at a time.
+type chunked struct {
+	s string
+	n int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
 }

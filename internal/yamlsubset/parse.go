@@ -44,11 +44,21 @@ type Parser struct{ p parser }
 
 // Parse is [Parse], in the parser's memory.
 func (ps *Parser) Parse(text string) (f *ast.File, ok bool) {
-	if strings.ContainsAny(text, "\t\r\x00") || !utf8.ValidString(text) {
+	return ps.ParseSkipping(text, 0, 0)
+}
+
+// ParseSkipping is [Parser.Parse] of text with skip blank lines inserted
+// before its line at (counted from 0): the tree's lines and columns are
+// those, without the blank lines having to be written out. Offsets stay
+// those of text. A piece of a file that is parsed on its own, after the
+// file's header, keeps the lines it has in the file that way.
+func (ps *Parser) ParseSkipping(text string, at, skip int) (f *ast.File, ok bool) {
+	if strings.ContainsAny(text, "\t\r\x00") || !utf8.ValidString(text) || skip < 0 {
 		return nil, false
 	}
 	p := &ps.p
 	p.reset(text)
+	p.skipAt, p.skip = at, skip
 	if !p.split() {
 		return nil, false
 	}
@@ -87,6 +97,8 @@ type parser struct {
 	s     string
 	lines []line
 	depth int
+	// The lines from skipAt on are numbered skip further (ParseSkipping).
+	skipAt, skip int
 
 	tokens  slab[token.Token]
 	pos     slab[token.Position]
@@ -96,6 +108,17 @@ type parser struct {
 	maps    slab[ast.MappingNode]
 	seqs    slab[ast.SequenceNode]
 	entries slab[ast.SequenceEntryNode]
+
+	// A block collection's items are gathered on a stack (collections
+	// nest) and its lists cut, at their final length, out of blocks
+	// that the next parse reuses too.
+	pairStack  []*ast.MappingValueNode
+	nodeStack  []ast.Node
+	entryStack []*ast.SequenceEntryNode
+	pairLists  lists[*ast.MappingValueNode]
+	nodeLists  lists[ast.Node]
+	entryLists lists[*ast.SequenceEntryNode]
+	comments   lists[*ast.CommentGroupNode]
 }
 
 // reset makes the parser ready to parse text, reusing its memory.
@@ -109,6 +132,11 @@ func (p *parser) reset(text string) {
 	p.maps.reset()
 	p.seqs.reset()
 	p.entries.reset()
+	p.pairStack, p.nodeStack, p.entryStack = p.pairStack[:0], p.nodeStack[:0], p.entryStack[:0]
+	p.pairLists.reset()
+	p.nodeLists.reset()
+	p.entryLists.reset()
+	p.comments.reset()
 }
 
 // slab hands out values allocated in blocks, which reset hands out again.
@@ -139,6 +167,49 @@ func (s *slab[T]) new() *T {
 
 func (s *slab[T]) reset() { s.block, s.used = 0, 0 }
 
+// lists hands out slices cut from blocks, which reset hands out again.
+type lists[T any] struct {
+	blocks [][]T
+	block  int // the block slices are cut from
+	used   int // the values of it handed out
+}
+
+// copy returns a copy of items in the blocks' memory, with no room to
+// append in place.
+func (l *lists[T]) copy(items []T) []T {
+	out := l.cut(len(items))
+	copy(out, items)
+	return out
+}
+
+// zeros returns n zero values in the blocks' memory, with no room to
+// append in place.
+func (l *lists[T]) zeros(n int) []T {
+	out := l.cut(n)
+	clear(out)
+	return out
+}
+
+func (l *lists[T]) cut(n int) []T {
+	for l.block < len(l.blocks) && l.used+n > len(l.blocks[l.block]) {
+		l.block++
+		l.used = 0
+	}
+	if l.block == len(l.blocks) {
+		size := 256
+		if l.block > 0 {
+			size = min(2*len(l.blocks[l.block-1]), 4096)
+		}
+		l.blocks = append(l.blocks, make([]T, max(size, n)))
+		l.used = 0
+	}
+	out := l.blocks[l.block][l.used : l.used+n : l.used+n]
+	l.used += n
+	return out
+}
+
+func (l *lists[T]) reset() { l.block, l.used = 0, 0 }
+
 // split cuts the text into lines; it reports false for a document marker
 // or a directive.
 func (p *parser) split() bool {
@@ -151,6 +222,9 @@ func (p *parser) split() bool {
 			end += start
 		}
 		l := line{no: no, start: start, end: end}
+		if no >= p.skipAt {
+			l.no += p.skip
+		}
 		for l.start+l.indent < end && s[l.start+l.indent] == ' ' {
 			l.indent++
 		}
@@ -247,7 +321,8 @@ func (p *parser) node(i, off int) (ast.Node, int) {
 // line i.
 func (p *parser) mapping(i, off int) (ast.Node, int) {
 	m := p.maps.new()
-	*m = ast.MappingNode{BaseNode: p.bases.new(), Values: []*ast.MappingValueNode{}}
+	*m = ast.MappingNode{BaseNode: p.bases.new()}
+	base := len(p.pairStack)
 	var seen map[string]bool
 	for {
 		rest := p.rest(i, off)
@@ -256,8 +331,8 @@ func (p *parser) mapping(i, off int) (ast.Node, int) {
 			fail()
 		}
 		key := p.key(i, off, rest[:k])
-		if len(m.Values) < 16 {
-			for _, mv := range m.Values {
+		if pairs := p.pairStack[base:]; len(pairs) < 16 {
+			for _, mv := range pairs {
 				if mv.Key.GetToken().Value == key.GetToken().Value {
 					fail() // the library reports the duplicate
 				}
@@ -266,7 +341,7 @@ func (p *parser) mapping(i, off int) (ast.Node, int) {
 			// Long mappings look duplicates up in a set.
 			if seen == nil {
 				seen = map[string]bool{}
-				for _, mv := range m.Values {
+				for _, mv := range pairs {
 					seen[mv.Key.GetToken().Value] = true
 				}
 			}
@@ -302,8 +377,10 @@ func (p *parser) mapping(i, off int) (ast.Node, int) {
 		}
 		mv := p.pairs.new()
 		*mv = ast.MappingValueNode{BaseNode: p.bases.new(), Start: colon, Key: key, Value: value}
-		m.Values = append(m.Values, mv)
+		p.pairStack = append(p.pairStack, mv)
 		if next == len(p.lines) || p.lines[next].indent < off {
+			m.Values = p.pairLists.copy(p.pairStack[base:])
+			p.pairStack = p.pairStack[:base]
 			return m, next
 		}
 		if p.lines[next].indent > off || isEntry(p.rest(next, off)) {
@@ -344,7 +421,15 @@ func plainKey(s string) bool {
 // sequence parses a block list whose first '-' is at byte off of line i.
 func (p *parser) sequence(i, off int) (ast.Node, int) {
 	s := p.seqs.new()
-	*s = ast.SequenceNode{BaseNode: p.bases.new(), Values: []ast.Node{}}
+	*s = ast.SequenceNode{BaseNode: p.bases.new()}
+	base := len(p.nodeStack)
+	// done gives the list its items.
+	done := func() {
+		s.Values = p.nodeLists.copy(p.nodeStack[base:])
+		s.Entries = p.entryLists.copy(p.entryStack[base:])
+		s.ValueHeadComments = p.comments.zeros(len(s.Values))
+		p.nodeStack, p.entryStack = p.nodeStack[:base], p.entryStack[:base]
+	}
 	for {
 		dash := p.token(token.SequenceEntryType, "-", i, off)
 		if s.Start == nil {
@@ -371,10 +456,10 @@ func (p *parser) sequence(i, off int) (ast.Node, int) {
 		}
 		e := p.entries.new()
 		*e = ast.SequenceEntryNode{BaseNode: p.bases.new(), Start: dash, Value: value}
-		s.Values = append(s.Values, value)
-		s.ValueHeadComments = append(s.ValueHeadComments, nil)
-		s.Entries = append(s.Entries, e)
+		p.nodeStack = append(p.nodeStack, value)
+		p.entryStack = append(p.entryStack, e)
 		if next == len(p.lines) || p.lines[next].indent < off {
+			done()
 			return s, next
 		}
 		if p.lines[next].indent > off {
@@ -382,6 +467,7 @@ func (p *parser) sequence(i, off int) (ast.Node, int) {
 		}
 		if !isEntry(p.rest(next, off)) {
 			// The next key of the mapping this list is the value of.
+			done()
 			return s, next
 		}
 		i = next

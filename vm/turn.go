@@ -199,7 +199,7 @@ type turn struct {
 	result      Result
 	replies     [4]string
 	replyEvents [4]int
-	events      [6]Event
+	events      [12]Event
 	lines       [8]string
 	visited     [8]StepVisit
 }
@@ -371,7 +371,9 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 }
 
 // turns holds turns' working states for the next turns: a turn's state
-// is about 2 KB, and the result it returns keeps none of it.
+// is about 3 KB, and the result it returns keeps none of it. Its events
+// array holds the dozen events of a turn that ends a flow (the last
+// slots set, the flow completed, its slots going out of scope).
 var turns = sync.Pool{New: func() any { return new(turn) }}
 
 // detach returns the turn's result, its lists copied out of the arrays

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// gcSettings reads the collector's GOGC percent (-1 when off) and memory
+// limit without changing them.
+func gcSettings() (percent, limit int64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64()) // off reads as -1
+}
+
+// TestBatchGC: soni test collects nothing until the heap reaches 256 MiB,
+// then at GOGC 400 within 1 GiB; GOGC and GOMEMLIMIT win.
+func TestBatchGC(t *testing.T) {
+	prevPercent := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(prevPercent)
+		debug.SetMemoryLimit(prevLimit)
+	})
+	reset := func() {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(prevLimit)
+	}
+
+	t.Run("GOGC set", func(t *testing.T) {
+		reset()
+		t.Setenv("GOGC", "100")
+		t.Setenv("GOMEMLIMIT", "")
+		batchGC()
+		percent, limit := gcSettings()
+		assert.Equal(t, int64(100), percent)
+		assert.Equal(t, int64(1<<30), limit)
+	})
+	t.Run("GOMEMLIMIT below the first collection", func(t *testing.T) {
+		reset()
+		t.Setenv("GOGC", "")
+		t.Setenv("GOMEMLIMIT", "100MiB")
+		debug.SetMemoryLimit(100 << 20) // what the runtime read at start
+		batchGC()
+		percent, limit := gcSettings()
+		assert.Equal(t, int64(-1), percent)
+		assert.Equal(t, int64(100<<20), limit)
+	})
+	t.Run("default", func(t *testing.T) {
+		reset()
+		t.Setenv("GOGC", "")
+		t.Setenv("GOMEMLIMIT", "")
+		batchGC()
+		percent, limit := gcSettings()
+		assert.Equal(t, int64(-1), percent)
+		assert.Equal(t, int64(firstGC), limit)
+		// After the first collection, the collector runs at GOGC 400
+		// within 1 GiB. The switch is a cleanup, which runs on its own
+		// goroutine after the collection.
+		runtime.GC()
+		for i := 0; i < 1_000_000; i++ {
+			if percent, limit = gcSettings(); percent == 400 && limit == 1<<30 {
+				break
+			}
+			runtime.Gosched()
+		}
+		percent, limit = gcSettings()
+		assert.Equal(t, int64(400), percent)
+		assert.Equal(t, int64(1<<30), limit)
+	})
+}

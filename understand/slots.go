@@ -384,7 +384,7 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 	}
 	hasDate := false
 	if dates == 1 {
-		if x, err := conv.Convert(dateSlot.def, head); err == nil {
+		if x, err := r.convert(conv, dateSlot.def, head); err == nil {
 			out = append(out, vm.SlotValue{Slot: dateSlot.name, Value: x})
 			hasDate = true
 		}

@@ -126,7 +126,8 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 
 // sureMemo keeps sureAnswerText's last verdict while one message is read:
 // the reading asks twice for most answers (is it a digression? is the
-// answer sure?), and the verdict depends only on what it is given.
+// answer sure?), and the verdict depends only on what it is given. It
+// also keeps the reading's last conversion (see [Rules.convert]).
 type sureMemo struct {
 	set        bool
 	p          *vm.Pending
@@ -134,6 +135,83 @@ type sureMemo struct {
 	now        time.Time
 	order      values.DateOrder
 	verdict    bool
+	conv       convMemo
+	talk       talkMemo
+	corr       corrMemo
+}
+
+// talkMemo is the reading's last smallTalkOf: the reading asks whether
+// the message is small talk, and so does sureAnswerText.
+type talkMemo struct {
+	set  bool
+	norm string
+	cmd  vm.Command
+	ok   bool
+}
+
+// smallTalk is smallTalkOf(norm), from the memo when the reading asked
+// last for the same text.
+func (r *Rules) smallTalk(norm string) (vm.Command, bool) {
+	if r.sure == nil {
+		return smallTalkOf(norm)
+	}
+	m := &r.sure.talk
+	if !m.set || m.norm != norm {
+		m.cmd, m.ok = smallTalkOf(norm)
+		m.set, m.norm = true, norm
+	}
+	return m.cmd, m.ok
+}
+
+// corrMemo is the reading's last correction: an answer is read for a
+// named slot, then for a correction, both starting with it.
+type corrMemo struct {
+	set         bool
+	head, rest  string
+	weak, found bool
+}
+
+// correction is correction(head), from the memo when the reading asked
+// last for the same text.
+func (r *Rules) correction(head string) (rest string, weak, ok bool) {
+	if r.sure == nil {
+		return correction(head)
+	}
+	m := &r.sure.corr
+	if !m.set || m.head != head {
+		m.rest, m.weak, m.found = correction(head)
+		m.set, m.head = true, head
+	}
+	return m.rest, m.weak, m.found
+}
+
+// convMemo is the last conversion of a raw value to a slot's type while
+// one message is read: whether an answer is sure converts it, and so
+// does the answer itself ("2027-03-05" for a date went through the date
+// reader twice).
+type convMemo struct {
+	set   bool
+	def   *ir.Slot
+	raw   string
+	order values.DateOrder
+	x     any
+	err   error
+}
+
+// convert is conv.Convert(def, raw), given again from the memo when the
+// reading converted the same value for the same slot last. conv is the
+// view's converter, the same for the whole reading.
+func (r *Rules) convert(conv values.Converter, def *ir.Slot, raw string) (any, error) {
+	if r.sure == nil {
+		return conv.Convert(def, raw)
+	}
+	c := &r.sure.conv
+	if c.set && c.def == def && c.raw == raw && c.order == conv.DateOrder {
+		return c.x, c.err
+	}
+	x, err := conv.Convert(def, raw)
+	*c = convMemo{set: true, def: def, raw: raw, order: conv.DateOrder, x: x, err: err}
+	return x, err
 }
 
 // sureAnswerTextOf is sureAnswerText without the memo.
@@ -161,7 +239,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 	case ir.TypeBoolean:
 		return exactYesNo(norm)
 	case ir.TypeInteger, ir.TypeNumber:
-		if _, err := conv.Convert(def, head); err != nil {
+		if _, err := r.convert(conv, def, head); err != nil {
 			return false
 		}
 		unit := unitOf(&slotRef{name: p.Slot, def: def})
@@ -172,7 +250,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 		}
 		return true
 	case ir.TypeDate:
-		if _, err := conv.Convert(def, head); err != nil {
+		if _, err := r.convert(conv, def, head); err != nil {
 			return false
 		}
 		for _, w := range words {
@@ -186,7 +264,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 		// The code as typed, in another case or with spaces or dashes
 		// between its parts; not with a word before it or a prefix
 		// added ("ticket 12345").
-		x, err := conv.Convert(def, head)
+		x, err := r.convert(conv, def, head)
 		if err != nil || len(words) > 2 {
 			return false
 		}
@@ -221,7 +299,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 	if _, ok := values.YesNo(norm); ok {
 		return false
 	}
-	if _, ok := smallTalkOf(norm); ok {
+	if _, ok := r.smallTalk(norm); ok {
 		return false
 	}
 	if r.mean != nil {

@@ -395,7 +395,7 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		// A greeting the project's greet flow answers is the flow's; a
 		// request for help or a person is not, unless it is strongly one
 		// of the flow's phrases.
-		if c, ok := smallTalkOf(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
+		if c, ok := r.smallTalk(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
 			if p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v) {
 				return unsure("small talk: "+string(c.Kind), c), nil
 			}
@@ -866,7 +866,7 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 	// A confirm whose slot nothing declares uses it as a label (the Python
 	// framework's transfer_confirmed): it is never a correction target.
 	label := def == nil
-	if rest, weak, ok := correction(head); ok {
+	if rest, weak, ok := r.correction(head); ok {
 		if p.Slot != "" && !label && (!weak || typed(def)) && !notAValue(rest) {
 			val, err := conv.Convert(def, rest)
 			if err == nil {
@@ -926,7 +926,11 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		return cmd, true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
-	if !typed(def) && isQuestion(text, values.Normalize(head)) {
+	var normHead string // head normalised, for the checks of untyped slots
+	if !typed(def) {
+		normHead = values.Normalize(head)
+	}
+	if !typed(def) && isQuestion(text, normHead) {
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
@@ -934,7 +938,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "it's @KatePurry" for "a handle starting with @".
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: w}, true
 	}
-	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") && noAnswer(values.Normalize(head)) {
+	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") && noAnswer(normHead) {
 		// "not sure yet", "no idea": no value.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
@@ -950,7 +954,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 			}
 		}
 	}
-	if rest, weak, ok := correction(head); ok && !notAValue(rest) {
+	if rest, weak, ok := r.correction(head); ok && !notAValue(rest) {
 		if !weak || typed(def) {
 			if val, err := conv.Convert(def, rest); err == nil {
 				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
@@ -1008,7 +1012,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 		}
 	}
-	val, err := conv.Convert(def, text)
+	val, err := r.convert(conv, def, text)
 	if err == nil {
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
 	}
@@ -1066,7 +1070,7 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 	if !found {
 		// "actually ...", and also "no, the amount is 60": with the slot
 		// named, a bare "no" introduces a correction too.
-		if rest, _, found = correction(head); !found {
+		if rest, _, found = r.correction(head); !found {
 			return vm.Command{}, false
 		}
 		if r2, ok := stripAnyWords(rest, namedVerbs); ok {

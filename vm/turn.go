@@ -293,18 +293,19 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.ReplyEvents = t.replyEvents[:0]
 	t.calls = t.callsArr[:0]
 	t.res.Trace = append(t.res.Trace, notes...)
+	t.res.Trace = append(t.res.Trace, understood...)
 	if answered != nil {
 		t.res.Understood = answered
-		line := "understood by " + answered.Layer
+		sure, sep := "", ""
 		if answered.Sure {
-			line += " (sure)"
+			sure = " (sure)"
 		}
 		if answered.Reason != "" {
-			line += ": " + answered.Reason
+			sep = ": "
 		}
-		understood = append(understood, line)
+		// One concatenation: one string, where three made three.
+		t.res.Trace = append(t.res.Trace, "understood by "+answered.Layer+sure+sep+answered.Reason)
 	}
-	t.res.Trace = append(t.res.Trace, understood...)
 	started := t.st.Revision == 0 && len(t.st.Stack) == 0
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {
 		if idle := now.Sub(t.st.Updated); idle > exp {

@@ -3,6 +3,7 @@ package compiler
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/diag"
 )
@@ -24,19 +25,19 @@ func checkExpressions(c *checker) {
 }
 
 // templateRef finds a template-style {slot} reference in an expression.
-var templateRef = regexp.MustCompile(`\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}`)
+var templateRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}`) })
 
 // exprHint suggests the fix of a common mistake in an expression: "=" for
 // "==", a slot written {slot} as in a template, or a boolean or number slot
 // compared with a quoted value.
 func exprHint(src, msg string) string {
-	if m := templateRef.FindStringSubmatch(src); m != nil && strings.Contains(msg, "unexpected token") {
+	if m := templateRef().FindStringSubmatch(src); m != nil && strings.Contains(msg, "unexpected token") {
 		return "in an expression a slot is a variable: write " + m[1] + ", not {" + m[1] + "}"
 	}
 	if strings.Contains(msg, `unexpected token Operator("=")`) {
 		return `compare with "==", not "="`
 	}
-	if m := mismatch.FindStringSubmatch(msg); m != nil {
+	if m := mismatch().FindStringSubmatch(msg); m != nil {
 		other := m[2]
 		if m[2] == "string" {
 			other = m[1]
@@ -55,4 +56,6 @@ func exprHint(src, msg string) string {
 
 // mismatch matches expr's type error for a comparison of a string with
 // another type.
-var mismatch = regexp.MustCompile(`invalid operation: (?:==|!=|<|>|<=|>=) \(mismatched types (\w+) and (\w+)\)`)
+var mismatch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`invalid operation: (?:==|!=|<|>|<=|>=) \(mismatched types (\w+) and (\w+)\)`)
+})

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/internal/yamlpos"
@@ -508,7 +509,9 @@ func opensBlockScalar(rest []byte) bool {
 
 // plainValue matches a "key: value" line (possibly a list item) and
 // captures the value.
-var plainValue = regexp.MustCompile(`^\s*(?:-\s+)?[A-Za-z_][A-Za-z0-9_-]*:\s+(\S.*?)\s*$`)
+var plainValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:-\s+)?[A-Za-z_][A-Za-z0-9_-]*:\s+(\S.*?)\s*$`)
+})
 
 // yamlHint says how to fix the YAML mistakes flow authors make most, on
 // the line where the parser gave up: a template that starts with "{" (a
@@ -527,7 +530,7 @@ func unclosedQuote(msg string) string {
 }
 
 func yamlHint(line string) string {
-	m := plainValue.FindStringSubmatch(line)
+	m := plainValue().FindStringSubmatch(line)
 	if m == nil {
 		return ""
 	}

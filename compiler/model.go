@@ -3,6 +3,7 @@ package compiler
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
@@ -443,7 +444,7 @@ func (p *project) namedValidator(f *flow, v string) bool {
 	switch {
 	case ir.IsBuiltinValidator(v) || p.validators[v] != nil:
 		return true
-	case !validatorNameRE.MatchString(v):
+	case !validatorNameRE().MatchString(v):
 		return false
 	}
 	switch strings.ToLower(v) {
@@ -453,7 +454,7 @@ func (p *project) namedValidator(f *flow, v string) bool {
 	return p.Visible(f, v) == nil
 }
 
-var validatorNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var validatorNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Response returns the response with the given name, or nil.
 func (p *project) Response(name string) *response { return p.responses[name] }

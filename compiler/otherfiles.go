@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"regexp"
+	"sync"
 )
 
 // A project's tree may hold YAML files that are not flow files: the
@@ -13,14 +14,14 @@ import (
 // of the language, so no flow file is taken for one of them.
 var (
 	otherFileKeys = []string{"test_cases", "eval_cases"}
-	otherFileRE   = regexp.MustCompile(`(?m)^["']?(?:test_cases|eval_cases)["']?[ \t]*:`)
-	evalFileRE    = regexp.MustCompile(`(?m)^["']?eval_cases["']?[ \t]*:`)
+	otherFileRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^["']?(?:test_cases|eval_cases)["']?[ \t]*:`) })
+	evalFileRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^["']?eval_cases["']?[ \t]*:`) })
 )
 
 // IsEvalFile reports whether YAML source is an eval file (soni eval): a
 // line at the top level is the key eval_cases.
 func IsEvalFile(src []byte) bool {
-	return bytes.Contains(src, []byte("eval_cases")) && evalFileRE.Match(src)
+	return bytes.Contains(src, []byte("eval_cases")) && evalFileRE().Match(src)
 }
 
 // isOtherFile reports whether a parsed document is a conversation test

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // SplitProjects returns the projects a path holds, for the commands that
@@ -32,7 +33,7 @@ func SplitProjects(path string, opts Options) []string {
 	}
 	var flowFiles []string
 	for _, f := range files {
-		if src, d := readFile(f, opts); d == nil && !otherFileRE.Match(src) {
+		if src, d := readFile(f, opts); d == nil && !otherFileRE().Match(src) {
 			flowFiles = append(flowFiles, f)
 		}
 	}
@@ -89,13 +90,13 @@ func splitDir(dir string, files []string, opts Options) []projectPart {
 	return out
 }
 
-var flowsKeyRE = regexp.MustCompile(`(?m)^flows\s*:`)
+var flowsKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^flows\s*:`) })
 
 // anyDefinesFlows reports whether one of the files has a top-level flows
 // key.
 func anyDefinesFlows(files []string, opts Options) bool {
 	for _, f := range files {
-		if src, d := readFile(f, opts); d == nil && flowsKeyRE.Match(src) {
+		if src, d := readFile(f, opts); d == nil && flowsKeyRE().Match(src) {
 			return true
 		}
 	}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/diag"
 )
 
 // ignoreComment matches a suppression comment: "# soni:ignore W010 W006"
 // at the end of a line silences those warnings on that line.
-var ignoreComment = regexp.MustCompile(`#\s*soni:ignore((?:[\s,]+W\d{3})+)`)
+var ignoreComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\s*soni:ignore((?:[\s,]+W\d{3})+)`) })
 
 // suppress drops the warnings that a "# soni:ignore CODE..." comment on
 // their own line names. Errors are never suppressed: a project with an
@@ -22,7 +23,7 @@ func suppress(ds diag.List, files []*File) diag.List {
 			continue
 		}
 		for i, line := range bytes.Split(f.Src, []byte("\n")) {
-			m := ignoreComment.FindSubmatch(line)
+			m := ignoreComment().FindSubmatch(line)
 			if m == nil {
 				continue
 			}

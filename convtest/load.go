@@ -275,7 +275,7 @@ func isYAMLName(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-var testCasesKey = regexp.MustCompile(`(?m)^["']?test_cases["']?[ \t]*:`)
+var testCasesKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^["']?test_cases["']?[ \t]*:`) })
 
 // IsTestFile reports whether YAML source is a conversation test file: its
 // top level has the key test_cases. Source that is not valid YAML counts
@@ -294,7 +294,7 @@ func classify(src []byte) (yamlDoc, bool) {
 	}
 	parsed, err := parseYAML(src, false)
 	if err != nil {
-		return yamlDoc{}, testCasesKey.Match(src)
+		return yamlDoc{}, testCasesKey().Match(src)
 	}
 	for _, doc := range parsed.file.Docs {
 		if casesPair(doc.Body) != nil {

@@ -10,6 +10,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -704,7 +705,7 @@ func (d *decoder) fixtures(n ast.Node) {
 
 // stubs decodes stub_custom_actions.
 // envName is what an environment variable's name may be.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // services decodes the services mapping: VARIABLE: [command, args...].
 func (d *decoder) services(n ast.Node) {
@@ -714,7 +715,7 @@ func (d *decoder) services(n ast.Node) {
 	}
 	for _, mv := range pairs {
 		sv := &Service{Env: keyOf(mv), Pos: d.pos(mv.Key)}
-		if !envName.MatchString(sv.Env) {
+		if !envName().MatchString(sv.Env) {
 			d.errorf(sv.Pos, CodeWrongType, "service %q: the key is the environment variable that receives the service's URL, such as TRAVEL_API_URL", sv.Env)
 			continue
 		}

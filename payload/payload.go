@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Kind says what a payload is.
@@ -58,12 +59,12 @@ type Slot struct {
 var Commands = []string{"cancel", "no", "set", "start", "yes"}
 
 var (
-	setSlotsRE = regexp.MustCompile(`^/SetSlots\((.*)\)$`)
-	intentRE   = regexp.MustCompile(`^/([A-Za-z_][A-Za-z0-9_.-]*)(\{.*\})?$`)
+	setSlotsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/SetSlots\((.*)\)$`) })
+	intentRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/([A-Za-z_][A-Za-z0-9_.-]*)(\{.*\})?$`) })
 	// intentStartRE is an intent name followed by the brace that starts
 	// its entities.
-	intentStartRE = regexp.MustCompile(`^/[A-Za-z_][A-Za-z0-9_.-]*\{`)
-	nameRE        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	intentStartRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[A-Za-z_][A-Za-z0-9_.-]*\{`) })
+	nameRE        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // Parse reads a message as a payload. Text that does not start with a
@@ -75,7 +76,7 @@ func Parse(text string) (Payload, error) {
 		return Payload{}, nil
 	}
 	if strings.HasPrefix(s, "/SetSlots") {
-		m := setSlotsRE.FindStringSubmatch(s)
+		m := setSlotsRE().FindStringSubmatch(s)
 		if m == nil {
 			return Payload{}, fmt.Errorf("payload %q: write /SetSlots(slot=value, ...)", s)
 		}
@@ -89,14 +90,14 @@ func Parse(text string) (Payload, error) {
 	arg = strings.TrimSpace(arg)
 	switch name {
 	case "start":
-		if !nameRE.MatchString(arg) && !flowNameRE.MatchString(arg) {
+		if !nameRE().MatchString(arg) && !flowNameRE().MatchString(arg) {
 			return Payload{}, fmt.Errorf("payload %q: write /start FLOW", s)
 		}
 		return Payload{Kind: Command, Name: name, Flow: arg}, nil
 	case "set":
 		slot, value, ok := strings.Cut(arg, "=")
 		slot = strings.TrimSpace(slot)
-		if !ok || !nameRE.MatchString(slot) {
+		if !ok || !nameRE().MatchString(slot) {
 			return Payload{}, fmt.Errorf("payload %q: write /set SLOT=VALUE", s)
 		}
 		return Payload{Kind: Command, Name: name, Slots: []Slot{{slot, strings.TrimSpace(value)}}}, nil
@@ -106,9 +107,9 @@ func Parse(text string) (Payload, error) {
 		}
 		return Payload{Kind: Command, Name: name}, nil
 	}
-	m := intentRE.FindStringSubmatch(s)
+	m := intentRE().FindStringSubmatch(s)
 	if m == nil {
-		if intentStartRE.MatchString(s) {
+		if intentStartRE().MatchString(s) {
 			// An intent with entities that do not end the text, or
 			// whose braces do not close.
 			return Payload{}, fmt.Errorf("payload %q: the entities after the intent name must be a JSON object such as {\"slot\": \"value\"}, and end the payload", s)
@@ -136,7 +137,7 @@ func Parse(text string) (Payload, error) {
 	return p, nil
 }
 
-var flowNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var flowNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 func isNameStart(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
@@ -150,7 +151,7 @@ func pairs(s string) ([]Slot, error) {
 	for s != "" {
 		name, rest, ok := strings.Cut(s, "=")
 		name = strings.TrimSpace(name)
-		if !ok || !nameRE.MatchString(name) {
+		if !ok || !nameRE().MatchString(name) {
 			return nil, fmt.Errorf("expected slot=value, not %q", s)
 		}
 		rest = strings.TrimLeft(rest, " ")

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/ir"
 )
@@ -67,12 +68,12 @@ func (s *slotInfo) ref(flow string) {
 
 // templateRef matches a {name} reference of a response template (not
 // {{...}}).
-var templateRef = regexp.MustCompile(`\{\{|\}\}|\{([^{}]*)\}`)
+var templateRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{|\}\}|\{([^{}]*)\}`) })
 
 // templateSlots returns the names a template references.
 func templateSlots(t string) []string {
 	var out []string
-	for _, m := range templateRef.FindAllStringSubmatch(t, -1) {
+	for _, m := range templateRef().FindAllStringSubmatch(t, -1) {
 		if m[0] == "{{" || m[0] == "}}" {
 			continue
 		}

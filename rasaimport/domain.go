@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/payload"
@@ -520,7 +521,7 @@ func (im *importer) template(t, flow, response string, at loc, out string) strin
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range templateRef.FindAllStringSubmatchIndex(t, -1) {
+	for _, m := range templateRef().FindAllStringSubmatchIndex(t, -1) {
 		b.WriteString(t[last:m[0]])
 		last = m[1]
 		whole := t[m[0]:m[1]]
@@ -640,24 +641,28 @@ func (im *importer) errorMessage(m *ymap, name, flow, out string, at loc) {
 
 // validName reports whether s is a soni slot or action name.
 func validName(s string) bool {
-	return nameRE.MatchString(s)
+	return nameRE().MatchString(s)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // descriptionLead matches how descriptions often start before their
 // verb ("the user needs to", "user asks for").
-var descriptionLead = regexp.MustCompile(`(?i)^(?:(?:the )?user (?:needs|wants|asks|is asked|would like) (?:to|for) |to )`)
+var descriptionLead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:the )?user (?:needs|wants|asks|is asked|would like) (?:to|for) |to )`)
+})
 
 // descriptionCut matches where a description's leading verb phrase ends.
-var descriptionCut = regexp.MustCompile(`(?i)[,;:(]| (?:to|for|with|from|by|in|on|at|about|of|and|or|which|that|if|including) `)
+var descriptionCut = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[,;:(]| (?:to|for|with|from|by|in|on|at|about|of|and|or|which|that|if|including) `)
+})
 
 // verbPhrase returns the leading verb phrase of a flow description
 // ("send money" of "send money to friends and family"), or "" when it is
 // the whole description or shorter than two words.
 func verbPhrase(d string) string {
-	v := descriptionLead.ReplaceAllString(d, "")
-	if loc := descriptionCut.FindStringIndex(v); loc != nil {
+	v := descriptionLead().ReplaceAllString(d, "")
+	if loc := descriptionCut().FindStringIndex(v); loc != nil {
 		v = v[:loc[0]]
 	}
 	v = strings.TrimSpace(v)
@@ -668,7 +673,7 @@ func verbPhrase(d string) string {
 }
 
 // phraseWords matches a word character: a trigger phrase needs one.
-var phraseWords = regexp.MustCompile(`[\p{L}\p{N}]`)
+var phraseWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]`) })
 
 // triggers computes each flow's trigger phrases: its name, and the
 // nlu.yml examples of its nlu_trigger intents. A phrase goes to the first
@@ -715,7 +720,7 @@ func (im *importer) triggers() map[string][]string {
 		for _, p := range phrases {
 			p = strings.TrimSpace(p)
 			key := strings.ToLower(strings.Join(strings.Fields(p), " "))
-			if !phraseWords.MatchString(p) {
+			if !phraseWords().MatchString(p) {
 				continue
 			}
 			if o, taken := owner[key]; taken {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/ir"
 )
@@ -33,11 +34,11 @@ type flowBuilder struct {
 }
 
 // idChars are the characters a soni step id may not have.
-var idChars = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var idChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // cleanID turns a Rasa id into a soni step id.
 func cleanID(s string) string {
-	s = strings.Trim(idChars.ReplaceAllString(s, "_"), "_")
+	s = strings.Trim(idChars().ReplaceAllString(s, "_"), "_")
 	if s == "" || !(s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z') {
 		s = "step_" + s
 	}

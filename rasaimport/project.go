@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/internal/safefile"
 )
@@ -311,10 +312,10 @@ func (p *rasaProject) domain(file string, n *node) {
 
 // entityAnnotation matches [text](entity) and [text]{...} in nlu.yml
 // examples.
-var entityAnnotation = regexp.MustCompile(`\[([^\]]*)\](?:\([^)]*\)|\{[^}]*\})`)
+var entityAnnotation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\](?:\([^)]*\)|\{[^}]*\})`) })
 
 // entityValue matches an annotation [text](entity) and captures both.
-var entityValue = regexp.MustCompile(`\[([^\]]+)\]\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+var entityValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]+)\]\(([A-Za-z_][A-Za-z0-9_]*)\)`) })
 
 // entityValue records a value an example annotates for an entity.
 func (p *rasaProject) entityValue(entity, v string) {
@@ -353,10 +354,10 @@ func (p *rasaProject) data(file string, n *node) {
 						if !strings.HasPrefix(line, "-") {
 							continue
 						}
-						for _, m := range entityValue.FindAllStringSubmatch(line, -1) {
+						for _, m := range entityValue().FindAllStringSubmatch(line, -1) {
 							p.entityValue(m[2], m[1])
 						}
-						ex := strings.TrimSpace(entityAnnotation.ReplaceAllString(strings.TrimSpace(line[1:]), "$1"))
+						ex := strings.TrimSpace(entityAnnotation().ReplaceAllString(strings.TrimSpace(line[1:]), "$1"))
 						if ex != "" {
 							p.intents[intent] = append(p.intents[intent], ex)
 						}

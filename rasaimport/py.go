@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // pyAction is what the importer learns about one custom action from the
@@ -25,13 +26,19 @@ type pyAction struct {
 }
 
 var (
-	pyClass     = regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	pyName      = regexp.MustCompile(`def\s+name\s*\(\s*self\s*\)[^:]*:\s*(?:#[^\n]*)?\n(?:\s*(?:#[^\n]*|"""[^"]*"""|'''[^']*''')?\n)*\s*return\s+["']([^"']+)["']`)
-	pySlotSet   = regexp.MustCompile(`SlotSet\(\s*(?:key\s*=\s*)?(["']([^"']+)["']|[A-Za-z_])`)
-	pyGetSlot   = regexp.MustCompile(`(?:get_slot\(\s*|slots\.get\(\s*|slots\[\s*)["']([^"']+)["']`)
-	pyUtter     = regexp.MustCompile(`utter_message\(`)
-	pyResponse  = regexp.MustCompile(`(?:response|template)\s*=\s*["']([^"']+)["']`)
-	pyValidator = regexp.MustCompile(`def\s+validate_([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+	pyClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)`) })
+	pyName  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`def\s+name\s*\(\s*self\s*\)[^:]*:\s*(?:#[^\n]*)?\n(?:\s*(?:#[^\n]*|"""[^"]*"""|'''[^']*''')?\n)*\s*return\s+["']([^"']+)["']`)
+	})
+	pySlotSet = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`SlotSet\(\s*(?:key\s*=\s*)?(["']([^"']+)["']|[A-Za-z_])`)
+	})
+	pyGetSlot = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:get_slot\(\s*|slots\.get\(\s*|slots\[\s*)["']([^"']+)["']`)
+	})
+	pyUtter     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`utter_message\(`) })
+	pyResponse  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:response|template)\s*=\s*["']([^"']+)["']`) })
+	pyValidator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`def\s+validate_([A-Za-z_][A-Za-z0-9_]*)\s*\(`) })
 )
 
 // scanPython reads the classes of one Python file and returns the custom
@@ -45,7 +52,7 @@ func scanPython(file string, src string) []*pyAction {
 	}
 	var classes []class
 	for i, l := range lines {
-		if pyClass.MatchString(l) {
+		if pyClass().MatchString(l) {
 			classes = append(classes, class{start: i})
 		}
 	}
@@ -58,26 +65,26 @@ func scanPython(file string, src string) []*pyAction {
 	}
 	var out []*pyAction
 	for _, c := range classes {
-		m := pyName.FindStringSubmatch(c.body)
+		m := pyName().FindStringSubmatch(c.body)
 		if m == nil {
 			continue
 		}
 		a := &pyAction{name: m[1], at: loc{file, c.start + 1}}
-		for _, s := range pySlotSet.FindAllStringSubmatch(c.body, -1) {
+		for _, s := range pySlotSet().FindAllStringSubmatch(c.body, -1) {
 			if s[2] != "" {
 				a.sets = append(a.sets, s[2])
 			} else {
 				a.dynamicSet = true
 			}
 		}
-		for _, s := range pyValidator.FindAllStringSubmatch(c.body, -1) {
+		for _, s := range pyValidator().FindAllStringSubmatch(c.body, -1) {
 			a.sets = append(a.sets, s[1])
 		}
-		for _, s := range pyGetSlot.FindAllStringSubmatch(c.body, -1) {
+		for _, s := range pyGetSlot().FindAllStringSubmatch(c.body, -1) {
 			a.reads = append(a.reads, s[1])
 		}
-		a.messages = pyUtter.MatchString(c.body)
-		for _, s := range pyResponse.FindAllStringSubmatch(c.body, -1) {
+		a.messages = pyUtter().MatchString(c.body)
+		for _, s := range pyResponse().FindAllStringSubmatch(c.body, -1) {
 			a.responses = append(a.responses, s[1])
 		}
 		slices.Sort(a.sets)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Rasa's NLU-based dialogue (rules and forms) runs beside its flows in a
@@ -221,7 +222,7 @@ func scalarNode(at loc, s string) *node {
 
 // intentPayload matches a Rasa intent payload with entities:
 // /inform{"location": "berlin"}.
-var intentPayload = regexp.MustCompile(`^\s*/([A-Za-z0-9_\-]+)\s*(\{.*\})\s*$`)
+var intentPayload = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*/([A-Za-z0-9_\-]+)\s*(\{.*\})\s*$`) })
 
 // entityPayload rewrites the entities of an intent payload as the slots
 // they fill (a slot whose mapping is from_entity of that entity):
@@ -229,7 +230,7 @@ var intentPayload = regexp.MustCompile(`^\s*/([A-Za-z0-9_\-]+)\s*(\{.*\})\s*$`)
 // filled from location. soni's payloads name slots. ok is false when
 // nothing changed.
 func (im *importer) entityPayload(msg string) (out string, renamed []string, ok bool) {
-	m := intentPayload.FindStringSubmatch(msg)
+	m := intentPayload().FindStringSubmatch(msg)
 	if m == nil {
 		return msg, nil, false
 	}

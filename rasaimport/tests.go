@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/ir"
 )
@@ -369,7 +370,7 @@ func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) 
 }
 
 // placeholder matches {name} in a response text.
-var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) })
 
 // responseRegexp is a regular expression that matches the texts of a
 // response's variations, a {slot} matching anything.
@@ -380,7 +381,7 @@ func responseRegexp(r *named) string {
 		if t == "" {
 			continue
 		}
-		parts := placeholder.Split(t, -1)
+		parts := placeholder().Split(t, -1)
 		for i, p := range parts {
 			parts[i] = regexp.QuoteMeta(p)
 		}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The importer writes soni's YAML itself, so that it can keep comments
@@ -64,12 +65,12 @@ func (s *yseq) add(val any, comments ...string) {
 }
 
 // plain matches the strings written without quotes.
-var plain = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_./-]*$`)
+var plain = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_./-]*$`) })
 
 // quote writes a string scalar: plain when it is a simple word that YAML
 // reads back as the same string, else double-quoted.
 func quote(s string) string {
-	if plain.MatchString(s) {
+	if plain().MatchString(s) {
 		switch strings.ToLower(s) {
 		case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf":
 		default:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // frameworkKeys are keys of the Python Soni framework that soni has no key
@@ -22,7 +23,7 @@ func frameworkKey(def, name string) string {
 	return frameworkKeys[[2]string{def, name}]
 }
 
-var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // shapeHint says how to write a value of the wrong shape in the shape the
 // language wants: a single value where a list belongs, a flow's slots
@@ -39,7 +40,7 @@ func shapeHint(want []string, tokens []string, item bool, inst any) string {
 		switch x := inst.(type) {
 		case string:
 			v := strconv.Quote(x)
-			if plainName.MatchString(x) {
+			if plainName().MatchString(x) {
 				v = x
 			}
 			return fmt.Sprintf("write a list, even for one item: %s: [%s]", field, v)
@@ -80,7 +81,7 @@ func firstKey(m map[string]any, def string) string {
 			first = k
 		}
 	}
-	if first == "" || !plainName.MatchString(first) {
+	if first == "" || !plainName().MatchString(first) {
 		return def
 	}
 	return strings.TrimSpace(first)

@@ -3,7 +3,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"github.com/soni-dev/soni/internal/suggest"
 	"math"
 	"math/big"
 	"net/url"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -569,7 +570,9 @@ func (r *Rules) afterVerb(fr *flowRules, toks []token) (*slotRef, string, bool) 
 // markedBy reads, from a free-text slot's description, the symbol its
 // values start with: "a user handle starting with @", "a tag that begins
 // with #".
-var markedBy = regexp.MustCompile(`(?i)\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:an?\s+)?["'\x{201C}]?([^\p{L}\p{N}\s"'\x{201C}\x{201D}])`)
+var markedBy = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:an?\s+)?["'\x{201C}]?([^\p{L}\p{N}\s"'\x{201C}\x{201D}])`)
+})
 
 // markedWord finds the one word of a message that starts with the symbol
 // a free-text slot's values start with ("it's @KatePurry" is @KatePurry).
@@ -577,7 +580,7 @@ func markedWord(def *ir.Slot, head string) (string, bool) {
 	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") {
 		return "", false
 	}
-	m := markedBy.FindStringSubmatch(def.Description + " " + def.Label)
+	m := markedBy().FindStringSubmatch(def.Description + " " + def.Label)
 	if m == nil {
 		return "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -96,7 +97,10 @@ var (
 
 // handoffRE finds a request for a person inside a sentence: "can I
 // speak with someone from the bank", "I want to talk to a real person".
-var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b` +
+var handoffRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(handoffPattern) })
+
+// handoffPattern is handoffRE's expression, compiled on first use.
+const handoffPattern = `\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b` +
 	// "put me through to a human", "get me a real person", "is there
 	// someone I can speak to", "transfer me to an agent".
 	`|\b(put|transfer|connect|pass|get|send|forward|escalate) (me|this|it) (through |over )?(to |with )?(a |an |the |some )?(real |live |actual |human )?(person|human|agent|representative|operator|someone|somebody|manager|supervisor)\b` +
@@ -107,7 +111,7 @@ var handoffRE = regexp.MustCompile(`\b(talk|speak|chat) (to|with) (a |an |the |s
 	// support", "I want a human", "hablar con soporte".
 	`|\b(talk|speak|chat) (to|with) (a |an |the |your |some )?(customer |tech |technical )?(support|service|team|staff|manager|supervisor|representative)\b` +
 	`|^(i )?(want|need|would like|wanna) (a |an |to a |to an )?(real |live )?(human|person|agent)$` +
-	`|\bhablar con (el |la |un |una |alguien de )?(soporte|responsable|encargado|encargada|supervisor|supervisora|gerente|atencion al cliente)\b`)
+	`|\bhablar con (el |la |un |una |alguien de )?(soporte|responsable|encargado|encargada|supervisor|supervisora|gerente|atencion al cliente)\b`
 
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
@@ -197,7 +201,7 @@ func smallTalkOf(norm string) (vm.Command, bool) {
 	if len(words) == 0 || len(words) > 14 {
 		return vm.Command{}, false
 	}
-	if len(words) <= 12 && hasAny(words, handoffNouns) && handoffRE.MatchString(norm) {
+	if len(words) <= 12 && hasAny(words, handoffNouns) && handoffRE().MatchString(norm) {
 		return vm.Command{Kind: vm.CmdHandoff}, true
 	}
 	if c, ok := smallTalkPhrase(words); ok {

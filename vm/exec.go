@@ -264,7 +264,7 @@ func equalText(v any, s string) bool {
 
 // plainNumber is a decimal number as a string may hold it: an optional
 // sign, digits and an optional fraction ("25", "-3", "12.5", ".5").
-var plainNumber = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
+var plainNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`) })
 
 // branchNumber returns the number a branch compares: a numeric value, or a
 // string that holds a plain decimal number, as an untyped slot filled by a
@@ -272,7 +272,7 @@ var plainNumber = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
 func branchNumber(v any) (float64, bool) {
 	if s, ok := v.(string); ok {
 		s = strings.TrimSpace(s)
-		if !plainNumber.MatchString(s) {
+		if !plainNumber().MatchString(s) {
 			return 0, false
 		}
 		f, err := strconv.ParseFloat(s, 64)

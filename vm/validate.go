@@ -177,14 +177,14 @@ var builtinValidators = map[string]func(v any) (any, bool){
 	"email": func(v any) (any, bool) {
 		s, ok := v.(string)
 		if !ok {
-			return v, emailRE.MatchString(tmpl.Format(v))
+			return v, emailRE().MatchString(tmpl.Format(v))
 		}
-		if s = strings.TrimSpace(s); emailRE.MatchString(s) {
+		if s = strings.TrimSpace(s); emailRE().MatchString(s) {
 			return s, true
 		}
 		return pickOne(s, func(w string) (string, bool) {
 			w = strings.Trim(w, ".,;:!?¿¡\"'()[]<>")
-			return w, emailRE.MatchString(w)
+			return w, emailRE().MatchString(w)
 		}, v)
 	},
 	"iban": func(v any) (any, bool) {
@@ -230,7 +230,7 @@ var builtinValidators = map[string]func(v any) (any, bool){
 		}
 		var found string
 		n := 0
-		for _, m := range phoneRunRE.FindAllString(s, -1) {
+		for _, m := range phoneRunRE().FindAllString(s, -1) {
 			if c, ok := phoneOf(m); ok && c != found {
 				found, n = c, n+1
 			}
@@ -246,9 +246,9 @@ var builtinValidators = map[string]func(v any) (any, bool){
 var numberSlot = &ir.Slot{Name: "value", Type: ir.TypeNumber}
 
 var (
-	emailRE    = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
-	phoneRunRE = regexp.MustCompile(`\+?[0-9(][0-9 ().-]{5,}[0-9]`)
-	ibanRE     = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`)
+	emailRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`) })
+	phoneRunRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\+?[0-9(][0-9 ().-]{5,}[0-9]`) })
+	ibanRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`) })
 )
 
 // pickOne returns the one distinct word of s that pick accepts (in the
@@ -275,7 +275,7 @@ func isLetter(b byte) bool { return b < unicode.MaxASCII && unicode.IsLetter(run
 // 10..35 gives a number whose remainder modulo 97 is 1.
 func ibanOf(s string) (string, bool) {
 	c := strings.ToUpper(strings.NewReplacer(" ", "", "-", "", "\u00a0", "").Replace(strings.TrimSpace(s)))
-	if !ibanRE.MatchString(c) {
+	if !ibanRE().MatchString(c) {
 		return "", false
 	}
 	rem := 0

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/soni-dev/soni/internal/suggest"
@@ -159,16 +160,16 @@ func onUsageError(cmd *cli.Command) cli.OnUsageErrorFunc {
 // Messages of the flag package that name a flag with one dash, whatever
 // the user typed.
 var (
-	reUndefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	reMissingValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	reOneDashFlag   = regexp.MustCompile(`(^|[ (])-([A-Za-z][A-Za-z0-9-]+)`)
+	reUndefinedFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag provided but not defined: -+(.*)$`) })
+	reMissingValue  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag needs an argument: -+(.*)$`) })
+	reOneDashFlag   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[ (])-([A-Za-z][A-Za-z0-9-]+)`) })
 )
 
 // flagErrorText rewrites a flag parsing error in soni's words, naming the
 // flag as it is documented (--name, -x) and suggesting a near flag name.
 func flagErrorText(err error, flags []cli.Flag) string {
 	msg := err.Error()
-	if m := reUndefinedFlag.FindStringSubmatch(msg); m != nil {
+	if m := reUndefinedFlag().FindStringSubmatch(msg); m != nil {
 		var names []string
 		for _, f := range flags {
 			names = append(names, f.Names()...)
@@ -179,10 +180,10 @@ func flagErrorText(err error, flags []cli.Flag) string {
 		}
 		return text
 	}
-	if m := reMissingValue.FindStringSubmatch(msg); m != nil {
+	if m := reMissingValue().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("flag %q needs a value", dashed(m[1]))
 	}
-	return reOneDashFlag.ReplaceAllString(msg, "$1--$2")
+	return reOneDashFlag().ReplaceAllString(msg, "$1--$2")
 }
 
 // dashed writes a flag name the way the help does: -x, --name.

@@ -40,7 +40,7 @@ var exitGrace = 5 * time.Second
 const stderrTail = 2 << 10
 
 // urlRE finds the URL a service prints.
-var urlRE = regexp.MustCompile(`https?://[^\s"'<>()]+`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>()]+`) })
 
 // Spec is one service of a test file.
 type Spec struct {
@@ -117,7 +117,7 @@ func Start(ctx context.Context, dir string, spec Spec, wait time.Duration) (*Ser
 			if sent {
 				continue // keep the pipe drained
 			}
-			if u := urlRE.FindString(sc.Text()); u != "" {
+			if u := urlRE().FindString(sc.Text()); u != "" {
 				found <- strings.TrimRight(u, ".,;:")
 				sent = true
 			}

@@ -3,6 +3,7 @@ package llm
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Raw is one command as the model wrote it, before validation.
@@ -32,8 +33,8 @@ type Raw struct {
 //	human handoff
 //	fallback
 var (
-	bulletRE = regexp.MustCompile(`^\s*(?:[-*•>]+|\d+[.)]|\(\d+\))\s*`)
-	nameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+	bulletRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*•>]+|\d+[.)]|\(\d+\))\s*`) })
+	nameRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 )
 
 // ParseCommands reads the model's answer. Lines that are no command (prose
@@ -44,7 +45,7 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 		n := i + 1
 		l := strings.TrimSpace(line)
 		l = strings.Trim(l, "`")
-		l = bulletRE.ReplaceAllString(l, "")
+		l = bulletRE().ReplaceAllString(l, "")
 		l = stripComment(l)
 		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "."))
 		if l == "" || strings.HasPrefix(l, "```") {
@@ -55,9 +56,9 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 			cmds = append(cmds, c)
 			continue
 		}
-		l = keywordRE.ReplaceAllString(l, "$1 $2")
-		l = assignRE.ReplaceAllString(l, "$1 $2 ")
-		l = colonRE.ReplaceAllString(l, "$1 ")
+		l = keywordRE().ReplaceAllString(l, "$1 $2")
+		l = assignRE().ReplaceAllString(l, "$1 $2 ")
+		l = colonRE().ReplaceAllString(l, "$1 ")
 		fields := splitFields(l)
 		if len(fields) == 0 {
 			continue
@@ -68,7 +69,7 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 			two = kw + " " + strings.ToLower(fields[1])
 		}
 		name := func(k int) (string, bool) {
-			if k >= len(fields) || !nameRE.MatchString(fields[k]) {
+			if k >= len(fields) || !nameRE().MatchString(fields[k]) {
 				return "", false
 			}
 			return fields[k], true
@@ -116,22 +117,28 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 
 // keywordRE reads the two-word keywords written as one: start_flow,
 // set-slot, humanHandoff.
-var keywordRE = regexp.MustCompile(`^(?i)(start|set|correct|cancel|human)[_-]?(flow|slot|handoff)\b`)
+var keywordRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i)(start|set|correct|cancel|human)[_-]?(flow|slot|handoff)\b`)
+})
 
 // assignRE reads "set slot amount=50" and "set slot amount: 50";
 // colonRE "start flow: transfer_funds".
 var (
-	assignRE = regexp.MustCompile(`^(?i)((?:set|correct) slot)\s+([A-Za-z_][A-Za-z0-9_-]*)\s*[=:]\s*`)
-	colonRE  = regexp.MustCompile(`^(?i)(start flow|clarify|set slot|correct slot)\s*:\s*`)
+	assignRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i)((?:set|correct) slot)\s+([A-Za-z_][A-Za-z0-9_-]*)\s*[=:]\s*`)
+	})
+	colonRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i)(start flow|clarify|set slot|correct slot)\s*:\s*`)
+	})
 )
 
 // callRE reads Rasa's older command forms: StartFlow(transfer_funds),
 // SetSlot(amount, 50), CancelFlow().
-var callRE = regexp.MustCompile(`^([A-Za-z_]+)\((.*)\)$`)
+var callRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_]+)\((.*)\)$`) })
 
 // callForm reads a command written as a call.
 func callForm(l string) (Raw, bool) {
-	m := callRE.FindStringSubmatch(l)
+	m := callRE().FindStringSubmatch(l)
 	if m == nil {
 		return Raw{}, false
 	}
@@ -141,7 +148,7 @@ func callForm(l string) (Raw, bool) {
 			args = append(args, strings.Trim(strings.TrimSpace(part), `"'`))
 		}
 	}
-	name := func(s string) bool { return nameRE.MatchString(s) }
+	name := func(s string) bool { return nameRE().MatchString(s) }
 	switch strings.ToLower(strings.ReplaceAll(m[1], "_", "")) {
 	case "startflow":
 		if len(args) == 1 && name(args[0]) {

@@ -55,7 +55,7 @@ func FuzzParseCommands(f *testing.F) {
 				t.Fatalf("unknown kind %q", c.Kind)
 			}
 			for _, n := range append([]string{c.Flow, c.Slot}, c.Flows...) {
-				if n != "" && !nameRE.MatchString(n) {
+				if n != "" && !nameRE().MatchString(n) {
 					t.Fatalf("bad name %q", n)
 				}
 			}

@@ -145,13 +145,13 @@ func jsonCommand(item json.RawMessage) (Raw, bool) {
 	}
 	switch kind {
 	case "start_flow":
-		c.Flow, ok = f.Flow, nameRE.MatchString(f.Flow)
+		c.Flow, ok = f.Flow, nameRE().MatchString(f.Flow)
 	case "set_slot", "correct_slot":
-		c.Slot, c.Value, ok = f.Slot, value, nameRE.MatchString(f.Slot) && value != ""
+		c.Slot, c.Value, ok = f.Slot, value, nameRE().MatchString(f.Slot) && value != ""
 	case "clarify":
 		ok = len(f.Flows) > 0
 		for _, fl := range f.Flows {
-			ok = ok && nameRE.MatchString(fl)
+			ok = ok && nameRE().MatchString(fl)
 		}
 		c.Flows = f.Flows
 	}

@@ -138,10 +138,14 @@ func TestHotSessionHoldsOneConnection(t *testing.T) {
 	ctx := context.Background()
 	held, err := s.Begin(ctx, "hot")
 	require.NoError(t, err)
+	// Should the test fail, its end stops the waiters and frees the hot
+	// session, so that closing the store does not wait for them for ever.
+	waitCtx, stop := context.WithCancel(ctx)
+	t.Cleanup(func() { stop(); held.Close() })
 	waiting := make(chan error, 100)
 	for range 100 {
 		go func() {
-			tx, err := s.Begin(ctx, "hot")
+			tx, err := s.Begin(waitCtx, "hot")
 			if err == nil {
 				tx.Close()
 			}

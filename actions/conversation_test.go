@@ -4,7 +4,6 @@ package actions_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,13 +11,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/soni-dev/soni"
+	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,21 +95,6 @@ func start(account string) vm.Input {
 	return vm.Input{Commands: []vm.Command{cmd}}
 }
 
-// gone reports whether pid no longer runs (a zombie waiting for init to
-// reap it runs no more).
-func gone(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
-}
-
 func TestConversationFaults(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, `{"balance": 80}`) })
@@ -147,9 +130,9 @@ func TestConversationFaults(t *testing.T) {
 		wantErr   string
 		wantReply string
 		warning   string
-		// pidFile names a file where the script wrote a grandchild's pid,
+		// holder names a pipe the script's grandchild holds (see actions.Hold),
 		// which must not run after the turn.
-		pidFile string
+		holder string
 	}{
 		{
 			name: "exec succeeds", run: `exec: ["./ok.sh"]`,
@@ -198,11 +181,11 @@ func TestConversationFaults(t *testing.T) {
 		},
 		{
 			name: "hangs past the timeout", run: "exec: [\"./hang.sh\"]\ntimeout: 500ms",
-			scripts: map[string]string{"hang.sh": `echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`},
+			scripts: map[string]string{"hang.sh": `echo 'about to hang' >&2; exec 3>hold.fifo; sleep 60 & echo started >&3; exec 3>&-; wait`},
 			// The runner owns the timeout, so its whole message, stderr
 			// included, reaches the trace.
 			wantErr:   `command "./hang.sh" timed out after 500ms and was killed; stderr: "about to hang"`,
-			wantReply: "The balance service is unavailable.", pidFile: "child.pid",
+			wantReply: "The balance service is unavailable.", holder: "hold.fifo",
 		},
 		{
 			name: "non-finite output", run: `exec: ["./inf.sh"]`,
@@ -261,6 +244,10 @@ func TestConversationFaults(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			eng, dir := loadProject(t, tc.run, !tc.noOnError, tc.scripts)
+			var child *actions.Holder
+			if tc.holder != "" {
+				child = actions.Hold(t, dir, tc.holder)
+			}
 			account := tc.account
 			switch account {
 			case "":
@@ -338,18 +325,10 @@ func TestConversationFaults(t *testing.T) {
 				_, err := os.Stat(filepath.Join(dir, "ran"))
 				assert.ErrorIs(t, err, os.ErrNotExist, "the command must not run")
 			}
-			if tc.pidFile != "" {
-				var pid int
-				require.Eventually(t, func() bool {
-					b, err := os.ReadFile(filepath.Join(dir, tc.pidFile))
-					if err != nil {
-						return false
-					}
-					pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-					return err == nil
-				}, 5*time.Second, 10*time.Millisecond)
-				assert.Eventually(t, func() bool { return gone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+			if child != nil {
+				child.WaitEnded(t, "the grandchild")
 			}
+
 		})
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -70,21 +69,6 @@ func processGone(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
-}
-
-// readPID reads the pid a script wrote into a file, waiting for it.
-func readPID(t *testing.T, path string) int {
-	t.Helper()
-	var pid int
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	}, 5*time.Second, 10*time.Millisecond)
-	return pid
 }
 
 func TestExec(t *testing.T) {
@@ -211,10 +195,10 @@ func TestExecLongStderrIsCut(t *testing.T) {
 func TestExecTimeoutKillsTheProcessGroup(t *testing.T) {
 	eachMode(t, func(t *testing.T, supervised bool) {
 		dir := t.TempDir()
-		pidFile := filepath.Join(dir, "child.pid")
 		// The script starts a grandchild and waits for it: a timeout must kill
 		// both, not leave the sleep running as an orphan.
-		script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; sleep 60 & echo $! > child.pid; wait`)
+		child := Hold(t, dir, "hold.fifo")
+		script(t, dir, "hang.sh", `cat >/dev/null; echo 'about to hang' >&2; exec 3>hold.fifo; sleep 60 & echo started >&3; exec 3>&-; wait`)
 		decl := execDecl("act", []string{"./hang.sh"})
 		decl.Run.Timeout = "500ms"
 		r := New(nil, dir, Options{})
@@ -222,8 +206,7 @@ func TestExecTimeoutKillsTheProcessGroup(t *testing.T) {
 		_, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
 		require.Error(t, err)
 		assert.Equal(t, `command "./hang.sh" timed out after 500ms and was killed; stderr: "about to hang"`, err.Error())
-		pid := readPID(t, pidFile)
-		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+		child.WaitEnded(t, "the grandchild")
 	})
 }
 
@@ -239,8 +222,8 @@ func TestExecDefaultTimeout(t *testing.T) {
 func TestExecCancelKillsTheProcessGroup(t *testing.T) {
 	eachMode(t, func(t *testing.T, supervised bool) {
 		dir := t.TempDir()
-		pidFile := filepath.Join(dir, "child.pid")
-		script(t, dir, "hang.sh", `cat >/dev/null; sleep 60 & echo $! > child.pid; wait`)
+		child := Hold(t, dir, "hold.fifo")
+		script(t, dir, "hang.sh", `cat >/dev/null; exec 3>hold.fifo; sleep 60 & echo started >&3; exec 3>&-; wait`)
 		r := New(nil, dir, Options{})
 		r.supervised = supervised
 		ctx, cancel := context.WithCancel(context.Background())
@@ -249,7 +232,11 @@ func TestExecCancelKillsTheProcessGroup(t *testing.T) {
 			_, err := r.RunAction(ctx, vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./hang.sh"})})
 			done <- err
 		}()
-		pid := readPID(t, pidFile)
+		select {
+		case <-child.Started: // the grandchild runs
+		case err := <-done:
+			t.Fatalf("the action ended before it started its grandchild: %v", err)
+		}
 		cancel()
 		// A RunAction that ignored the cancellation would hang here, and the
 		// test run's own timeout would fail it: no clock is read.
@@ -257,26 +244,25 @@ func TestExecCancelKillsTheProcessGroup(t *testing.T) {
 		require.Error(t, err)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Contains(t, err.Error(), `command "./hang.sh" was stopped: context canceled`)
-		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+		child.WaitEnded(t, "the grandchild")
 	})
 }
 
 func TestExecBackgroundChildDoesNotOutliveTheAction(t *testing.T) {
 	eachMode(t, func(t *testing.T, supervised bool) {
 		dir := t.TempDir()
-		pidFile := filepath.Join(dir, "child.pid")
 		// The grandchild keeps stdout open after the command exits; the runner
 		// must neither wait for it nor leave it running. (A runner that waited
 		// would hang for an hour: the test run's own timeout fails it, with no
 		// clock read here.)
-		script(t, dir, "bg.sh", `cat >/dev/null; sleep 3600 & echo $! > child.pid; echo '{"ok": true}'`)
+		child := Hold(t, dir, "hold.fifo")
+		script(t, dir, "bg.sh", `cat >/dev/null; exec 3>hold.fifo; sleep 3600 & echo started >&3; exec 3>&-; echo '{"ok": true}'`)
 		r := New(nil, dir, Options{})
 		r.supervised = supervised
 		out, err := r.RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: execDecl("act", []string{"./bg.sh"}, "ok")})
 		require.NoError(t, err)
 		assert.Equal(t, map[string]any{"ok": true}, out)
-		pid := readPID(t, pidFile)
-		assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 20*time.Millisecond, "grandchild %d still runs", pid)
+		child.WaitEnded(t, "the grandchild")
 	})
 }
 

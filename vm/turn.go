@@ -419,7 +419,8 @@ func (t *turn) restart(idle time.Duration) {
 
 // fits checks that a state's stack and pending question point at flows
 // and steps of the program, so that a hand-built state cannot derail a
-// turn. Decode makes the same checks, with more detail.
+// turn. Resume (which the codec runs on a decoded checkpoint) makes the same
+// checks, with more detail.
 func (m *Machine) fits(st *State) error {
 	for _, f := range st.Stack {
 		fr := m.flows[f.Flow]

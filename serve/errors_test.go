@@ -345,3 +345,46 @@ func TestHotSessionIs429(t *testing.T) {
 	assert.Equal(t, "error", frames[0].event)
 	assert.Contains(t, frames[0].data, `"session_busy"`)
 }
+
+// TestHotSessionQueueIsBounded: with the store's real per-session queue
+// (room for one waiting turn), of two more messages to a session whose
+// turn is running one waits and runs after it, and the other is answered
+// 429 at once, while the running turn still holds the session (issue 20
+// §2.4, end to end).
+func TestHotSessionQueueIsBounded(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	ts, _ := shopOn(t, Options{}, checkpoints.NewMemoryStore(checkpoints.WithMaxWaiting(1)), func(ctx context.Context) (map[string]any, error) {
+		close(started)
+		<-release
+		return map[string]any{"in_stock": true}, nil
+	})
+	post(t, ts, "/v1/sessions/hot/messages", `{"text": "order a pizza"}`)
+	post(t, ts, "/v1/sessions/hot/messages", `{"text": "small"}`)
+	type answer struct {
+		status int
+		body   string
+	}
+	answers := make(chan answer, 3)
+	send := func(text string) {
+		resp, body := post(t, ts, "/v1/sessions/hot/messages", `{"text": "`+text+`"}`)
+		answers <- answer{resp.StatusCode, body}
+	}
+	go send("no") // runs check_stock, which holds the turn
+	<-started
+	go send("yes")
+	go send("yes")
+	select {
+	case busy := <-answers: // one of the two is refused while the other waits
+		assert.Equal(t, http.StatusTooManyRequests, busy.status, busy.body)
+		assert.Contains(t, busy.body, `"session_busy"`)
+	case <-time.After(bound): // a guard on a hang, not a measure
+		t.Error("no message was refused while two waited for the session")
+		close(release)
+		return
+	}
+	close(release)
+	for range 2 {
+		a := <-answers
+		assert.Equal(t, http.StatusOK, a.status, a.body)
+	}
+}

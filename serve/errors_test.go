@@ -340,10 +340,36 @@ func TestHotSessionIs429(t *testing.T) {
 		assert.Equal(t, "1", resp.Header.Get("Retry-After"))
 		assert.Contains(t, body, `"session_busy"`)
 	}
-	_, frames := streamOf(t, ts.URL, "/v1/sessions/hot/messages", `{"text": "order a pizza"}`)
-	require.Len(t, frames, 1)
-	assert.Equal(t, "error", frames[0].event)
-	assert.Contains(t, frames[0].data, `"session_busy"`)
+	// A stream opens with its first frame: a turn that ran nothing is
+	// answered with its status, which a client can act on (before, a 200
+	// stream with one error frame).
+	resp, frames := streamOf(t, ts.URL, "/v1/sessions/hot/messages", `{"text": "order a pizza"}`)
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	assert.Empty(t, frames)
+}
+
+// TestSessionIDIsCheckedByTheTurn: the message endpoint leaves the
+// session id to the store's Begin, the one place a turn checks it (issue
+// 20 §1), and a bad one is still 400 with the rule, streamed or not.
+func TestSessionIDIsCheckedByTheTurn(t *testing.T) {
+	ts, _ := shopOn(t, Options{}, checkpoints.NewMemoryStore(), stocked)
+	for _, stream := range []bool{false, true} {
+		req, err := http.NewRequest(http.MethodPost, ts.URL+"/v1/sessions/a%20b/messages", strings.NewReader(`{"text": "order a pizza"}`))
+		require.NoError(t, err)
+		if stream {
+			req.Header.Set("Accept", "text/event-stream")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "stream %v", stream)
+		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+		assert.Contains(t, string(body), `session id \"a b\" is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -`)
+	}
 }
 
 // TestHotSessionQueueIsBounded: with the store's real per-session queue

@@ -451,11 +451,9 @@ type apiMessage struct {
 }
 
 func (s *Server) message(w http.ResponseWriter, r *http.Request) {
+	// The session id is checked once, by the store's Begin: a bad one
+	// is answered 400 from the turn's error (turnError).
 	session := r.PathValue("id")
-	if err := checkpoints.ValidateID(session); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("session id %q is not valid: use 1 to 128 of A-Z a-z 0-9 . _ -", session))
-		return
-	}
 	var m apiMessage
 	if he := s.decode(w, r, &m, true); he != nil {
 		he.write(w)

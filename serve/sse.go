@@ -110,11 +110,16 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, session, key str
 		key = newStreamKey()
 		prefix = key
 	}
+	// The stream opens with its first frame, so that a turn that fails
+	// before it made anything (a bad session id, a busy session, a store
+	// that is down) is answered with its own status, as the JSON
+	// endpoint answers it: 400, 429 with Retry-After, 503.
 	out := newSSE(w, s.opts.StreamIdleTimeout, prefix)
-	if !reconnect {
-		out.start() // the client knows at once that the stream is open
-	}
 	rep, he := s.turn(r, session, key, in, out)
+	if he != nil && !out.started {
+		he.write(w)
+		return
+	}
 	if he != nil {
 		var e apiError
 		e.Error.Code, e.Error.Message = he.code, he.message

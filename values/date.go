@@ -1,7 +1,6 @@
 package values
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -39,13 +38,35 @@ func (d *dateFinder) add(y int, m time.Month, day int, written string) {
 		}
 		return
 	}
-	iso := fmt.Sprintf("%04d-%02d-%02d", y, int(m), day)
+	iso := isoDate(y, m, day, written)
 	for _, f := range d.found {
 		if f == iso {
 			return
 		}
 	}
 	d.found = append(d.found, iso)
+}
+
+// isoDate is fmt.Sprintf("%04d-%02d-%02d", y, m, day) for a valid date,
+// made without fmt: the text as written when it is that already (a date
+// typed as 2027-03-05), else one string of ten bytes.
+func isoDate(y int, m time.Month, day int, written string) string {
+	var b [10]byte
+	put := func(at, n, width int) {
+		for i := at + width - 1; i >= at; i-- {
+			b[i] = byte('0' + n%10)
+			n /= 10
+		}
+	}
+	put(0, y, 4)
+	b[4] = '-'
+	put(5, int(m), 2)
+	b[7] = '-'
+	put(8, day, 2)
+	if written == string(b[:]) { // compared without a copy
+		return written
+	}
+	return string(b[:])
 }
 
 func validDate(y int, m time.Month, day int) bool {
@@ -178,7 +199,9 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 	case d.invalid != "":
 		return nil, errorf(ErrInvalid, "%q is not a valid date", quoted(d.invalid))
 	}
-	return nil, errorf(ErrNoValue, "%q is not a date", quoted(s))
+	// Most messages hold no date: their error is made without fmt (as
+	// %q writes it).
+	return nil, &Error{Msg: strconv.Quote(quoted(s)) + " is not a date", Err: ErrNoValue}
 }
 
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",

@@ -133,6 +133,11 @@ func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
 		rec.Data, rec.Value = b, nil
 	}
 	s := tx.s
+	// The copy and the clock are read before the store's lock, which
+	// every other session's transactions take too: holding it while
+	// the copy touched new memory made the other turns wait.
+	data = slices.Clone(data)
+	now := s.now().UTC()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess := s.sessions[tx.ID]
@@ -153,7 +158,7 @@ func (tx *memTx) Commit(ctx context.Context, rec Record, data []byte) error {
 	} else if sess.elem != nil {
 		s.recent.MoveToFront(sess.elem)
 	}
-	sess.data, sess.rev, sess.updated = slices.Clone(data), rec.Revision, s.now().UTC()
+	sess.data, sess.rev, sess.updated = data, rec.Revision, now
 	if rec.Key != "" {
 		if sess.keys == nil {
 			sess.keys = map[string]int{}

@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"sync"
 )
 
@@ -19,9 +20,28 @@ const DefaultMaxWaiting = 32
 // this process however many of its turns wait: waiting costs a goroutine,
 // never a pool connection. Stores of other packages use it.
 type Queue struct {
-	mu         sync.Mutex
 	maxWaiting int
-	sessions   map[string]*queueSlot
+	seed       maphash.Seed
+	// The sessions are spread over shards by a hash of their ids, each
+	// with a lock of its own, so that turns of different sessions on
+	// different processors seldom take the same lock (four times a turn).
+	shards [queueShards]queueShard
+}
+
+// queueShards is how many shards a queue has.
+const queueShards = 32
+
+// queueShard is a share of a queue's sessions, under its own lock. It is
+// padded to a cache line of its own.
+type queueShard struct {
+	mu       sync.Mutex
+	sessions map[string]*queueSlot
+	_        [48]byte // to 64 bytes, a cache line
+}
+
+// shard is the shard that holds the session id.
+func (q *Queue) shard(id string) *queueShard {
+	return &q.shards[maphash.String(q.seed, id)%queueShards]
 }
 
 // queueSlot is one session's place: a one-slot channel, so that a waiter
@@ -39,7 +59,11 @@ func NewQueue(maxWaiting int) *Queue {
 	if maxWaiting <= 0 {
 		maxWaiting = DefaultMaxWaiting
 	}
-	return &Queue{maxWaiting: maxWaiting, sessions: map[string]*queueSlot{}}
+	q := &Queue{maxWaiting: maxWaiting, seed: maphash.MakeSeed()}
+	for i := range q.shards {
+		q.shards[i].sessions = map[string]*queueSlot{}
+	}
+	return q
 }
 
 // Ticket is a held place; Release gives it up.
@@ -53,18 +77,19 @@ type Ticket struct {
 // [ErrBusy] at once when maxWaiting turns already wait, and with ctx.Err()
 // when the context ends first.
 func (q *Queue) Acquire(ctx context.Context, id string) (Ticket, error) {
-	q.mu.Lock()
-	s := q.sessions[id]
+	sh := q.shard(id)
+	sh.mu.Lock()
+	s := sh.sessions[id]
 	if s == nil {
 		s = slotPool.Get().(*queueSlot)
-		q.sessions[id] = s
+		sh.sessions[id] = s
 	} else if s.n > q.maxWaiting {
 		n := s.n - 1
-		q.mu.Unlock()
+		sh.mu.Unlock()
 		return Ticket{}, fmt.Errorf("%w: session %q already has %d turns waiting in this process (the limit); send the message again later", ErrBusy, id, n)
 	}
 	s.n++
-	q.mu.Unlock()
+	sh.mu.Unlock()
 	select {
 	case s.ch <- struct{}{}:
 		return Ticket{q: q, id: id, slot: s}, nil
@@ -86,18 +111,20 @@ func (t *Ticket) Release() {
 }
 
 func (q *Queue) leave(id string, s *queueSlot) {
-	q.mu.Lock()
+	sh := q.shard(id)
+	sh.mu.Lock()
 	if s.n--; s.n == 0 {
-		delete(q.sessions, id)
+		delete(sh.sessions, id)
 		slotPool.Put(s) // empty: nobody holds or waits for it
 	}
-	q.mu.Unlock()
+	sh.mu.Unlock()
 }
 
 // Held reports whether a transaction holds or waits for the session's
 // place (an evicting store leaves such sessions alone).
 func (q *Queue) Held(id string) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.sessions[id] != nil
+	sh := q.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.sessions[id] != nil
 }

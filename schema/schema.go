@@ -109,10 +109,12 @@ var load = sync.OnceValues(func() (*compiled, error) {
 	return out, nil
 })
 
-// Warm compiles the schema [Validate] uses, if it is not compiled yet. A
-// command that is about to compile a project while it does other work
-// first (reading test files) runs it on a goroutine of its own.
-func Warm() { _, _ = load() }
+// Warm prepares what [Validate] needs to accept a valid document, if it
+// is not ready yet (the schema itself is compiled only for a document
+// with a violation). A command that is about to compile a project while
+// it does other work first (reading test files) runs it on a goroutine of
+// its own.
+func Warm() { _, _ = loadQuick() }
 
 // loadFull compiles the published schema on first use and caches it: the
 // root of a compiled, with its index, and the step definitions of the

@@ -110,6 +110,14 @@ func Validate(doc any) []Violation {
 // dispatch, or, when full is set, with the published schema alone. Both give
 // the same violations; tests compare them.
 func validate(doc any, full bool) []Violation {
+	if !full {
+		// A valid document needs no compiled schema (see quickSchemas).
+		if q, err := loadQuick(); err == nil {
+			if clean, _, pre := sanitize(doc, make([]string, 0, 16), false); len(pre) == 0 && q.accepts(clean) {
+				return nil
+			}
+		}
+	}
 	load := load
 	if full {
 		load = loadFull

@@ -119,7 +119,8 @@ func (r *Rules) sureAnswerText(p *vm.Pending, head, norm string, v vm.View) bool
 	}
 	verdict := r.sureAnswerTextOf(p, head, norm, v)
 	if m != nil {
-		*m = sureMemo{set: true, p: p, head: head, norm: norm, now: v.Now, order: v.DateOrder, verdict: verdict}
+		// Only the verdict's fields: the other memos stay.
+		m.set, m.p, m.head, m.norm, m.now, m.order, m.verdict = true, p, head, norm, v.Now, v.DateOrder, verdict
 	}
 	return verdict
 }

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,4 +29,13 @@ func TestReadingMemosSurviveTheVerdict(t *testing.T) {
 	want, wantErr := v.Converter().Convert(def, "Madrid")
 	assert.Equal(t, want, x)
 	assert.Equal(t, wantErr, err)
+}
+
+// TestFieldsUnder counts fields as strings.Fields does.
+func TestFieldsUnder(t *testing.T) {
+	for _, s := range []string{"", " ", "Madrid", " Madrid ", "New York", "a\tb", "a\u00a0b", "a\u2003b c", "¿qué?", "  x  y  z "} {
+		for n := 0; n <= 4; n++ {
+			assert.Equal(t, len(strings.Fields(s)) < n, fieldsUnder(s, n), "%q, %d", s, n)
+		}
+	}
 }

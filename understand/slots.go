@@ -98,6 +98,20 @@ type token struct {
 	ends bool
 }
 
+// fieldsUnder reports whether s has fewer than n fields, as strings.Fields
+// counts them, without making them.
+func fieldsUnder(s string, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	for range strings.FieldsSeq(s) {
+		if n--; n == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func tokens(head string) []token {
 	var out []token
 	for _, f := range strings.Fields(head) {
@@ -256,6 +270,9 @@ func tokensAre(toks []token, words []string) bool {
 // or the message without its lead-in words ("it's John Carter", "my
 // name is Ana"). ok is false when the message is the value as it is.
 func (r *Rules) freeText(head string, ro role) (string, bool) {
+	if fieldsUnder(head, 2) {
+		return "", false // one word is the value as it is: no tokens needed
+	}
 	toks := tokens(head)
 	if len(toks) < 2 {
 		return "", false
@@ -409,6 +426,9 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 		}
 	}
 	// In the order the flow asks for them.
+	if len(out) < 2 {
+		return out
+	}
 	order := map[string]int{}
 	for i, s := range fr.slots {
 		order[s.name] = i

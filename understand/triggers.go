@@ -199,8 +199,7 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 				score, strong = coverage+jaccard, jaccard >= strongJaccard
 			}
 			if score > best.score {
-				_, st := smallTalkOf(t.norm)
-				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact, smallTalk: st}
+				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact, smallTalk: t.smallTalk}
 			}
 		}
 	}

@@ -103,6 +103,9 @@ type trigger struct {
 	allStop bool
 	// verb is the phrase's first content word, stemmed ("" when allStop).
 	verb string
+	// smallTalk is true when the phrase itself reads as small talk
+	// (smallTalkOf), as a greet flow's "hello" does.
+	smallTalk bool
 }
 
 type slotRef struct {
@@ -151,6 +154,7 @@ func New(p *ir.Program) *Rules {
 			}
 			words, allStop := contentWords(values.Normalize(withoutNames(withoutPlaceholders(phrase))), nil)
 			t := trigger{norm: norm, words: words, allStop: allStop}
+			_, t.smallTalk = smallTalkOf(norm)
 			if !allStop {
 				t.verb = firstContent(norm)
 			}

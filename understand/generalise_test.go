@@ -271,3 +271,27 @@ func TestFreeTextCarriers(t *testing.T) {
 		assert.Equal(t, msg == "John Carter", rd.Sure, "%q: only the bare name is sure", msg)
 	}
 }
+
+// TestCancelsAndCorrectionsInPassing: a correction after an
+// exclamation, a cancel word followed by a cancel request, and a cancel
+// followed by a new request (which cancels the flow on top and starts
+// the other; never sure).
+func TestCancelsAndCorrectionsInPassing(t *testing.T) {
+	toConfirm := []string{"send money", "Ana", "50", "checking"}
+	runGeneral(t, "banking", []gcase{
+		{"an exclamation before should be", toConfirm, "damn, should be Maria", "correct_slot recipient=Maria", false},
+		{"shoot before should be, a number", toConfirm, "shoot, should be 60", "correct_slot amount=60", false},
+		{"darn before make it", toConfirm, "darn, make it Maria", "correct_slot recipient=Maria", false},
+		{"an exclamation at a collect", []string{"send money", "Ana"}, "dang, I meant Maria", "correct_slot recipient=Maria", false},
+		{"an exclamation alone is no correction", toConfirm, "damn", "fallback", false},
+		{"a cancel word then a cancel verb", []string{"send money", "Ana"}, "never mind, cancel the transfer", "cancel_flow", false},
+		{"forget it then cancel this", []string{"send money"}, "oh forget it, cancel this", "cancel_flow", false},
+		{"stop that then a request", toConfirm, "ah, one moment stop that. I want to check my balance", "cancel_flow; start_flow check_balance", false},
+		{"cancel that then a question for a flow", []string{"send money"}, "hold on, cancel that, what's my balance in savings?", "cancel_flow; start_flow check_balance account_type=savings", false},
+		{"forget it then a request", []string{"send money", "Ana"}, "forget it, my card was stolen", "cancel_flow; start_flow lost_card", false},
+		{"stop that then the same flow is no request", []string{"send money", "Ana"}, "stop that, I want to send money", "start_flow transfer_funds", false},
+		{"stop that then words of no flow", []string{"send money", "Ana"}, "stop that, it is annoying me", "set_slot amount=stop that, it is annoying me", false},
+		{"never mind then a request is the request", []string{"send money", "Ana"}, "never mind, I want to check my balance", "start_flow check_balance", false},
+		{"with nothing to cancel, only the request", nil, "stop that, I want to check my balance", "start_flow check_balance", false},
+	})
+}

@@ -315,7 +315,9 @@ func unsure(why string, c vm.Command) Reading {
 
 // Understand turns a message into commands by the rules of the package
 // documentation, and tells the view which layer answered and why. It
-// always returns exactly one command; the error is only the context's.
+// returns one command, or two for a cancel followed by a new request
+// ("stop that, I want to check my balance"); the error is only the
+// context's.
 func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
 	rd, err := r.Read(ctx, msg, v)
 	if err != nil {
@@ -371,13 +373,18 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 
 	// 1. Cancel words, alone or with polite words around them.
 	plainCancel, objectCancel := false, false
-	var cancelObject []string
+	var cancelObject, cancelThen []string
 	if complete {
-		plainCancel, cancelObject = cancelRequest(norm)
+		plainCancel, cancelObject, cancelThen = cancelRequest(norm)
 		objectCancel = cancelObject != nil
 	}
 	if plainCancel {
 		return sure("a cancel word", cancelCommand(p, norm)), nil
+	}
+	if cancelThen != nil && len(v.Stack) > 0 {
+		if rd, ok := r.cancelThenStart(cancelThen, head, v); ok {
+			return rd, nil
+		}
 	}
 
 	m := r.bestTrigger(norm, complete)
@@ -694,6 +701,8 @@ var (
 		{"please"}, {"pls"}, {"just"}, {"ok"}, {"okay"}, {"oh"}, {"well"}, {"um"}, {"uh"},
 		{"hmm"}, {"ah"}, {"no"}, {"so"}, {"actually"}, {"nah"}, {"nope"}, {"ugh"}, {"meh"}, {"eh"},
 		{"argh"}, {"oh", "well"}, {"on", "second", "thought"}, {"you", "know", "what"}, {"wait"},
+		{"hold", "on"}, {"one", "moment"}, {"one", "sec"}, {"wait", "a", "moment"}, {"wait", "a", "sec"},
+		{"damn"}, {"dang"}, {"darn"}, {"shoot"}, {"oops"}, {"whoops"},
 		{"quiero"}, {"quisiera"}, {"por", "favor"}, {"puedes"}, {"mejor"}, {"pues"},
 		{"bueno"}, {"vale"},
 	}
@@ -715,6 +724,8 @@ var (
 		"all": true, "la": true, "el": true, "lo": true, "esto": true, "eso": true,
 		"todo": true, "mi": true,
 	}
+	// pronounObjects stand for the flow the user is in: "stop that".
+	pronounObjects = wordSet("this", "that", "it", "everything", "all", "esto", "eso", "todo", "lo")
 )
 
 // cancelRequest reads a normalized message as a request to cancel. plain
@@ -722,15 +733,18 @@ var (
 // ("please cancel", "cancel please", "I want to cancel"); object is
 // non-nil for a cancel verb with a short object ("cancel the transfer",
 // "stop this booking please"), which the caller tries only after the
-// triggers. It holds the words after the verb, determiner first.
-func cancelRequest(norm string) (plain bool, object []string) {
+// triggers. It holds the words after the verb, determiner first. then
+// is non-nil for a cancel verb with a pronoun followed by other words
+// ("stop that, I want to see my transfers"): the words after it, which
+// the caller reads as a new request.
+func cancelRequest(norm string) (plain bool, object, then []string) {
 	if cancelWords[norm] {
-		return true, nil
+		return true, nil, nil
 	}
 	var buf [13]string
 	words := appendWords(buf[:0], norm, len(buf))
 	if len(words) > 12 {
-		return false, nil
+		return false, nil, nil
 	}
 	for changed := true; changed && len(words) > 1; {
 		changed = false
@@ -751,13 +765,28 @@ func cancelRequest(norm string) (plain bool, object []string) {
 		}
 	}
 	if cancelWords[strings.Join(words, " ")] {
-		return true, nil
+		return true, nil, nil
 	}
-	// "never mind, I'll call them": a cancel word, then why.
+	// "never mind, I'll call them": a cancel word, then why. "forget it,
+	// cancel the transfer": a cancel word, then a cancel request, which
+	// decides.
 	for n := min(4, len(words)-1); n >= 1; n-- {
-		if cancelWords[strings.Join(words[:n], " ")] && cancelReason(words[n:]) {
-			return true, nil
+		if !cancelWords[strings.Join(words[:n], " ")] {
+			continue
 		}
+		if cancelReason(words[n:]) {
+			return true, nil, nil
+		}
+		if plain, object, _ := cancelRequest(strings.Join(words[n:], " ")); plain || object != nil {
+			return plain, object, nil
+		}
+	}
+	// "stop that, I want to check my balance": a cancel verb, alone or
+	// with a pronoun, then something else, which the caller reads as a
+	// request. "never mind, I want..." is not one: it may leave only the
+	// question.
+	if len(words) > 2 && cancelVerbs[words[0]] && pronounObjects[words[1]] {
+		then = slices.Clone(words[2:])
 	}
 	// "never mind the ticket", "forget about the flight": two-word verbs.
 	if len(words) > 2 && ((words[0] == "never" && words[1] == "mind") || (words[0] == "forget" && words[1] == "about")) {
@@ -765,9 +794,30 @@ func cancelRequest(norm string) (plain bool, object []string) {
 	}
 	// A verb, a determiner or pronoun, and at most two more words.
 	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
-		return false, slices.Clone(words[1:])
+		return false, slices.Clone(words[1:]), nil
 	}
-	return false, nil
+	return false, nil, then
+}
+
+// cancelThenStart reads "stop that, I want to see my transfers": the
+// words after the cancel are a request for one flow other than the one
+// on top, so the flow on top is cancelled and that one starts. The
+// reading is never sure.
+func (r *Rules) cancelThenStart(then []string, head string, v vm.View) (Reading, bool) {
+	rest := strings.Join(then, " ")
+	var flow *flowRules
+	if m := r.bestTrigger(rest, true); m.flow != nil && !m.smallTalk {
+		flow = m.flow
+	} else if flows, _ := r.byMeaning(rest, head, v); len(flows) == 1 {
+		flow = r.byName[flows[0]]
+	}
+	if flow == nil || onTop(v, flow.name) {
+		return Reading{}, false
+	}
+	// At a confirm too the flow is cancelled, not the confirm denied:
+	// the user asks for something else.
+	cmds := []vm.Command{{Kind: vm.CmdCancelFlow}, {Kind: vm.CmdStartFlow, Flow: flow.name, Slots: r.fill(flow, head, v)}}
+	return Reading{Commands: cmds, Reason: "a cancel, then a request for " + flow.name}, true
 }
 
 // cancelReason reports whether the words after a cancel word say why,
@@ -1411,8 +1461,9 @@ var (
 		{"can", "you", "make", "it"}, {"should", "be"}, {"it", "should", "be"},
 	}
 	// correctionFillers may come before a correction: "hmm, no, 60".
-	correctionFillers = wordSet("hmm", "ugh", "oh", "um", "uh", "ah", "er", "erm", "well", "hm", "mmm", "eh", "ay", "oh no")
-	weakPrefixes      = [][]string{{"no"}, {"nope"}, {"nah"}}
+	correctionFillers = wordSet("hmm", "ugh", "oh", "um", "uh", "ah", "er", "erm", "well", "hm", "mmm", "eh", "ay", "oh no",
+		"damn", "dang", "darn", "shoot", "argh", "gosh", "jeez", "whoops", "uhh", "ahh")
+	weakPrefixes = [][]string{{"no"}, {"nope"}, {"nah"}}
 )
 
 // correction strips correction prefixes from the start of a message:

@@ -293,5 +293,11 @@ func TestCancelsAndCorrectionsInPassing(t *testing.T) {
 		{"stop that then words of no flow", []string{"send money", "Ana"}, "stop that, it is annoying me", "set_slot amount=stop that, it is annoying me", false},
 		{"never mind then a request is the request", []string{"send money", "Ana"}, "never mind, I want to check my balance", "start_flow check_balance", false},
 		{"with nothing to cancel, only the request", nil, "stop that, I want to check my balance", "start_flow check_balance", false},
+		{"use a name as the slot", toConfirm, "please use Maria as the recipient", "correct_slot recipient=Maria", false},
+		{"put a number for the slot, after a filler", toConfirm, "oh, put 60 for the amount", "correct_slot amount=60", false},
+		{"go with a category for a slot named by one word", toConfirm, "go with savings for the account", "correct_slot account_type=savings", false},
+		{"use as the asked slot, polite words after", []string{"send money", "Ana"}, "can you use 75 as the amount please", "set_slot amount=75", false},
+		{"a pronoun is no value", []string{"send money", "Ana"}, "use it for the amount", "set_slot amount=use it for the amount", false},
+		{"for what is no slot", toConfirm, "use the money for rent", "fallback", false},
 	})
 }

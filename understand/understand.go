@@ -1120,6 +1120,9 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 		}
 		lead, _ = stripWords(lead, []string{w})
 	}
+	if c, ok := r.usedAs(p, lead, conv); ok {
+		return c, true
+	}
 	rest, found := stripAnyWords(lead, namedVerbs)
 	if !found {
 		// "actually ...", and also "no, the amount is 60": with the slot
@@ -1131,41 +1134,23 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 			rest = r2
 		}
 	}
-	if r2, ok := stripAnyWords(rest, namedArticles); ok {
-		rest = r2
-	}
-	if r2, ok := stripAnyWords(rest, [][]string{{"number", "of"}}); ok {
-		rest = r2
-	}
-	slots := fr.slots
-	if p.Slot != "" && !hasSlot(slots, p.Slot) && r.slotDef(p.Flow, p.Slot) != nil {
-		slots = append([]slotRef{{p.Slot, r.slotDef(p.Flow, p.Slot)}}, slots...)
-	}
-	var best slotRef
-	bestRest, bestLen := "", 0
-	for _, s := range slots {
-		words := strings.Split(s.name, "_")
-		if len(words) <= bestLen {
-			continue
-		}
-		if r2, ok := stripWords(rest, lowerWords(words)); ok {
-			best, bestRest, bestLen = s, r2, len(words)
-		}
-	}
-	partial := false
-	if bestLen == 0 {
-		if best, bestRest, partial = partlyNamed(slots, rest); !partial {
-			return vm.Command{}, false
-		}
+	best, bestRest, partial, ok := r.slotNamed(fr, p, rest)
+	if !ok {
+		return vm.Command{}, false
 	}
 	if r2, ok := stripAnyWords(bestRest, namedLinks); ok {
 		bestRest = r2
 	}
-	if bestRest == "" || notAValue(bestRest) {
+	return r.namedValue(p, best, bestRest, partial, conv)
+}
+
+// namedValue is the command that gives a named slot its value.
+func (r *Rules) namedValue(p *vm.Pending, best slotRef, value string, partial bool, conv values.Converter) (vm.Command, bool) {
+	if value == "" || notAValue(value) {
 		return vm.Command{}, false
 	}
-	var val any = bestRest
-	x, err := conv.Convert(best.def, bestRest)
+	var val any = value
+	x, err := conv.Convert(best.def, value)
 	if err == nil {
 		val = x
 	} else if partial {
@@ -1179,6 +1164,92 @@ func (r *Rules) named(p *vm.Pending, head string, conv values.Converter) (vm.Com
 	}
 	return vm.Command{Kind: kind, Slot: best.name, Value: val}, true
 }
+
+// slotNamed finds the slot of the pending question's flow that the
+// start of rest names, after an optional article ("the amount", "my
+// account type", "the number of passengers", "the date" for
+// departure_date), and the words after the name. partial is true when
+// one word of the name or description named it.
+func (r *Rules) slotNamed(fr *flowRules, p *vm.Pending, rest string) (best slotRef, after string, partial, ok bool) {
+	if r2, ok := stripAnyWords(rest, namedArticles); ok {
+		rest = r2
+	}
+	if r2, ok := stripAnyWords(rest, [][]string{{"number", "of"}}); ok {
+		rest = r2
+	}
+	slots := fr.slots
+	if p.Slot != "" && !hasSlot(slots, p.Slot) && r.slotDef(p.Flow, p.Slot) != nil {
+		slots = append([]slotRef{{p.Slot, r.slotDef(p.Flow, p.Slot)}}, slots...)
+	}
+	bestLen := 0
+	for _, s := range slots {
+		words := strings.Split(s.name, "_")
+		if len(words) <= bestLen {
+			continue
+		}
+		if r2, ok := stripWords(rest, lowerWords(words)); ok {
+			best, after, bestLen = s, r2, len(words)
+		}
+	}
+	if bestLen > 0 {
+		return best, after, false, true
+	}
+	best, after, partial = partlyNamed(slots, rest)
+	return best, after, partial, partial
+}
+
+// usedAs reads a correction that gives the value before the slot: "use
+// Maria as the recipient", "please put 60 for the amount", "go with
+// savings as the account". The slot's name ends the message, but for
+// polite words.
+func (r *Rules) usedAs(p *vm.Pending, lead string, conv values.Converter) (vm.Command, bool) {
+	if r2, ok := stripAnyWords(lead, usedAsLeads); ok {
+		lead = r2
+	}
+	rest, found := stripAnyWords(lead, usedAsVerbs)
+	if !found {
+		return vm.Command{}, false
+	}
+	fr := r.byName[p.Flow]
+	// The last "as" or "for" that a slot's name follows.
+	for end := len(rest); end > 0; {
+		i := max(strings.LastIndex(rest[:end], " as "), strings.LastIndex(rest[:end], " for "))
+		if i <= 0 {
+			break
+		}
+		end = i
+		value := strings.TrimSpace(rest[:i])
+		if n := values.Normalize(value); pronounObjects[n] || n == "them" || len(strings.Fields(n)) > 4 {
+			// "use it for the amount" gives no value; a long phrase is
+			// a sentence, not one.
+			return vm.Command{}, false
+		}
+		tail := strings.TrimSpace(rest[i+1:])
+		tail, _ = stripAnyWords(tail, [][]string{{"as"}, {"for"}})
+		best, after, partial, ok := r.slotNamed(fr, p, tail)
+		if !ok {
+			continue
+		}
+		for {
+			w := firstWordOf(after)
+			if w == "" || !usedAsTails[w] {
+				break
+			}
+			after, _ = stripWords(after, []string{w})
+		}
+		if strings.TrimSpace(after) != "" {
+			continue
+		}
+		return r.namedValue(p, best, value, partial, conv)
+	}
+	return vm.Command{}, false
+}
+
+var (
+	usedAsLeads = [][]string{{"please"}, {"can", "you"}, {"could", "you"}, {"can", "we"}, {"lets"}, {"let", "s"}, {"i", "want", "to"}, {"id", "like", "to"}}
+	usedAsVerbs = [][]string{{"use"}, {"put"}, {"go", "with"}, {"pick"}, {"choose"}, {"take"}}
+	usedAsTails = wordSet("please", "instead", "thanks", "then", "por", "favor", "gracias")
+)
 
 // partlyNamed finds the slot a correction names by one word of its name
 // ("the date" for departure_date) or, for a typed slot, of its

@@ -26,6 +26,7 @@ type Queue struct {
 	// with a lock of its own, so that turns of different sessions on
 	// different processors seldom take the same lock (four times a turn).
 	shards [queueShards]queueShard
+	waited func(id string, waiting int) // see OnWait
 }
 
 // queueShards is how many shards a queue has.
@@ -89,7 +90,11 @@ func (q *Queue) Acquire(ctx context.Context, id string) (Ticket, error) {
 		return Ticket{}, fmt.Errorf("%w: session %q already has %d turns waiting in this process (the limit); send the message again later", ErrBusy, id, n)
 	}
 	s.n++
+	waiting := s.n - 1
 	sh.mu.Unlock()
+	if q.waited != nil && waiting > 0 {
+		q.waited(id, waiting)
+	}
 	select {
 	case s.ch <- struct{}{}:
 		return Ticket{q: q, id: id, slot: s}, nil
@@ -119,6 +124,25 @@ func (q *Queue) leave(id string, s *queueSlot) {
 	}
 	sh.mu.Unlock()
 }
+
+// Waiting returns how many transactions wait for the session's place
+// besides the one holding it.
+func (q *Queue) Waiting(id string) int {
+	sh := q.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if s := sh.sessions[id]; s != nil && s.n > 1 {
+		return s.n - 1
+	}
+	return 0
+}
+
+// OnWait makes f be called each time a transaction joins the turns
+// waiting for a session's place, with how many then wait (as Waiting
+// counts them), on the waiter's goroutine before it blocks. It is for
+// tests, which learn from it that turns are queued in the process; call
+// it before the queue is used.
+func (q *Queue) OnWait(f func(id string, waiting int)) { q.waited = f }
 
 // Held reports whether a transaction holds or waits for the session's
 // place (an evicting store leaves such sessions alone).

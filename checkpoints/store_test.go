@@ -262,6 +262,48 @@ func TestQueue(t *testing.T) {
 	assert.Equal(t, DefaultMaxWaiting, NewQueue(0).maxWaiting)
 }
 
+// TestQueueCountsWaiters: Waiting counts the turns that wait for a
+// session's place besides its holder, and OnWait tells each one that
+// joins them before it blocks, so that a test can know turns are queued
+// without sleeping.
+func TestQueueCountsWaiters(t *testing.T) {
+	q := NewQueue(2)
+	joined := make(chan int, 2)
+	q.OnWait(func(id string, n int) {
+		assert.Equal(t, "s", id)
+		joined <- n
+	})
+	ctx := context.Background()
+	held, err := q.Acquire(ctx, "s")
+	require.NoError(t, err)
+	assert.Zero(t, q.Waiting("s"), "a holder is not a waiter")
+	got := make(chan error, 2)
+	for range 2 {
+		go func() {
+			tk, err := q.Acquire(ctx, "s")
+			tk.Release()
+			got <- err
+		}()
+	}
+	next := func() int {
+		select {
+		case n := <-joined:
+			return n
+		case <-time.After(time.Minute): // a guard on a hang, not a measure
+			t.Fatal("a turn waits and the hook was not told")
+			return 0
+		}
+	}
+	assert.ElementsMatch(t, []int{1, 2}, []int{next(), next()})
+	assert.Equal(t, 2, q.Waiting("s"))
+	assert.Zero(t, q.Waiting("other"))
+	held.Release()
+	require.NoError(t, <-got)
+	require.NoError(t, <-got)
+	assert.Zero(t, q.Waiting("s"))
+	assert.False(t, q.Held("s"))
+}
+
 // TestObserve: the observed store reports every operation of the store
 // and of its transactions, with its error, and behaves as the store.
 func TestObserve(t *testing.T) {

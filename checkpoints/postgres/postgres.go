@@ -39,6 +39,7 @@ type Store struct {
 	*sqlcore.Store
 	pool  *pgxpool.Pool
 	locks *pgxpool.Pool
+	queue *checkpoints.Queue
 	owned bool // Open made pool, and Close closes it
 }
 
@@ -167,19 +168,19 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if err != nil {
 		return nil, fmt.Errorf("postgres store: %s", redact(err))
 	}
-	s := &Store{pool: pool, locks: locks}
+	s := &Store{pool: pool, locks: locks, queue: checkpoints.NewQueue(opts.MaxWaiting)}
 	s.Store = sqlcore.New(sqlcore.Backend{
-		Name:       "postgres store",
-		DB:         pgConn{pool},
-		Lock:       s.lock,
-		Q:          queries,
-		NoRows:     pgx.ErrNoRows,
-		NoLimit:    nil,
-		TimeArg:    func(t time.Time) any { return t },
-		Time:       func(v any) time.Time { t, _ := v.(time.Time); return t },
-		Err:        func(err error) error { return redactErr(err) },
-		Close:      s.close,
-		MaxWaiting: opts.MaxWaiting,
+		Name:    "postgres store",
+		DB:      pgConn{pool},
+		Lock:    s.lock,
+		Q:       queries,
+		NoRows:  pgx.ErrNoRows,
+		NoLimit: nil,
+		TimeArg: func(t time.Time) any { return t },
+		Time:    func(v any) time.Time { t, _ := v.(time.Time); return t },
+		Err:     func(err error) error { return redactErr(err) },
+		Close:   s.close,
+		Queue:   s.queue,
 	})
 	return s, nil
 }

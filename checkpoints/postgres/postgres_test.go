@@ -6,6 +6,7 @@ import (
 	neturl "net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,9 +133,21 @@ func TestMigrations(t *testing.T) {
 // TestHotSessionHoldsOneConnection: many turns of one session waiting for
 // its lock wait in the process, not on pool connections, so the other
 // sessions' turns go through meanwhile (issue 20, defect 4: 100 requests
-// to one session made every other session wait 14.6 s).
+// to one session made every other session wait 14.6 s). The test waits
+// until all the hot session's turns are queued (the queue's hook tells
+// it), with more of them than the lock pool has connections, and only
+// then runs the other sessions' turns, while the hot one's lock is held.
 func TestHotSessionHoldsOneConnection(t *testing.T) {
-	s := openSchema(t, Options{MaxWaiting: 200})
+	const waiters = 100
+	s := openSchema(t, Options{MaxWaiting: waiters})
+	require.Less(t, int(s.locks.Config().MaxConns), waiters, "a lock pool smaller than the waiters, which would use it up were each to hold a connection")
+	queued := make(chan struct{})
+	var once sync.Once
+	s.queue.OnWait(func(id string, n int) {
+		if id == "hot" && n == waiters {
+			once.Do(func() { close(queued) })
+		}
+	})
 	ctx := context.Background()
 	held, err := s.Begin(ctx, "hot")
 	require.NoError(t, err)
@@ -142,8 +155,8 @@ func TestHotSessionHoldsOneConnection(t *testing.T) {
 	// session, so that closing the store does not wait for them for ever.
 	waitCtx, stop := context.WithCancel(ctx)
 	t.Cleanup(func() { stop(); held.Close() })
-	waiting := make(chan error, 100)
-	for range 100 {
+	waiting := make(chan error, waiters)
+	for range waiters {
 		go func() {
 			tx, err := s.Begin(waitCtx, "hot")
 			if err == nil {
@@ -152,16 +165,35 @@ func TestHotSessionHoldsOneConnection(t *testing.T) {
 			waiting <- err
 		}()
 	}
-	// Each of these needs a connection of the lock pool (64) for its
-	// turn: were the 100 waiters holding one each, they would wait until
-	// the bound (a bound on a hang, not a measured time).
+	// The guards below bound a hang (the broken order, where a waiter
+	// takes a connection and waits for the database's lock, never queues
+	// them all); they measure nothing.
+	guard := time.NewTimer(time.Minute)
+	defer guard.Stop()
+	select {
+	case <-queued:
+	case err := <-waiting:
+		t.Fatalf("a turn of the hot session ended (%v) while its lock was held", err)
+	case <-guard.C:
+		t.Fatalf("%d of the hot session's %d turns wait in the process's queue: the others wait elsewhere, holding connections of the lock pool", s.queue.Waiting("hot"), waiters)
+	}
+	assert.Equal(t, int32(1), s.locks.Stat().AcquiredConns(), "the hot session holds one connection of the lock pool, however many of its turns wait")
+
+	// Each of these needs a connection of the lock pool for its turn:
+	// were the waiters holding one each, there would be none left.
 	cold, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	for i := range 70 {
 		require.NoError(t, storetest.Turn(cold, s, fmt.Sprintf("cold%d", i), 0, "", ""))
 	}
+	assert.Equal(t, waiters, s.queue.Waiting("hot"), "the hot session's turns wait all along")
+	select {
+	case err := <-waiting:
+		t.Fatalf("a turn of the hot session ended (%v) while its lock was held", err)
+	default:
+	}
 	held.Close()
-	for range 100 {
+	for range waiters {
 		require.NoError(t, <-waiting)
 	}
 }

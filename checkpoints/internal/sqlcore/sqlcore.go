@@ -107,6 +107,9 @@ type Backend struct {
 	// MaxWaiting is how many turns of a session wait in this process
 	// besides the holder (0: the default).
 	MaxWaiting int
+	// Queue, when set, is the store's per-session queue (and MaxWaiting
+	// is unused): a backend keeps it to show its tests the turns waiting.
+	Queue *checkpoints.Queue
 }
 
 // Store is a checkpoints.Store over a Backend.
@@ -123,7 +126,11 @@ func New(b Backend) *Store {
 	if b.Err == nil {
 		b.Err = func(err error) error { return err }
 	}
-	return &Store{b: b, queue: checkpoints.NewQueue(b.MaxWaiting), now: time.Now}
+	q := b.Queue
+	if q == nil {
+		q = checkpoints.NewQueue(b.MaxWaiting)
+	}
+	return &Store{b: b, queue: q, now: time.Now}
 }
 
 func (s *Store) limit(n int) any {

@@ -242,12 +242,20 @@ func TestShutdownLetsTurnsFinishAndDropsTheRest(t *testing.T) {
 	_, err = io.WriteString(trickling, "POST /v1/sessions/other/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"te")
 	require.NoError(t, err)
 
-	answered := make(chan string, 1)
+	type answer struct {
+		body string
+		err  error
+	}
+	answered := make(chan answer, 1)
 	go func() {
-		_, body := post(t, ts, "/v1/sessions/sd/messages", `{"text": "no"}`)
-		answered <- body
+		_, body, err := tryPost(ts, "/v1/sessions/sd/messages", `{"text": "no"}`)
+		answered <- answer{body, err}
 	}()
-	<-started
+	select {
+	case <-started:
+	case a := <-answered:
+		t.Fatalf("the turn ended (%v) before its action ran: %s", a.err, a.body)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	shut := make(chan error, 1)
@@ -260,7 +268,9 @@ func TestShutdownLetsTurnsFinishAndDropsTheRest(t *testing.T) {
 	default:
 	}
 	close(release)
-	assert.Contains(t, <-answered, "A small pizza?", "the turn in flight finishes and answers")
+	a := <-answered
+	require.NoError(t, a.err, "the turn in flight answers")
+	assert.Contains(t, a.body, "A small pizza?", "the turn in flight finishes and answers")
 	assert.NoError(t, <-shut)
 	assert.True(t, closedByServer(t, trickling, nil), "a connection still sending its request is closed")
 }

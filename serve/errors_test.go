@@ -389,18 +389,28 @@ func TestHotSessionQueueIsBounded(t *testing.T) {
 	type answer struct {
 		status int
 		body   string
+		err    error
 	}
 	answers := make(chan answer, 3)
-	send := func(text string) {
-		resp, body := post(t, ts, "/v1/sessions/hot/messages", `{"text": "`+text+`"}`)
-		answers <- answer{resp.StatusCode, body}
+	send := func(text string) { // on goroutines of its own: it must not fail the test
+		resp, body, err := tryPost(ts, "/v1/sessions/hot/messages", `{"text": "`+text+`"}`)
+		if err != nil {
+			answers <- answer{err: err}
+			return
+		}
+		answers <- answer{resp.StatusCode, body, nil}
 	}
 	go send("no") // runs check_stock, which holds the turn
-	<-started
+	select {
+	case <-started:
+	case a := <-answers:
+		t.Fatalf("the turn ended (%d %v) before its action ran: %s", a.status, a.err, a.body)
+	}
 	go send("yes")
 	go send("yes")
 	select {
 	case busy := <-answers: // one of the two is refused while the other waits
+		require.NoError(t, busy.err)
 		assert.Equal(t, http.StatusTooManyRequests, busy.status, busy.body)
 		assert.Contains(t, busy.body, `"session_busy"`)
 	case <-time.After(bound): // a guard on a hang, not a measure
@@ -411,6 +421,7 @@ func TestHotSessionQueueIsBounded(t *testing.T) {
 	close(release)
 	for range 2 {
 		a := <-answers
+		require.NoError(t, a.err)
 		assert.Equal(t, http.StatusOK, a.status, a.body)
 	}
 }

@@ -101,18 +101,30 @@ func newTestServer(t *testing.T, srv *Server) *httptest.Server {
 
 func post(t *testing.T, ts *httptest.Server, path, body string, headers ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+	resp, b, err := tryPost(ts, path, body, headers...)
 	require.NoError(t, err)
+	return resp, b
+}
+
+// tryPost is post for a goroutine other than the test's, which must not
+// fail the test itself (t.FailNow only stops the test's own goroutine): it
+// returns its error for the test's goroutine to check.
+func tryPost(ts *httptest.Server, path, body string, headers ...string) (*http.Response, string, error) {
+	req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		return nil, "", err
+	}
 	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := ts.Client().Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, "", err
+	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp, string(b)
+	return resp, string(b), err
 }
 
 func do(t *testing.T, ts *httptest.Server, method, path string) (*http.Response, string) {

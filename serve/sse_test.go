@@ -17,19 +17,31 @@ import (
 // streamOf posts a streaming request and reads its frames to the end.
 func streamOf(t *testing.T, url, path, body string, headers ...string) (*http.Response, []sseEvent) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
+	resp, got, err := tryStream(url, path, body, headers...)
 	require.NoError(t, err)
+	return resp, got
+}
+
+// tryStream is streamOf for a goroutine other than the test's: it returns
+// its error for the test's goroutine to check.
+func tryStream(url, path, body string, headers ...string) (*http.Response, []sseEvent, error) {
+	req, err := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, nil, err
+	}
 	defer resp.Body.Close()
 	var got []sseEvent
-	require.NoError(t, readSSE(resp.Body, func(ev sseEvent) bool { got = append(got, ev); return true }))
-	return resp, got
+	err = readSSE(resp.Body, func(ev sseEvent) bool { got = append(got, ev); return true })
+	return resp, got, err
 }
 
 func revisionOf(t *testing.T, url, session string) uint64 {
@@ -118,13 +130,19 @@ func TestSSEHangUpLetsTheTurnFinish(t *testing.T) {
 	cancel() // the client goes away mid-turn
 	resp.Body.Close()
 
-	reconnected := make(chan []sseEvent, 1)
+	type stream struct {
+		evs []sseEvent
+		err error
+	}
+	reconnected := make(chan stream, 1)
 	go func() {
-		_, evs := streamOf(t, ts.URL, "/v1/sessions/hu/messages", `{"text": "no"}`, "Last-Event-ID", first.id)
-		reconnected <- evs
+		_, evs, err := tryStream(ts.URL, "/v1/sessions/hu/messages", `{"text": "no"}`, "Last-Event-ID", first.id)
+		reconnected <- stream{evs, err}
 	}()
 	close(release)
-	evs := <-reconnected
+	got := <-reconnected
+	require.NoError(t, got.err)
+	evs := got.evs
 	require.Len(t, evs, 1, "%v", evs)
 	assert.Equal(t, "done", evs[0].event)
 	var rec soni.TurnRecord

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -89,10 +90,16 @@ var testServers sync.Map
 // own errors.
 func newTestServer(t *testing.T, srv *Server) *httptest.Server {
 	t.Helper()
+	return newTestServerOn(t, srv, func(ln net.Listener) net.Listener { return ln })
+}
+
+// newTestServerOn is newTestServer with the loopback listener wrapped.
+func newTestServerOn(t *testing.T, srv *Server, wrap func(net.Listener) net.Listener) *httptest.Server {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(srv)
 	srv.configure(ts.Config)
 	ts.Config.Handler = checkedAgainstAPI(t, srv)
-	ts.Listener = srv.listener(ts.Listener)
+	ts.Listener = srv.listener(wrap(ts.Listener))
 	ts.Start()
 	testServers.Store(ts, srv)
 	t.Cleanup(ts.Close)
@@ -356,6 +363,7 @@ type sseEvent struct{ id, event, data string }
 // are comments. It calls each for every event until the stream ends.
 func readSSE(r io.Reader, each func(sseEvent) bool) error {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 64<<20) // a frame may carry megabytes
 	var ev sseEvent
 	var data []string
 	for sc.Scan() {

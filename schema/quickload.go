@@ -1,10 +1,8 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"strings"
 	"sync"
@@ -31,23 +29,11 @@ type quickSchemas struct {
 
 // loadQuick builds the quick schemas on first use.
 var loadQuick = sync.OnceValues(func() (*quickSchemas, error) {
-	dec := json.NewDecoder(bytes.NewReader(schemaJSON))
-	dec.UseNumber() // as the library reads numbers
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("decode embedded schema: %w", err)
+	doc, err := fastDoc(schemaJSON) // the fast variant's document
+	if err != nil {
+		return nil, err
 	}
-	// The fast variant (see fastVariant): the step definition without
-	// its allOf of if/then, which dispatch stands for.
 	defs, _ := doc["$defs"].(map[string]any)
-	step, _ := defs["step"].(map[string]any)
-	if step == nil {
-		return nil, fmt.Errorf("embedded schema has no step definition")
-	}
-	step = maps.Clone(step)
-	delete(step, "allOf")
-	defs = maps.Clone(defs)
-	defs["step"] = step
 	b := quickBuilder{defs: defs, built: map[string]*jsonschema.Schema{}}
 	q := &quickSchemas{fast: new(jsonschema.Schema), steps: map[string]*jsonschema.Schema{}}
 	b.fill(q.fast, doc)

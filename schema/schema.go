@@ -140,6 +140,18 @@ var loadFull = sync.OnceValues(func() (*compiled, error) {
 // fastVariant returns the schema document with the step definition's
 // allOf removed and the "$id" changed to fastID.
 func fastVariant(src []byte) ([]byte, error) {
+	doc, err := fastDoc(src)
+	if err != nil {
+		return nil, err
+	}
+	doc["$id"] = fastID
+	return json.Marshal(doc)
+}
+
+// fastDoc decodes the schema document (numbers as json.Number, as the
+// library reads them) and removes the step definition's allOf of
+// if/then, which dispatch stands for.
+func fastDoc(src []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
 	var doc map[string]any
@@ -152,8 +164,7 @@ func fastVariant(src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("embedded schema has no step definition")
 	}
 	delete(step, "allOf")
-	doc["$id"] = fastID
-	return json.Marshal(doc)
+	return doc, nil
 }
 
 // Compiled returns the published schema, compiled. It fails only if the

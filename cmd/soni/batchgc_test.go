@@ -26,35 +26,32 @@ func TestBatchGC(t *testing.T) {
 		debug.SetGCPercent(prevPercent)
 		debug.SetMemoryLimit(prevLimit)
 	})
-	reset := func() {
+	// set starts a case: the environment soni started with and the
+	// limit the runtime read from it, then batchGC.
+	set := func(t *testing.T, gogc, gomemlimit string, startLimit int64) {
 		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(prevLimit)
+		debug.SetMemoryLimit(startLimit)
+		t.Setenv("GOGC", gogc)
+		t.Setenv("GOMEMLIMIT", gomemlimit)
+		batchGC()
 	}
-
-	t.Run("GOGC set", func(t *testing.T) {
-		reset()
-		t.Setenv("GOGC", "100")
-		t.Setenv("GOMEMLIMIT", "")
-		batchGC()
-		percent, limit := gcSettings()
-		assert.Equal(t, int64(100), percent)
-		assert.Equal(t, int64(1<<30), limit)
-	})
-	t.Run("GOMEMLIMIT below the first collection", func(t *testing.T) {
-		reset()
-		t.Setenv("GOGC", "")
-		t.Setenv("GOMEMLIMIT", "100MiB")
-		debug.SetMemoryLimit(100 << 20) // what the runtime read at start
-		batchGC()
-		percent, limit := gcSettings()
-		assert.Equal(t, int64(-1), percent)
-		assert.Equal(t, int64(100<<20), limit)
-	})
+	for _, c := range []struct {
+		name, gogc, gomemlimit string
+		startLimit             int64
+		percent, limit         int64
+	}{
+		{"GOGC set", "100", "", prevLimit, 100, 1 << 30},
+		{"GOMEMLIMIT below the first collection", "", "100MiB", 100 << 20, -1, 100 << 20},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			set(t, c.gogc, c.gomemlimit, c.startLimit)
+			percent, limit := gcSettings()
+			assert.Equal(t, c.percent, percent)
+			assert.Equal(t, c.limit, limit)
+		})
+	}
 	t.Run("default", func(t *testing.T) {
-		reset()
-		t.Setenv("GOGC", "")
-		t.Setenv("GOMEMLIMIT", "")
-		batchGC()
+		set(t, "", "", prevLimit)
 		percent, limit := gcSettings()
 		assert.Equal(t, int64(-1), percent)
 		assert.Equal(t, int64(firstGC), limit)

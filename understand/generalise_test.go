@@ -301,3 +301,23 @@ func TestCancelsAndCorrectionsInPassing(t *testing.T) {
 		{"for what is no slot", toConfirm, "use the money for rent", "fallback", false},
 	})
 }
+
+// TestFreeTextThenANumber: at a free-text question, a short answer
+// followed by a carrier and a number for the flow's number slot sets
+// both; the words after the number must say that slot (or a currency),
+// and two number slots that could take it take nothing. Never sure.
+func TestFreeTextThenANumber(t *testing.T) {
+	runGeneral(t, "banking", []gcase{
+		{"a name, then an amount with its currency", []string{"send money"}, "Ana for 50 euros", "set_slot recipient=Ana; set_slot amount=50", false},
+		{"worth after a comma", []string{"send money"}, "my landlord, worth 850", "set_slot recipient=my landlord; set_slot amount=850", false},
+		{"a time is no amount", []string{"send money"}, "Bob at 5 pm", "set_slot recipient=Bob at 5 pm", false},
+		{"a count of something else", []string{"send money"}, "Bob for 3 people", "set_slot recipient=Bob for 3 people", false},
+		{"for and no number", []string{"send money"}, "Bob for his birthday", "set_slot recipient=Bob for his birthday", false},
+	})
+	runGeneral(t, "travel", []gcase{
+		{"a city, then nights", []string{"book a hotel"}, "Rome for 3 nights", "set_slot city=Rome; set_slot nights=3", false},
+		{"a city, then people where nights are counted", []string{"book a hotel"}, "Oslo for 2 people", "set_slot city=Oslo for 2 people", false},
+		{"a number word", []string{"book a hotel"}, "Porto, for two nights please", "set_slot city=Porto; set_slot nights=2", false},
+		{"the only number slot of the flow", []string{"book a flight"}, "from Madrid for 2", "set_slot origin=Madrid; set_slot passengers=2", false},
+	})
+}

@@ -668,3 +668,147 @@ func valueByWord(def *ir.Slot, head string) (string, bool) {
 	}
 	return found, found != ""
 }
+
+// numberCarriers introduce a number after a free-text answer: "a scarf
+// worth 40", "Rome for 3 nights", "a bike under 300 euros".
+var numberCarriers = wordSet("worth", "costing", "for", "at", "around", "about", "under", "below", "max", "por")
+
+// valueThenNumber reads, at a free-text question, a short answer
+// followed by a carrier and a number for the flow's one number slot
+// other than the one asked ("a scarf worth 40", "Rome for 3 nights"):
+// the answer sets the asked slot, and the number that slot. The number
+// may have only currency words or the slot's own words after it ("40
+// euros", "3 nights"), which say the slot: the one the word names, or
+// else the one amount or price among them, or else the only one. "for 3
+// people" fills no slot of nights. A number slot that holds a value is
+// corrected.
+func (r *Rules) valueThenNumber(p *vm.Pending, head, norm string, v vm.View) ([]vm.Command, bool) {
+	// Most answers have no carrier in their second to fifth word: they
+	// are let go without a token made.
+	carrier, i := false, 0
+	for w := range strings.FieldsSeq(norm) {
+		if i > 4 {
+			break
+		}
+		if i > 0 && numberCarriers[w] {
+			carrier = true
+			break
+		}
+		i++
+	}
+	if !carrier {
+		return nil, false
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") {
+		return nil, false
+	}
+	fr := r.byName[p.Flow]
+	if fr == nil {
+		return nil, false
+	}
+	toks := tokens(head)
+	at := -1
+	for i := 1; i < len(toks) && i <= 4; i++ {
+		if numberCarriers[toks[i].norm] {
+			at = i
+			break
+		}
+	}
+	if at < 0 || len(toks)-at-1 < 1 || len(toks)-at-1 > 3 {
+		return nil, false
+	}
+	var cands []*slotRef
+	for i := range fr.slots {
+		s := &fr.slots[i]
+		if s.name != p.Slot && fr.collected[s.name] && s.def != nil && (s.def.Type == ir.TypeNumber || s.def.Type == ir.TypeInteger) {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, false
+	}
+	// The number, then currency words or one word that says what it
+	// counts ("3 nights"), which picks the slot.
+	for len(toks) > at+2 && trailingPolite[toks[len(toks)-1].norm] {
+		toks = toks[:len(toks)-1]
+	}
+	numbers, unit := 0, ""
+	for _, t := range toks[at+1:] {
+		switch {
+		case isNumberish(t.norm) || values.IsNumberWord(t.norm):
+			numbers++
+		case currencyWords[t.norm]:
+		case unit == "":
+			unit = stem(t.norm)
+		default:
+			return nil, false
+		}
+	}
+	if numbers == 0 {
+		return nil, false
+	}
+	// The slot the unit names, or else the one amount or price among
+	// them, or else the only one.
+	var num *slotRef
+	pick := func(ok func(s *slotRef) bool) bool {
+		num = nil
+		for _, s := range cands {
+			if ok(s) {
+				if num != nil {
+					num = nil
+					return false // two slots: the message does not say which
+				}
+				num = s
+			}
+		}
+		return num != nil
+	}
+	switch {
+	case unit != "":
+		pick(func(s *slotRef) bool { return unitOf(s)[unit] })
+	case !pick(func(s *slotRef) bool {
+		for w := range unitOf(s) {
+			if amountCues[w] {
+				return true
+			}
+		}
+		return false
+	}) && len(cands) == 1:
+		num = cands[0]
+	}
+	if num == nil {
+		return nil, false
+	}
+	conv := v.Converter()
+	words := make([]string, 0, at+3)
+	for _, t := range toks[at+1:] {
+		words = append(words, t.text)
+	}
+	n, err := conv.Convert(num.def, strings.Join(words, " "))
+	if err != nil {
+		return nil, false
+	}
+	words = words[:0]
+	for _, t := range toks[:at] {
+		words = append(words, t.text)
+	}
+	value := strings.Join(words, " ")
+	if val, ok := r.freeText(value, fr.role[p.Slot]); ok {
+		value = val // "from Madrid for 2"
+	}
+	if notAValue(value) || noAnswer(values.Normalize(value)) || !plausibleValue(value) {
+		return nil, false
+	}
+	x, err := conv.Convert(def, value)
+	if err != nil {
+		return nil, false
+	}
+	kind := vm.CmdSetSlot
+	if v.Slot != nil {
+		if old, ok := v.Slot(num.name); ok && old != nil {
+			kind = vm.CmdCorrectSlot
+		}
+	}
+	return []vm.Command{{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, {Kind: kind, Slot: num.name, Value: n}}, true
+}

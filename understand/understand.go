@@ -490,6 +490,13 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		}
 	}
 
+	// "a scarf worth 40" at a free-text question: the answer, then the
+	// value of the flow's number slot.
+	if p != nil && p.Kind == vm.PendingCollect && complete {
+		if cmds, ok := r.valueThenNumber(p, head, norm, v); ok {
+			return Reading{Commands: cmds, Reason: "a free-text answer, then a value of " + cmds[1].Slot}, nil
+		}
+	}
 	// 3, 4. The pending question; then the flows by meaning; 5. the
 	// answer as given, which the VM refuses, or the fallback.
 	var raw *vm.Command

@@ -321,3 +321,33 @@ func TestFreeTextThenANumber(t *testing.T) {
 		{"the only number slot of the flow", []string{"book a flight"}, "from Madrid for 2", "set_slot origin=Madrid; set_slot passengers=2", false},
 	})
 }
+
+// TestOneWordOfThreeFlows: a message of one word that three flows share
+// as much, and none is about more than the others, offers the three
+// (clarify); four are too many to offer, and a word with others no flow
+// knows is no choice.
+func TestOneWordOfThreeFlows(t *testing.T) {
+	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "send_payment", Triggers: []string{"send money to a friend"}, Nodes: say},
+		{Name: "show_savings", Triggers: []string{"save money every month"}, Nodes: say},
+		{Name: "invest", Triggers: []string{"invest my money in stocks"}, Nodes: say},
+		{Name: "book_trip", Triggers: []string{"book a trip"}, Nodes: say},
+	}}
+	r := New(p)
+	for _, tc := range []struct{ msg, want string }{
+		{"cash", "clarify invest,send_payment,show_savings"},
+		{"funds?", "clarify invest,send_payment,show_savings"},
+		{"dinero", "clarify invest,send_payment,show_savings"},
+		{"cash for the parking meter", "fallback"},
+	} {
+		rd, err := r.Read(context.Background(), tc.msg, vm.View{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, describeCmds(rd.Commands), "%q: %s", tc.msg, rd.Reason)
+		assert.False(t, rd.Sure, tc.msg)
+	}
+	p.Flows = append(p.Flows, &ir.Flow{Name: "budget", Triggers: []string{"plan my money"}, Nodes: say})
+	rd, err := New(p).Read(context.Background(), "cash", vm.View{})
+	require.NoError(t, err)
+	assert.Equal(t, "fallback", describeCmds(rd.Commands), "four flows are too many to offer: %s", rd.Reason)
+}

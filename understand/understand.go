@@ -606,7 +606,10 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 		if name, ok := r.closest(tied, concepts, norm, head, unmatched, v); ok {
 			return []string{name}, fmt.Sprintf("the message's words mean %s as much, and %s is about them", strings.Join(tied, " and "), name)
 		}
-		if len(unmatched) == 0 && top.score >= 0.5 {
+		// A tie of two or three flows, with no word they do not know,
+		// is a choice to offer ("cash" where three flows speak of
+		// money); four are too many.
+		if len(unmatched) == 0 && top.score >= 0.3 {
 			return tied, "the message is about " + strings.Join(tied, " and ") + " as much: which one?"
 		}
 		return nil, ""

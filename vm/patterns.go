@@ -271,7 +271,10 @@ func (m *Machine) CanStart(st *State, flow string) bool {
 // understanding, such a flow is absent. With no command left, the
 // message was not understood.
 func (m *Machine) guarded(st *State, cmds []Command, notes *[]string) []Command {
-	var out []Command
+	// out is only returned when a flow was dropped, as a copy: most turns
+	// drop none and build it in this frame's memory.
+	var buf [2]Command
+	out := buf[:0]
 	dropped := false
 	off := func(flow string) bool {
 		fr := m.flows[flow]
@@ -317,7 +320,7 @@ func (m *Machine) guarded(st *State, cmds []Command, notes *[]string) []Command 
 	if len(out) == 0 {
 		return []Command{{Kind: CmdFallback}}
 	}
-	return out
+	return slices.Clone(out)
 }
 
 // queueCorrection records a correction for pattern_correction.

@@ -280,7 +280,17 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 	}
 	// The longest phrase of up to four words at the start.
 	// words holds the first maxPhraseWords+2 words, then the remainder.
-	words := strings.SplitN(rest, " ", maxPhraseWords+3)
+	// strings.SplitN(rest, " ", len(buf)), in this frame's memory.
+	var buf [maxPhraseWords + 3]string
+	words, tail := buf[:0], rest
+	for len(words) < len(buf)-1 {
+		i := strings.IndexByte(tail, ' ')
+		if i < 0 {
+			break
+		}
+		words, tail = append(words, tail[:i]), tail[i+1:]
+	}
+	words = append(words, tail)
 	for k := min(len(words), maxPhraseWords); k >= 1; k-- {
 		v, found := yesNoPhrases[strings.Join(words[:k], " ")]
 		if !found {

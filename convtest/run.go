@@ -165,7 +165,7 @@ func (s *Suite) Run(ctx context.Context) *Report {
 			seen[t.Project] = map[vm.StepVisit]bool{}
 		}
 		start := now()
-		runCase(ctx, t, cr, fmt.Sprintf("case-%d-%d", j.file, j.index), seen[t.Project])
+		runCase(ctx, t, cr, "case-"+strconv.Itoa(j.file)+"-"+strconv.Itoa(j.index), seen[t.Project])
 		cr.Duration = now().Sub(start)
 	})
 	for _, fr := range rep.Files {
@@ -294,6 +294,7 @@ func runCase(ctx context.Context, t *Target, cr *CaseResult, session string, see
 			return
 		}
 	}
+	cr.replies = make([][]string, 0, len(c.Turns))
 	for _, turn := range c.Turns {
 		runner.missing = runner.missing[:0]
 		in := vm.Input{Text: turn.User.Text, Commands: turn.User.Commands, Actions: runner, Validators: runner, Metadata: metadataOf(t.File, c, turn.User), Now: t.File.Now, Variations: true}

@@ -244,3 +244,24 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestParseSkippingIsParseWithBlankLines: ParseSkipping(text, at, skip)
+// gives the tree Parse gives of text with skip blank lines before its line
+// at, as a reader sees it (dump shows lines and columns, not offsets).
+func TestParseSkippingIsParseWithBlankLines(t *testing.T) {
+	text := "flows: x\ntest_cases:\n  - test_case: a\n    steps:\n      - user: hi\n      - bot: {text: \"Hello\"}\n  - test_case: b\n    steps: [{user: yo}]\n"
+	lines := strings.SplitAfter(text, "\n")
+	ps := new(Parser)
+	for at := 0; at <= len(lines); at++ {
+		for _, skip := range []int{0, 1, 7, 1000} {
+			padded := strings.Join(lines[:at], "") + strings.Repeat("\n", skip) + strings.Join(lines[at:], "")
+			want, ok := Parse(padded)
+			require.True(t, ok, padded)
+			got, ok := ps.ParseSkipping(text, at, skip)
+			require.True(t, ok)
+			assert.Equal(t, dump(want), dump(got), "at %d, skip %d", at, skip)
+		}
+	}
+	_, ok := ps.ParseSkipping(text, 1, -1)
+	assert.False(t, ok, "a negative skip is refused")
+}

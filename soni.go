@@ -49,9 +49,11 @@ type Options struct {
 	// with [Engine.RegisterValidator], else the project's validators
 	// declarations (run: exec or run: http).
 	Validators vm.ValidatorRunner
-	// Dir is the project directory: exec actions run there and relative
-	// command paths are resolved against it. [Load] sets it from its path
-	// when it is empty; the default for [New] is the current directory.
+	// Dir is the project directory: an exec action runs in the directory
+	// of the file that declares it, which its position names relative to
+	// Dir (Dir itself for a declaration with no file). [Load] sets it from
+	// its path when it is empty; the default for [New] is the current
+	// directory.
 	Dir string
 	// ActionOptions configure the default action runner (timeouts, output
 	// limit, environment lookup, HTTP transport).

@@ -36,13 +36,10 @@ var errTimeout = errors.New("action timeout")
 func (r *Runner) runExec(ctx context.Context, body []byte, decl *ir.Action, timeout time.Duration) (map[string]any, error) {
 	run := decl.Run
 	name := run.Exec[0]
-	path, err := r.resolve(name)
+	dir := r.execDir(decl)
+	path, err := resolveCommand(dir, name)
 	if err != nil {
 		return nil, err
-	}
-	dir := r.dir
-	if dir == "" {
-		dir = "."
 	}
 
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
@@ -220,10 +217,27 @@ func fillRequestFile(f *os.File, body []byte) (*os.File, error) {
 	return f, nil
 }
 
-// resolve returns the path of the command to start: a relative path with a
-// directory part is taken from the project directory, a bare name is
-// looked up in PATH.
-func (r *Runner) resolve(name string) (string, error) {
+// execDir is where a declared command runs: the directory of the file
+// that declares it, which its position names relative to the project
+// directory. So `exec: ["go", "run", "./actions/cafe"]` in flows/domain.yaml
+// runs in flows/ whether soni was given the project's root or flows/
+// itself. A declaration with no file (a program built in Go) runs in the
+// project directory.
+func (r *Runner) execDir(decl *ir.Action) string {
+	dir := r.dir
+	if dir == "" {
+		dir = "."
+	}
+	if f := decl.Pos.File; f != "" && !filepath.IsAbs(f) {
+		dir = filepath.Join(dir, filepath.Dir(filepath.FromSlash(f)))
+	}
+	return dir
+}
+
+// resolveCommand returns the path of the command to start: a relative
+// path with a directory part is taken from dir, where the command runs; a
+// bare name is looked up in PATH.
+func resolveCommand(dir, name string) (string, error) {
 	if name == "" {
 		return "", errors.New("run.exec has an empty command name")
 	}
@@ -232,8 +246,8 @@ func (r *Runner) resolve(name string) (string, error) {
 	}
 	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
 		// Absolute, because os/exec resolves a relative command path
-		// against the command's working directory, which is r.dir too.
-		p, err := filepath.Abs(filepath.Join(r.dir, name))
+		// against the command's working directory, which is dir too.
+		p, err := filepath.Abs(filepath.Join(dir, name))
 		if err != nil {
 			return "", fmt.Errorf("command %q: %v", name, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/supervise"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
@@ -298,6 +299,39 @@ func TestExecRelativeProjectDirectory(t *testing.T) {
 	got, err := filepath.EvalSymlinks(out["cwd"].(string))
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
+}
+
+// TestExecRunsWhereItIsDeclared: a command runs in the directory of the
+// file that declares it, so that a project's root and its flows/ directory
+// given to soni run it alike (soni init's project declares its action in
+// flows/domain.yaml with a path from there); before, it ran in the
+// directory given, and `soni chat .` at the root could not find it.
+func TestExecRunsWhereItIsDeclared(t *testing.T) {
+	root := t.TempDir()
+	flows := filepath.Join(root, "flows")
+	require.NoError(t, os.MkdirAll(filepath.Join(flows, "actions"), 0o755))
+	script(t, filepath.Join(flows, "actions"), "ok.sh", `cat >/dev/null; printf '{"cwd": "%s"}' "$(pwd)"`)
+	script(t, root, "root.sh", `cat >/dev/null; printf '{"cwd": "%s"}' "$(pwd)"`)
+	for _, c := range []struct {
+		name, project, file, command, want string
+	}{
+		{"project root, file in flows/", root, "flows/domain.yaml", "./actions/ok.sh", flows},
+		{"flows/ given, file in it", flows, "domain.yaml", "./actions/ok.sh", flows},
+		{"file at the root", root, "domain.yaml", "./root.sh", root},
+		{"no file (a program built in Go)", root, "", "./root.sh", root},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			decl := execDecl("act", []string{c.command}, "cwd")
+			decl.Pos = diag.Pos{File: c.file, Line: 3, Col: 3}
+			out, err := New(nil, c.project, Options{}).RunAction(context.Background(), vm.ActionRequest{Action: "act", Decl: decl})
+			require.NoError(t, err)
+			want, err := filepath.EvalSymlinks(c.want)
+			require.NoError(t, err)
+			got, err := filepath.EvalSymlinks(out["cwd"].(string))
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
 }
 
 func TestExecInputsThatAreNotJSON(t *testing.T) {

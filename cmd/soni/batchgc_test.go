@@ -50,6 +50,19 @@ func TestBatchGC(t *testing.T) {
 			assert.Equal(t, c.limit, limit)
 		})
 	}
+	// A switch left pending by an earlier call (a soni test run earlier
+	// in this process, whose heap never reached firstGC) does not change
+	// a later call's settings when a collection finally runs it. Before,
+	// go test -count=2 ./cmd/soni failed here with GOGC 400 and 1 GiB.
+	t.Run("an earlier call's switch", func(t *testing.T) {
+		set(t, "", "", prevLimit)
+		earlier := batchGen.Load()
+		set(t, "", "100MiB", 100<<20)
+		afterFirstGC(earlier, 1<<30)
+		percent, limit := gcSettings()
+		assert.Equal(t, int64(-1), percent)
+		assert.Equal(t, int64(100<<20), limit)
+	})
 	t.Run("default", func(t *testing.T) {
 		set(t, "", "", prevLimit)
 		percent, limit := gcSettings()

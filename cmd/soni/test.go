@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/convtest"
@@ -190,6 +191,10 @@ func writeJUnit(path string, r *convtest.Report) error {
 // limit; with GOMEMLIMIT set, it is the limit, and the first collection
 // comes at firstGC or at the limit, whichever is lower.
 func batchGC() {
+	// Only the latest call's switch applies: a process that runs soni
+	// test more than once (the tests of this package do) must not have an
+	// earlier run's switch change the settings of a later one.
+	gen := batchGen.Add(1)
 	limit := debug.SetMemoryLimit(-1)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		limit = 1 << 30
@@ -203,10 +208,20 @@ func batchGC() {
 	// The sentinel is unreachable at once: its cleanup runs after the
 	// first collection, which the lower limit starts.
 	sentinel := new([2]*byte)
-	runtime.AddCleanup(sentinel, func(limit int64) {
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(limit)
-	}, limit)
+	runtime.AddCleanup(sentinel, func(limit int64) { afterFirstGC(gen, limit) }, limit)
+}
+
+// batchGen counts the calls of batchGC.
+var batchGen atomic.Int64
+
+// afterFirstGC switches the collector of batchGC's call gen to GOGC 400
+// within limit, unless batchGC was called again since.
+func afterFirstGC(gen, limit int64) {
+	if batchGen.Load() != gen {
+		return
+	}
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(limit)
 }
 
 // firstGC is the heap size at which a batch command first collects.

@@ -62,7 +62,12 @@ func TestBenchFilePasses(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkSoniTest -benchtime 5x ./convtest
 func BenchmarkSoniTest(b *testing.B) {
-	path := benchFile(b, 1000)
+	loadAndRun(b, benchFile(b, 1000), 1000)
+}
+
+// loadAndRun loads and runs the test file at path b.N times, as soni test
+// does, and fails unless all its n cases pass each time.
+func loadAndRun(b *testing.B, path string, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -71,7 +76,7 @@ func BenchmarkSoniTest(b *testing.B) {
 			b.Fatal(s.Diags)
 		}
 		r := s.Run(context.Background())
-		if r.Passed != 1000 {
+		if r.Passed != n {
 			b.Fatalf("%s\n%s", r.Summary(), textOf(b, r))
 		}
 	}
@@ -113,17 +118,5 @@ func TestLoopFilePasses(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkSoniTestLoop -benchtime 10x ./convtest
 func BenchmarkSoniTestLoop(b *testing.B) {
-	path := loopFile(b, 2000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s := Load([]string{path}, Options{})
-		if s.Diags.HasErrors() {
-			b.Fatal(s.Diags)
-		}
-		r := s.Run(context.Background())
-		if r.Passed != 2000 {
-			b.Fatalf("%s\n%s", r.Summary(), textOf(b, r))
-		}
-	}
+	loadAndRun(b, loopFile(b, 2000), 2000)
 }

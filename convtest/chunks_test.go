@@ -141,26 +141,7 @@ test_cases:
 // single parse gives; for every test file of the repository and the
 // layouts above, in 2, 3 and 5 pieces and in one piece a case.
 func TestChunkedParseMatchesWhole(t *testing.T) {
-	sources := map[string][]byte{}
-	for name, src := range chunkCases {
-		sources[name] = []byte(src)
-	}
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root {
-			return fs.SkipDir
-		}
-		if d.IsDir() || !isYAMLName(d.Name()) {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err == nil && IsTestFile(src) {
-			rel, _ := filepath.Rel(root, p)
-			sources[filepath.ToSlash(rel)] = src
-		}
-		return nil
-	}))
+	sources := testSources(t)
 	require.Greater(t, len(sources), 20)
 	chunked := 0
 	for name, src := range sources {
@@ -230,4 +211,31 @@ func FuzzChunkedParse(f *testing.F) {
 		}
 		sameAsWhole(t, "fuzz.yaml", []byte(src), n)
 	})
+}
+
+// testSources returns the layouts of chunkCases and every test file of
+// the repository, by name (a file's path from the repository's root).
+func testSources(t *testing.T) map[string][]byte {
+	t.Helper()
+	sources := map[string][]byte{}
+	for name, src := range chunkCases {
+		sources[name] = []byte(src)
+	}
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root {
+			return fs.SkipDir
+		}
+		if d.IsDir() || !isYAMLName(d.Name()) {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err == nil && IsTestFile(src) {
+			rel, _ := filepath.Rel(root, p)
+			sources[filepath.ToSlash(rel)] = src
+		}
+		return nil
+	}))
+	return sources
 }

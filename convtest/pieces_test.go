@@ -2,14 +2,9 @@ package convtest
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestPiecesDecodeAsWhole checks that a file read in pieces is the File
@@ -17,26 +12,7 @@ import (
 // never read in pieces: for every test file of the repository and the
 // layouts of chunkCases, in pieces of one case and of about 200 bytes.
 func TestPiecesDecodeAsWhole(t *testing.T) {
-	sources := map[string][]byte{}
-	for name, src := range chunkCases {
-		sources[name] = []byte(src)
-	}
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root {
-			return fs.SkipDir
-		}
-		if d.IsDir() || !isYAMLName(d.Name()) {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err == nil && IsTestFile(src) {
-			rel, _ := filepath.Rel(root, p)
-			sources[filepath.ToSlash(rel)] = src
-		}
-		return nil
-	}))
+	sources := testSources(t)
 	pieced := 0
 	for name, src := range sources {
 		for _, size := range []int{1, 200} {

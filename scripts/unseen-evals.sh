@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Measures understanding on Rasa CALM assistants soni was never tuned on
+# (docs/understanding.md, "Assistants soni has not seen"). It clones each
+# assistant at a fixed commit, imports it with soni import rasa into
+# /tmp/soni-unseen/NAME, and runs evals/unseen/NAME.eval.yaml, whose
+# messages are our own. Not part of CI: it needs GitHub. Set
+# SONI_UNSEEN_SRC=DIR to use clones already in DIR/NAME instead.
+# Extra arguments go to soni eval (--understanding hybrid --oracle ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=/tmp/soni-unseen
+mkdir -p "$out"
+go build -o "$out/soni" ./cmd/soni
+# name, repository, commit, the assistant's directory inside it.
+while read -r name repo commit sub; do
+  src="${SONI_UNSEEN_SRC:-$out/src}/$name"
+  if [ ! -d "$src/.git" ]; then
+    git clone --quiet "https://github.com/$repo" "$src"
+  fi
+  git -C "$src" checkout --quiet "$commit"
+  rm -rf "${out:?}/$name"
+  "$out/soni" import rasa "$src/$sub" -o "$out/$name" >/dev/null
+done <<'LIST'
+car_purchase RasaHQ/workshop-car-purchase-assistant 9be469cbe06bf7687624df098716f166c540f9ea .
+summit_banking RasaHQ/calm-summit-masterclass-assistant 93533dd3edeb2730f11d67f63eec224c81b5392a .
+swiss_travel RasaHQ/calm-langgraph-customer-service-comparison 38d0383389c4eccc1ed7b575c3a9742ca30d7b7d calm_llm
+LIST
+"$out/soni" eval "$@" evals/unseen/*.eval.yaml

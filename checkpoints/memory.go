@@ -35,6 +35,7 @@ type MemoryStore struct {
 	mu       sync.Mutex
 	sessions map[string]*memSession
 	recent   list.List // of *memSession, most recently saved first (bounded stores)
+	programs map[string]*memProgram
 }
 
 type memSession struct {

@@ -69,9 +69,74 @@ type Store interface {
 	// grow with the number of sessions (serve's /readyz asks on every
 	// probe).
 	Ping(ctx context.Context) error
+	// SaveProgram keeps one version of the program (the bytes of a
+	// compiled program; version is its hash, see [ValidateVersion])
+	// unless the store has it already, and marks it used now. It returns
+	// when the version was first saved: versions are ordered by it. A
+	// version is stored whole or not at all, so that any process sharing
+	// the store can run the sessions saved with it.
+	SaveProgram(ctx context.Context, version string, data []byte) (time.Time, error)
+	// LoadProgram returns a saved version's bytes and when it was first
+	// saved. A version the store does not have (never saved, or deleted)
+	// is an error matching [ErrNoProgram].
+	LoadProgram(ctx context.Context, version string) ([]byte, time.Time, error)
+	// Programs lists the saved versions, first saved first.
+	Programs(ctx context.Context) ([]ProgramInfo, error)
+	// DeleteProgram removes a saved version; removing a missing one is
+	// not an error. Sessions saved with it then meet a version that is
+	// gone (see docs/serve.md, "Deploying new flows").
+	DeleteProgram(ctx context.Context, version string) error
 	// Close releases the store's resources (connections, handles). The
 	// store must not be used afterwards.
 	Close() error
+}
+
+// ProgramInfo describes a saved program version.
+type ProgramInfo struct {
+	// Version is the program's hash.
+	Version string
+	// Saved is when the version was first saved; Used when it was last
+	// saved again (a process that runs it saves it at start, at each
+	// reload and at each prune).
+	Saved, Used time.Time
+	// Size is the length of its bytes.
+	Size int
+}
+
+// ErrNoProgram means that the store does not have a program version.
+var ErrNoProgram = errors.New("program version not found")
+
+// MaxVersionLength is the longest program version, in bytes.
+const MaxVersionLength = 128
+
+// ValidateVersion checks a program version: 1 to [MaxVersionLength]
+// bytes of lower-case letters, digits and at most one colon between
+// them, as in "sha256:<hex>".
+func ValidateVersion(v string) error {
+	if v == "" || len(v) > MaxVersionLength {
+		return fmt.Errorf("program version %q must be 1 to %d bytes", v, MaxVersionLength)
+	}
+	colons := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == ':' && i > 0 && i < len(v)-1 && colons == 0:
+			colons++
+		default:
+			return fmt.Errorf("program version %q may hold only lower-case letters, digits and one colon, like sha256:<hex>", v)
+		}
+	}
+	return nil
+}
+
+// CheckVersion checks the version and then the context, as every program
+// method of a store does first.
+func CheckVersion(ctx context.Context, v string) error {
+	if err := ValidateVersion(v); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // Tx is one turn's hold on a session, from [Store.Begin] to Close. It is

@@ -78,6 +78,14 @@ var schema = sqlcore.Schema{
 		)`,
 		`CREATE INDEX IF NOT EXISTS soni_events_key ON soni_events (session_id, msg_key) WHERE msg_key IS NOT NULL`,
 		`CREATE INDEX IF NOT EXISTS soni_checkpoints_updated ON soni_checkpoints (updated_at)`,
+	}, {
+		// Version 2: the program versions sessions were saved with.
+		`CREATE TABLE IF NOT EXISTS soni_programs (
+			version text PRIMARY KEY,
+			data bytea NOT NULL,
+			saved_at timestamptz NOT NULL,
+			used_at timestamptz NOT NULL
+		)`,
 	}},
 	// A plain query of the catalog, not to_regclass, whose cached view of
 	// the catalog may not show a table another migrator just committed.
@@ -102,6 +110,11 @@ var queries = sqlcore.Queries{
 	Stale:       `SELECT session_id FROM soni_checkpoints WHERE updated_at < $1 AND session_id > $2 COLLATE "C" ORDER BY session_id COLLATE "C" LIMIT $3`,
 	DeleteStale: `DELETE FROM soni_checkpoints WHERE session_id = $1 AND updated_at < $2`,
 	Ping:        `SELECT 1 FROM soni_checkpoints LIMIT 1`,
+	SaveProgram: `INSERT INTO soni_programs (version, data, saved_at, used_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (version) DO UPDATE SET used_at = excluded.used_at RETURNING saved_at`,
+	LoadProgram:   `SELECT data, saved_at FROM soni_programs WHERE version = $1`,
+	Programs:      `SELECT version, saved_at, used_at, octet_length(data) FROM soni_programs ORDER BY saved_at, version`,
+	DeleteProgram: `DELETE FROM soni_programs WHERE version = $1`,
 }
 
 // Open connects to the database at url (any libpq URL or DSN) and checks

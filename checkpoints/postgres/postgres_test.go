@@ -92,7 +92,7 @@ func TestMigrations(t *testing.T) {
 	url := schemaURL(t)
 	_, err := Open(ctx, url, Options{NoMigrate: true})
 	require.ErrorIs(t, err, checkpoints.ErrSchemaOutdated)
-	assert.Contains(t, err.Error(), "its tables are at schema version 0 and this soni needs version 1")
+	assert.Contains(t, err.Error(), "its tables are at schema version 0 and this soni needs version 2")
 
 	results := make(chan [2]int, 4)
 	for range 4 {
@@ -105,7 +105,7 @@ func TestMigrations(t *testing.T) {
 	migrated := 0
 	for range 4 {
 		r := <-results
-		assert.Equal(t, 1, r[1])
+		assert.Equal(t, 2, r[1])
 		if r[0] == 0 {
 			migrated++
 		}

@@ -66,6 +66,14 @@ var schema = sqlcore.Schema{
 		)`,
 		`CREATE INDEX IF NOT EXISTS soni_events_key ON soni_events (session, msg_key) WHERE msg_key IS NOT NULL`,
 		`CREATE INDEX IF NOT EXISTS soni_checkpoints_updated ON soni_checkpoints (updated_at)`,
+	}, {
+		// Version 2: the program versions sessions were saved with.
+		`CREATE TABLE IF NOT EXISTS soni_programs (
+			version TEXT PRIMARY KEY,
+			data BLOB NOT NULL,
+			saved_at INTEGER NOT NULL,
+			used_at INTEGER NOT NULL
+		)`,
 	}},
 	Exists: `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'soni_schema'`,
 	Read:   `SELECT version FROM soni_schema`,
@@ -89,6 +97,11 @@ var queries = sqlcore.Queries{
 	Stale:       `SELECT session FROM soni_checkpoints WHERE updated_at < ? AND session > ? ORDER BY session LIMIT ?`,
 	DeleteStale: `DELETE FROM soni_checkpoints WHERE session = ? AND updated_at < ?`,
 	Ping:        `SELECT 1 FROM soni_checkpoints LIMIT 1`,
+	SaveProgram: `INSERT INTO soni_programs (version, data, saved_at, used_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (version) DO UPDATE SET used_at = excluded.used_at RETURNING saved_at`,
+	LoadProgram:   `SELECT data, saved_at FROM soni_programs WHERE version = ?`,
+	Programs:      `SELECT version, saved_at, used_at, length(data) FROM soni_programs ORDER BY saved_at, version`,
+	DeleteProgram: `DELETE FROM soni_programs WHERE version = ?`,
 }
 
 // Open opens (creating it if needed) the store in the SQLite file path,

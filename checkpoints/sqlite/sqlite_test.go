@@ -2,12 +2,14 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/checkpoints/internal/sqlcore"
 	"github.com/soni-dev/soni/checkpoints/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,13 +95,44 @@ func TestReadOnlyOpenRunsNoDDL(t *testing.T) {
 	require.ErrorIs(t, err, checkpoints.ErrSchemaOutdated)
 	from, to, err := Migrate(ctx, path)
 	require.NoError(t, err)
-	assert.Equal(t, []int{0, 1}, []int{from, to})
+	assert.Equal(t, []int{0, 2}, []int{from, to})
 	from, to, err = Migrate(ctx, path)
 	require.NoError(t, err)
-	assert.Equal(t, []int{1, 1}, []int{from, to}, "already current: nothing to do")
+	assert.Equal(t, []int{2, 2}, []int{from, to}, "already current: nothing to do")
 	s, err := Open(ctx, path, Options{NoMigrate: true})
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
+}
+
+// TestMigrateKeepsSessions: a database at schema version 1 (before the
+// program versions) migrates to version 2 with its sessions intact, and
+// then keeps program versions.
+func TestMigrateKeepsSessions(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "soni.db")
+	v1 := schema
+	v1.Steps = schema.Steps[:1]
+	db, err := sql.Open("sqlite", "file:"+path)
+	require.NoError(t, err)
+	from, to, err := sqlcore.Prepare(ctx, &dbConn{db: db}, v1, sql.ErrNoRows, true)
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 1}, []int{from, to})
+	_, err = db.Exec(`INSERT INTO soni_checkpoints (session, revision, data, updated_at) VALUES ('s', 1, '{}', 0)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	_, err = Open(ctx, path, Options{NoMigrate: true})
+	require.ErrorIs(t, err, checkpoints.ErrSchemaOutdated)
+	assert.Contains(t, err.Error(), "schema version 1 and this soni needs version 2")
+	s, err := Open(ctx, path, Options{})
+	require.NoError(t, err)
+	defer s.Close()
+	b, rev, err := s.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, "{}", string(b))
+	assert.Equal(t, uint64(1), rev)
+	_, err = s.SaveProgram(ctx, "sha256:ab", []byte("{}"))
+	require.NoError(t, err)
 }
 
 // TestLookupUsesTheKeyIndex: a message id is found through the index of

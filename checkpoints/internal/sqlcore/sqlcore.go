@@ -74,6 +74,15 @@ type Queries struct {
 	DeleteStale string
 	// Ping reads at most one row of the checkpoints table.
 	Ping string
+	// SaveProgram inserts a version unless it exists, else sets its
+	// used time: version, data, now (saved), now (used) → saved.
+	SaveProgram string
+	// LoadProgram: version → data, saved.
+	LoadProgram string
+	// Programs → version, saved, used, size, first saved first.
+	Programs string
+	// DeleteProgram: version.
+	DeleteProgram string
 }
 
 // Backend is what a database store gives the core.

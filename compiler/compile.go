@@ -25,6 +25,9 @@ type Result struct {
 	Program *ir.Program
 	Diags   diag.List
 	Files   []*File
+	// symbols is the symbol index, built when the options ask for it
+	// (CompileSourcesIndexed, symbols.go).
+	symbols *Symbols
 }
 
 // Source returns a file's bytes, for renderers that print source lines.
@@ -156,6 +159,9 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	proj.resolve()
 	c := newChecker(proj, &ds)
 	c.run()
+	if opts.symbols {
+		r.symbols = buildSymbols(c)
+	}
 	blameBroken(ds, broken)
 	ds = suppress(ds, r.Files)
 	ds.Sort()

@@ -30,6 +30,8 @@ type Options struct {
 	MaxAliasExpansion int
 	// MaxDepth is the deepest nesting allowed in a file (default 100).
 	MaxDepth int
+	// symbols asks for the symbol index (CompileSourcesIndexed).
+	symbols bool
 }
 
 // The default limits.

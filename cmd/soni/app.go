@@ -125,6 +125,7 @@ func newApp(e *env) *cli.App {
 		benchCommand(e),
 		evalCommand(e),
 		importCommand(e),
+		lspCommand(e),
 	}
 	for _, cmd := range commands {
 		if cmd.OnUsageError == nil {

@@ -218,9 +218,8 @@ func (im *importer) domainFile() *ymap {
 			settings.add("carry_over_slots", v)
 		}
 	}
-	if im.p.llm {
-		im.rep.add(im.p.llmAt, "config", StatusManual, out, "set settings.understanding to {mode: hybrid, llm: {base_url, model}} (docs/understanding.md), and record fixtures for the tests",
-			"Rasa understood messages with a language model; the imported project uses soni's rules, which need trigger phrases and understand less")
+	if u := im.understanding(out); u != nil {
+		settings.add("understanding", u)
 	}
 	if l := im.p.language; l != "" && l != "en" && l != "es" {
 		im.rep.add(loc{File: "config.yml"}, "config", StatusApproximated, out, "write the flows' trigger phrases in the language, or use the LLM understanding",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,6 +36,13 @@ type rasaProject struct {
 	// generator.
 	llm   bool
 	llmAt loc
+	// llmConf is the command generator's llm block, or nil.
+	llmConf *node
+	// modelGroups are endpoints.yml's model_groups, by id.
+	modelGroups map[string]*node
+	// actionsModule is endpoints.yml's action_endpoint actions_module
+	// (in-process Python actions, Rasa 3.10 and later).
+	actionsModule string
 	// actionURL is endpoints.yml's action_endpoint url.
 	actionURL string
 	actionAt  loc
@@ -120,7 +128,7 @@ func loadProject(dir string) (*rasaProject, error) {
 			name := c.get("name").str()
 			if strings.Contains(name, "CommandGenerator") && strings.Contains(name, "LLM") {
 				if !p.llm {
-					p.llm, p.llmAt = true, c.at
+					p.llm, p.llmAt, p.llmConf = true, c.at, c.get("llm")
 				}
 			}
 		}
@@ -130,6 +138,15 @@ func loadProject(dir string) (*rasaProject, error) {
 	} else if n != nil {
 		if ae := n.get("action_endpoint"); ae != nil {
 			p.actionURL, p.actionAt = ae.get("url").str(), ae.at
+			p.actionsModule = ae.get("actions_module").str()
+		}
+		for _, g := range n.get("model_groups").list() {
+			if id := g.get("id").str(); id != "" {
+				if p.modelGroups == nil {
+					p.modelGroups = map[string]*node{}
+				}
+				p.modelGroups[id] = g
+			}
 		}
 	}
 
@@ -190,7 +207,7 @@ func loadProject(dir string) (*rasaProject, error) {
 // readOptional reads the first of names that exists, or returns nil.
 func (p *rasaProject) readOptional(names ...string) (*node, error) {
 	for _, name := range names {
-		if _, err := os.Stat(filepath.Join(p.root, name)); err == nil {
+		if _, err := os.Stat(filepath.Join(p.root, name)); err == nil && p.inside(name) {
 			return p.read(name)
 		}
 	}
@@ -214,7 +231,7 @@ func (p *rasaProject) yamlFiles(file, alt, dir string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		if st, err := os.Stat(filepath.Join(p.root, f)); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(filepath.Join(p.root, f)); err == nil && st.Mode().IsRegular() && p.inside(f) {
 			return []string{f}, nil
 		}
 	}
@@ -225,36 +242,120 @@ func (p *rasaProject) yamlFiles(file, alt, dir string) ([]string, error) {
 
 // walk lists the regular files below dir (relative to the root) whose
 // names match, sorted; hidden files and directories are left out.
+// Symbolic links are followed while they stay inside the project (Rasa
+// projects share domain and flow files between variants through links);
+// a link that leaves the project, or that loops, is not followed and is
+// reported. A file reached through a link is listed under the link's
+// path.
 func (p *rasaProject) walk(dir string, match func(string) bool) ([]string, error) {
-	root := filepath.Join(p.root, dir)
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+	start := filepath.Join(p.root, filepath.FromSlash(dir))
+	if dir == "" {
+		start = p.root
+	}
+	st, err := os.Lstat(start)
+	if err != nil {
+		return nil, nil
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		real, ok := p.followLink(dir)
+		if !ok {
+			return nil, nil
+		}
+		if st, err = os.Stat(real); err != nil {
+			return nil, nil
+		}
+	}
+	if !st.IsDir() {
 		return nil, nil
 	}
 	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if strings.HasPrefix(d.Name(), ".") && path != root {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && match(d.Name()) {
-			rel, err := filepath.Rel(p.root, path)
-			if err != nil {
-				return err
-			}
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, &ReadError{fmt.Errorf("cannot read %s/: %v", dir, err)}
+	seen := map[string]bool{}
+	if err := p.walkDir(dir, match, seen, &out); err != nil {
+		return nil, &ReadError{fmt.Errorf("cannot read %s/: %v", dir, readErr(err))}
 	}
 	slices.Sort(out)
-	return out, nil
+	return slices.Compact(out), nil
+}
+
+// walkDir adds to out the matching files below rel, following links
+// inside the project; seen holds the real directories already walked, so
+// that a link cycle ends.
+func (p *rasaProject) walkDir(rel string, match func(string) bool, seen map[string]bool, out *[]string) error {
+	abs := filepath.Join(p.root, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return err
+	}
+	if seen[real] {
+		return nil
+	}
+	seen[real] = true
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return err
+	}
+	for _, d := range entries {
+		if strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		child := path.Join(rel, d.Name())
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			target, ok := p.followLink(child)
+			if !ok {
+				continue
+			}
+			st, err := os.Stat(target)
+			if err != nil {
+				continue
+			}
+			mode = st.Mode().Type()
+		}
+		switch {
+		case mode.IsDir():
+			if err := p.walkDir(child, match, seen, out); err != nil {
+				return err
+			}
+		case mode.IsRegular() && match(d.Name()):
+			*out = append(*out, child)
+		}
+	}
+	return nil
+}
+
+// inside says whether the file at rel may be read: it is no symbolic
+// link, or one that stays inside the project (followLink reports one that
+// does not).
+func (p *rasaProject) inside(rel string) bool {
+	st, err := os.Lstat(filepath.Join(p.root, filepath.FromSlash(rel)))
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return true
+	}
+	_, ok := p.followLink(rel)
+	return ok
+}
+
+// followLink resolves the symbolic link at rel (relative to the root) and
+// returns its real target when it stays inside the project. A link that
+// leaves the project or cannot be resolved is reported and not followed;
+// the report names the link, never the target outside.
+func (p *rasaProject) followLink(rel string) (string, bool) {
+	rootReal, err := filepath.EvalSymlinks(p.root)
+	if err != nil {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(p.root, filepath.FromSlash(rel)))
+	if err != nil {
+		p.ignored = append(p.ignored, ignoredPart{at: loc{File: rel}, what: fmt.Sprintf("the symbolic link %q points to nothing that exists (or loops), so it is not followed", rel),
+			fix: "point the link at a file inside the project, or replace it with the file"})
+		return "", false
+	}
+	if target != rootReal && !strings.HasPrefix(target, rootReal+string(filepath.Separator)) {
+		p.ignored = append(p.ignored, ignoredPart{at: loc{File: rel}, what: fmt.Sprintf("the symbolic link %q points outside the project, so it is not followed", rel),
+			fix: "copy what it points to into the project, or import from a directory that contains both"})
+		return "", false
+	}
+	return target, true
 }
 
 // readErr says why a file could not be read, without its path (the

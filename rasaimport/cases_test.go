@@ -1,6 +1,7 @@
 package rasaimport
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -71,4 +72,67 @@ func TestImportCases(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReportLineMatchesTable holds the one-line summary (which the CLI
+// prints) to the table of IMPORT.md, row by row, on every case.
+func TestReportLineMatchesTable(t *testing.T) {
+	entries, err := os.ReadDir(casesDir)
+	require.NoError(t, err)
+	for _, e := range append(entries, nil) {
+		src := fixture
+		if e != nil {
+			if !e.IsDir() {
+				continue
+			}
+			src = filepath.Join(casesDir, e.Name(), "in")
+		}
+		_, rep, err := Translate(src)
+		require.NoError(t, err)
+		md := string(rep.Markdown())
+		assert.Contains(t, md, "In one line: "+rep.Line()+".")
+		s := rep.Summary
+		for _, row := range []struct {
+			name string
+			c    Count
+			line string
+		}{
+			{"business flows", s.Flows, "flows"}, {"pattern overrides", s.Patterns, "pattern overrides"},
+			{"flow steps", s.Steps, "steps"}, {"slots", s.Slots, "slots"}, {"responses", s.Responses, "responses"},
+			{"custom actions", s.Actions, "custom actions"}, {"test files", s.TestFiles, "test files"},
+		} {
+			assert.Contains(t, md, fmt.Sprintf("| %s | %d | %d |", row.name, row.c.Total, row.c.Converted), src)
+			assert.Contains(t, rep.Line(), fmt.Sprintf("%d of %d %s", row.c.Converted, row.c.Total, row.line), src)
+		}
+	}
+}
+
+// TestImportRefusesToWriteIntoTheProject: an output directory that is the
+// Rasa project, inside it, or a link to it is refused before anything is
+// written.
+func TestImportRefusesToWriteIntoTheProject(t *testing.T) {
+	src := t.TempDir()
+	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join(casesDir, "model", "in"))))
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(src, link))
+	for name, tc := range map[string]struct{ dst, want string }{
+		"itself":     {src, "is the Rasa project itself"},
+		"itself/":    {src + "/", "is the Rasa project itself"},
+		"inside":     {filepath.Join(src, "soni"), "is inside the Rasa project"},
+		"deeper":     {filepath.Join(src, "a", "b"), "is inside the Rasa project"},
+		"via a link": {filepath.Join(link, "out"), "is inside the Rasa project"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Import(src, tc.dst, Options{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			_, statErr := os.Stat(filepath.Join(src, "IMPORT.md"))
+			assert.True(t, os.IsNotExist(statErr), "nothing may be written into the project")
+			_, statErr = os.Stat(filepath.Join(src, "soni"))
+			assert.True(t, os.IsNotExist(statErr))
+		})
+	}
+	// A sibling directory whose name starts with the project's is fine.
+	_, err := Import(src, src+"-soni", Options{})
+	require.NoError(t, err)
 }

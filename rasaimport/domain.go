@@ -273,7 +273,15 @@ func (im *importer) domainFile() *ymap {
 	if url == "" {
 		url = "http://localhost:5055/webhook"
 	}
-	if im.p.actionURL == "" && len(im.actionOrder) > 0 {
+	switch {
+	case im.p.actionURL == "" && im.p.actionsModule != "" && len(im.actionOrder) > 0:
+		// Rasa 3.10 and later can run the Python actions in its own
+		// process; soni cannot, so they run in Rasa's action server.
+		mod := im.p.actionsModule
+		im.rep.add(im.p.actionAt, "action", StatusApproximated, out,
+			fmt.Sprintf("run the actions beside soni with `rasa run actions --actions %s` (Rasa Pro) or `python -m rasa_sdk --actions %s` (rasa-sdk), from the Rasa project's directory; they listen on %s (RASA_ACTION_ENDPOINT points elsewhere)", mod, mod, url),
+			"endpoints.yml runs the custom actions inside Rasa's process (actions_module: %q), which soni cannot: the imported actions call Rasa's action server at %s", mod, url)
+	case im.p.actionURL == "" && len(im.actionOrder) > 0:
 		im.rep.add(loc{File: "endpoints.yml"}, "action", StatusManual, out, "set the URL of the action server in RASA_ACTION_ENDPOINT, or edit the run blocks",
 			"endpoints.yml has no action_endpoint: the actions call %s", url)
 	}

@@ -37,11 +37,18 @@ type importer struct {
 // files, by path relative to the output directory, and the migration
 // report (whose Markdown is also the file IMPORT.md).
 func Translate(src string) (map[string][]byte, *Report, error) {
-	return translate(src, available)
+	return translateWith(src, Options{}, available)
 }
 
-func translate(src string, f features) (map[string][]byte, *Report, error) {
-	p, err := loadProject(src)
+// TranslateWith is [Translate] with the options that choose what is read
+// (Options.Tests); the options that decide what is written apply to
+// [Import] only.
+func TranslateWith(src string, opts Options) (map[string][]byte, *Report, error) {
+	return translateWith(src, opts, available)
+}
+
+func translateWith(src string, opts Options, f features) (map[string][]byte, *Report, error) {
+	p, err := loadProject(src, opts.Tests)
 	if err != nil {
 		return nil, nil, err
 	}

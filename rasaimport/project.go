@@ -96,10 +96,18 @@ type rflow struct {
 
 // rtestFile is a Rasa end-to-end test file.
 type rtestFile struct {
-	// rel is its path relative to the project.
+	// rel names it in the report: its path relative to the project, or
+	// below the --tests directory as it was given.
 	rel string
+	// out is its path below the test directory (e2e_tests/happy/a.yml:
+	// happy/a.yml), which the soni test file keeps under tests/.
+	out string
 	n   *node
 }
+
+// defaultTestDirs are where the importer looks for e2e tests when it is
+// given no --tests: the directories Rasa's projects keep them in.
+var defaultTestDirs = []string{"e2e_tests", "tests", "e2e"}
 
 // ignoredPart is something of the Rasa project the importer does not
 // translate, and why.
@@ -110,7 +118,7 @@ type ignoredPart struct {
 }
 
 // loadProject reads the Rasa project in dir.
-func loadProject(dir string) (*rasaProject, error) {
+func loadProject(dir string, testDirs []string) (*rasaProject, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, &ReadError{fmt.Errorf("cannot read the Rasa project %q: %v", dir, errors.Unwrap(err))}
@@ -182,26 +190,112 @@ func loadProject(dir string) (*rasaProject, error) {
 	}
 	p.ruleFlows()
 
-	for _, d := range []string{"e2e_tests", "tests"} {
-		files, err := p.yamlFiles("", "", d)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			n, err := p.read(f)
-			if err != nil {
-				return nil, err
-			}
-			if n.has("test_cases") {
-				p.tests = append(p.tests, &rtestFile{rel: f, n: n})
-			}
-		}
+	if err := p.readTests(testDirs); err != nil {
+		return nil, err
 	}
 
 	if err := p.python(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// readTests reads the e2e test files below each of dirs (the project's
+// defaultTestDirs when dirs is empty). A directory outside the project is
+// read as its own tree; links in it are followed while they stay in it.
+// When no test file is found, the report says where it looked.
+func (p *rasaProject) readTests(dirs []string) error {
+	given := len(dirs) > 0
+	if !given {
+		dirs = defaultTestDirs
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		tree, sub, name := p, d, d
+		if given {
+			var err error
+			if tree, sub, err = p.testTree(d); err != nil {
+				return err
+			}
+		}
+		var files []string
+		if st, err := os.Stat(filepath.Join(tree.root, filepath.FromSlash(sub))); given && err == nil && st.Mode().IsRegular() {
+			files = []string{sub}
+		} else if given && err != nil {
+			return &ReadError{fmt.Errorf("cannot read the tests %q: %v", d, readErr(err))}
+		} else {
+			var err error
+			if files, err = tree.yamlFiles("", "", sub); err != nil {
+				return err
+			}
+		}
+		if tree != p {
+			p.ignored = append(p.ignored, tree.ignored...)
+		}
+		for _, f := range files {
+			n, err := tree.read(f)
+			if err != nil {
+				return err
+			}
+			if !n.has("test_cases") {
+				continue
+			}
+			rel := f
+			if tree != p {
+				rel = path.Join(filepath.ToSlash(name), f)
+			}
+			out := strings.TrimPrefix(strings.TrimPrefix(f, sub), "/")
+			if out == "" {
+				out = path.Base(f)
+			}
+			for base, i := out, 2; seen[out]; i++ {
+				ext := path.Ext(base)
+				out = fmt.Sprintf("%s_%d%s", strings.TrimSuffix(base, ext), i, ext)
+			}
+			seen[out] = true
+			p.tests = append(p.tests, &rtestFile{rel: rel, out: out, n: n})
+		}
+	}
+	if len(p.tests) == 0 {
+		where := "e2e_tests/, tests/ or e2e/"
+		if given {
+			where = strings.Join(dirs, ", ")
+		}
+		p.ignored = append(p.ignored, ignoredPart{at: loc{File: "tests"}, what: fmt.Sprintf("no e2e test files (YAML files with test_cases) were found in %s, so no conversation tests were written", where),
+			fix: "give the tests' directory with --tests DIR (repeatable), as you would to rasa test e2e"})
+	}
+	return nil
+}
+
+// testTree returns where the tests d given with --tests are read from:
+// the project itself and d's path in it when d is inside the project,
+// else a tree of its own rooted at d (or at d's directory for a file).
+func (p *rasaProject) testTree(d string) (*rasaProject, string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return nil, "", &ReadError{fmt.Errorf("cannot read the tests %q: %v", d, err)}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, "", &ReadError{fmt.Errorf("cannot read the tests %q: %v", d, readErr(err))}
+	}
+	rootAbs, _ := filepath.Abs(p.root)
+	if rootReal, err := filepath.EvalSymlinks(rootAbs); err == nil {
+		if rel, err := filepath.Rel(rootReal, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			if rel == "." {
+				rel = ""
+			}
+			return p, filepath.ToSlash(rel), nil
+		}
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, "", &ReadError{fmt.Errorf("cannot read the tests %q: %v", d, readErr(err))}
+	}
+	if st.Mode().IsRegular() {
+		return &rasaProject{root: filepath.Dir(real)}, filepath.Base(real), nil
+	}
+	return &rasaProject{root: real}, "", nil
 }
 
 // readOptional reads the first of names that exists, or returns nil.

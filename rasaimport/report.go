@@ -122,6 +122,27 @@ func (r *Report) JSON() []byte {
 	return append(b, '\n')
 }
 
+// Line sums up the report in one line, with the same counts as the
+// table of IMPORT.md: what converted as it was, of how many.
+func (r *Report) Line() string {
+	s := r.Summary
+	return fmt.Sprintf("%d of %d flows, %d of %d pattern overrides, %d of %d steps, %d of %d slots, %d of %d responses, %d of %d custom actions, %d of %d test files (%d of %d cases) converted as they were",
+		s.Flows.Converted, s.Flows.Total, s.Patterns.Converted, s.Patterns.Total, s.Steps.Converted, s.Steps.Total,
+		s.Slots.Converted, s.Slots.Total, s.Responses.Converted, s.Responses.Total, s.Actions.Converted, s.Actions.Total,
+		s.TestFiles.Converted, s.TestFiles.Total, s.TestCases.Converted, s.TestCases.Total)
+}
+
+// ItemsLine counts the report's items by status, as IMPORT.md and the
+// CLI say it.
+func (r *Report) ItemsLine() string {
+	counts := map[string]int{}
+	for _, it := range r.Items {
+		counts[it.Status]++
+	}
+	return fmt.Sprintf("%d items: %d need a person, %d are kept as comments, %d are approximated, %d are ignored",
+		len(r.Items), counts[StatusManual], counts[StatusCommented], counts[StatusApproximated], counts[StatusIgnored])
+}
+
 // Markdown returns the report as IMPORT.md.
 func (r *Report) Markdown() []byte {
 	var b strings.Builder
@@ -142,12 +163,8 @@ func (r *Report) Markdown() []byte {
 	} {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", row.name, row.c.Total, row.c.Converted)
 	}
-	counts := map[string]int{}
-	for _, it := range r.Items {
-		counts[it.Status]++
-	}
-	fmt.Fprintf(&b, "\n%d items below: %d need a person, %d are kept as comments, %d are approximated, %d are ignored.\n",
-		len(r.Items), counts[StatusManual], counts[StatusCommented], counts[StatusApproximated], counts[StatusIgnored])
+	fmt.Fprintf(&b, "\nIn one line: %s.\n", r.Line())
+	fmt.Fprintf(&b, "\n%s, listed below.\n", r.ItemsLine())
 	b.WriteString("\nStatuses: **manual** needs a person; **commented** cannot be expressed in soni and is kept\n")
 	b.WriteString("in the output file as a comment; **approximated** converted with a difference in behaviour;\n")
 	b.WriteString("**ignored** does nothing in soni.\n")

@@ -11,18 +11,10 @@ import (
 	"github.com/soni-dev/soni/ir"
 )
 
-// testPath is where a Rasa test file goes: tests/ and its path below
-// e2e_tests/ (or tests/), with the .yaml extension.
-func testPath(rel string) string {
-	p := rel
-	for _, d := range []string{"e2e_tests/", "tests/"} {
-		if strings.HasPrefix(p, d) {
-			p = strings.TrimPrefix(p, d)
-			break
-		}
-	}
-	p = strings.TrimSuffix(strings.TrimSuffix(p, ".yml"), ".yaml") + ".yaml"
-	return "tests/" + p
+// testPath is where a Rasa test file goes: tests/ and its path below its
+// test directory (rtestFile.out), with the .yaml extension.
+func testPath(out string) string {
+	return "tests/" + strings.TrimSuffix(strings.TrimSuffix(out, ".yml"), ".yaml") + ".yaml"
 }
 
 // testBuilder translates one Rasa test file.
@@ -35,7 +27,7 @@ type testBuilder struct {
 
 // testFile translates a Rasa end-to-end test file.
 func (im *importer) testFile(t *rtestFile) (string, *ymap) {
-	out := testPath(t.rel)
+	out := testPath(t.out)
 	tb := &testBuilder{im: im, out: out, cases: map[string]bool{}}
 	for _, c := range t.n.get("test_cases").list() {
 		tb.cases[c.get("test_case").str()] = true

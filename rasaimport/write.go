@@ -34,14 +34,24 @@ type Options struct {
 	// were edited since. Files the importer did not write are never
 	// touched.
 	Force bool
+	// Tests are directories (or files) of Rasa e2e tests to import, as
+	// `rasa test e2e PATH` would be given them, inside the project or
+	// not. Empty: e2e_tests/, tests/ and e2e/ of the project.
+	Tests []string
 }
 
 // Import translates the Rasa project in src into a soni project in dst,
 // which it creates if needed. A file of dst is written only when the
 // importer wrote it last time and nobody edited it since (or it does not
 // exist); the report's Files say what happened to each.
+//
+// dst may not be src or a directory inside it: the soni files would sit
+// among Rasa's, and the next validate would read both.
 func Import(src, dst string, opts Options) (*Report, error) {
-	files, rep, err := Translate(src)
+	if err := outsideSource(src, dst); err != nil {
+		return nil, err
+	}
+	files, rep, err := translateWith(src, opts, available)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +61,39 @@ func Import(src, dst string, opts Options) (*Report, error) {
 	}
 	rep.Files = changes
 	return rep, nil
+}
+
+// outsideSource refuses an output directory that is the Rasa project or
+// lies inside it.
+func outsideSource(src, dst string) error {
+	real := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return filepath.Clean(p)
+		}
+		// The output may not exist yet: resolve its deepest existing
+		// parent, so that a link to the project is seen through.
+		rest := ""
+		for {
+			if r, err := filepath.EvalSymlinks(abs); err == nil {
+				return filepath.Join(r, rest)
+			}
+			parent := filepath.Dir(abs)
+			if parent == abs {
+				return filepath.Join(abs, rest)
+			}
+			rest = filepath.Join(filepath.Base(abs), rest)
+			abs = parent
+		}
+	}
+	s, d := real(src), real(dst)
+	if d == s {
+		return fmt.Errorf("the output directory %q is the Rasa project itself: write the soni project to a new directory (soni import rasa %s -o %s-soni)", dst, src, strings.TrimSuffix(src, "/"))
+	}
+	if strings.HasPrefix(d, s+string(filepath.Separator)) {
+		return fmt.Errorf("the output directory %q is inside the Rasa project %q: soni validate would read Rasa's files too; write the soni project outside it", dst, src)
+	}
+	return nil
 }
 
 func sum(b []byte) string {

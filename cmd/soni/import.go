@@ -17,6 +17,7 @@ func importCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the soni project into `DIR` (created if needed)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "what to print: text, or json (the migration report)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite the files the last import wrote even if they were edited since"},
+			&cli.StringSliceFlag{Name: "tests", Usage: "import the Rasa e2e tests in `DIR` (a directory or a file, inside the project or not; repeatable), as given to rasa test e2e; by default e2e_tests/, tests/ and e2e/ of the project"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -30,7 +31,7 @@ func importCommand(e *env) *cli.Command {
 			if format != "text" && format != "json" {
 				return usageError("import rasa: --format must be text or json, not %q", format)
 			}
-			rep, err := rasaimport.Import(c.Args().First(), dst, rasaimport.Options{Force: c.Bool("force")})
+			rep, err := rasaimport.Import(c.Args().First(), dst, rasaimport.Options{Force: c.Bool("force"), Tests: c.StringSlice("tests")})
 			if err != nil {
 				var rerr *rasaimport.ReadError
 				if errors.As(err, &rerr) {
@@ -42,10 +43,7 @@ func importCommand(e *env) *cli.Command {
 				_, err := e.stdout.Write(rep.JSON())
 				return err
 			}
-			s := rep.Summary
-			fmt.Fprintf(e.stdout, "imported %s into %s: %d flows, %d pattern overrides, %d of %d steps, %d of %d responses, %d custom actions, %d test files (%d cases) converted as they were\n",
-				rep.Source, dst, s.Flows.Total, s.Patterns.Total, s.Steps.Converted, s.Steps.Total, s.Responses.Converted, s.Responses.Total,
-				s.Actions.Total, s.TestFiles.Total, s.TestCases.Total)
+			fmt.Fprintf(e.stdout, "imported %s into %s: %s\n", rep.Source, dst, rep.Line())
 			counts := map[string]int{}
 			for _, f := range rep.Files {
 				counts[f.Action]++
@@ -62,13 +60,7 @@ func importCommand(e *env) *cli.Command {
 			if counts["skipped"] > 0 {
 				fmt.Fprintf(e.stdout, "%d files the importer did not write were left alone\n", counts["skipped"])
 			}
-			manual := 0
-			for _, it := range rep.Items {
-				if it.Status == rasaimport.StatusManual {
-					manual++
-				}
-			}
-			fmt.Fprintf(e.stdout, "%s/IMPORT.md lists %d items, %d of which need a person, each with its place in the Rasa project and a fix\n", dst, len(rep.Items), manual)
+			fmt.Fprintf(e.stdout, "%s/IMPORT.md lists %s, each with its place in the Rasa project and a fix\n", dst, rep.ItemsLine())
 			return nil
 		},
 	}

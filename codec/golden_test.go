@@ -53,6 +53,16 @@ func TestTranscriptGolden(t *testing.T) {
 		flow("check_balance", nil, say("tell", "Your balance is {balance}.")),
 	)
 	transfer.Settings.HistorySize = 4
+	toppings := &ir.Slot{Name: "toppings", Type: ir.TypeList, MaxItems: 3, Values: []ir.Value{
+		{Value: "pepperoni", Synonyms: []string{"salami"}}, {Value: "olives"}, {Value: "extra_cheese", Label: "extra cheese"},
+	}}
+	pizza := program(nil, nil,
+		flow("order_pizza", []*ir.Slot{toppings},
+			collect("ask_toppings", "toppings", "Which toppings?"),
+			confirm("confirm", "toppings", "A pizza with {toppings}?"),
+			say("done", "Ordered: {toppings}."),
+		),
+	)
 	tests := []struct {
 		name  string
 		p     *ir.Program
@@ -67,6 +77,14 @@ func TestTranscriptGolden(t *testing.T) {
 			{start("check_balance")},
 			{setSlot("amount", int64(50))},
 			{correct("amount", int64(60))},
+			{{Kind: vm.CmdAffirm}},
+		}},
+		// A list slot's value is a JSON list of its values in the
+		// checkpoint, and a message shows it as a sentence.
+		{"list_slot", pizza, vm.Options{}, [][]vm.Command{
+			{start("order_pizza")},
+			{setSlot("toppings", "salami, olives, olives and more olives")},
+			{correct("toppings", []any{"olives", "extra_cheese"})},
 			{{Kind: vm.CmdAffirm}},
 		}},
 	}

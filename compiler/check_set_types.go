@@ -14,8 +14,9 @@ import (
 // type to a typed slot (E035): an integer slot given text or a fraction, a
 // number slot given text that is no number, a boolean given anything but
 // true or false, a categorical value that is neither a declared value nor
-// a synonym, a date that is not an ISO date, or a list or mapping for a
-// scalar slot. null (which clears the slot), templates and {expr: ...} are
+// a synonym, a date that is not an ISO date, a list or mapping for a
+// scalar slot, or a mapping, a nested list or an undeclared value for a
+// list slot. null (which clears the slot), templates and {expr: ...} are
 // not literals; any slots and implicit slots take every value.
 func checkSetTypes(c *checker) {
 	for _, f := range c.p.Flows {
@@ -52,6 +53,12 @@ func literalMismatch(s *slotDef, v any) string {
 	case []any, map[string]any:
 		if s.Resolved == ir.TypeAny {
 			return ""
+		}
+		if _, isList := v.([]any); isList && s.Resolved == ir.TypeList {
+			return listMismatch(s, v.([]any))
+		}
+		if s.Resolved == ir.TypeList {
+			return "write a list such as [a, b]"
 		}
 		return "write a single " + string(s.Resolved) + " value"
 	}
@@ -123,6 +130,28 @@ func literalMismatch(s *slotDef, v any) string {
 			canon = append(canon, quote(val.Value))
 		}
 		return "write one of its values " + strings.Join(canon, ", ")
+	}
+	return ""
+}
+
+// listMismatch returns what a list slot wants when an item of the list
+// literal is not one of its values, or "".
+func listMismatch(s *slotDef, items []any) string {
+	for _, it := range items {
+		switch it.(type) {
+		case []any, map[string]any:
+			return "write a flat list such as [a, b]"
+		}
+		if len(s.Values) == 0 {
+			continue
+		}
+		if literalMismatch(&slotDef{Resolved: ir.TypeCategorical, Values: s.Values}, it) != "" {
+			canon := make([]string, len(s.Values))
+			for i, val := range s.Values {
+				canon[i] = quote(val.Value)
+			}
+			return "write a list of its values " + strings.Join(canon, ", ") + " (" + quote(literalScalar(it)) + " is not one)"
+		}
 	}
 	return ""
 }

@@ -10,13 +10,14 @@ import (
 
 // knownSlotTypes are the canonical type names of language.md §3, in the
 // order messages list them.
-var knownSlotTypes = []string{"text", "integer", "number", "boolean", "categorical", "date", "any"}
+var knownSlotTypes = []string{"text", "integer", "number", "boolean", "categorical", "date", "list", "any"}
 
 // typeHints are type names from other languages and frameworks whose
-// soni type is plain, but too far away for an edit distance ("list" is
+// soni type is plain, but too far away for an edit distance ("dict" is
 // closer to "int" than to "any").
 var typeHints = map[string]string{
-	"list": "any", "array": "any", "dict": "any", "object": "any", "map": "any", "json": "any", "tuple": "any",
+	"array": "list", "tuple": "list", "set": "list",
+	"dict": "any", "object": "any", "map": "any", "json": "any",
 	"double": "number", "decimal": "number", "numeric": "number", "real": "number",
 	"long":     "integer",
 	"datetime": "date",

@@ -11,7 +11,7 @@ import (
 )
 
 func TestUnknownSlotTypes(t *testing.T) {
-	const known = "text, integer, number, boolean, categorical, date, any"
+	const known = "text, integer, number, boolean, categorical, date, list, any"
 	src := `slots:
   origin: {type: city}
   counter: {type: interger}
@@ -64,7 +64,7 @@ func TestUnknownSlotTypeHints(t *testing.T) {
 		{"numbr", "", diag.CodeMisspeltSlotType, `did you mean "number"?`},
 		{"numbr", ", min: 1, max: 5", diag.CodeMisspeltSlotType, `did you mean "number"?`},
 		{"Integr", "", diag.CodeMisspeltSlotType, `did you mean "integer"?`},
-		{"list", "", diag.CodeMisspeltSlotType, `did you mean "any"?`},
+		{"array", "", diag.CodeMisspeltSlotType, `did you mean "list"?`},
 		{"Dict", "", diag.CodeMisspeltSlotType, `did you mean "any"?`},
 		{"double", "", diag.CodeMisspeltSlotType, `did you mean "number"?`},
 		{"datetime", "", diag.CodeMisspeltSlotType, `did you mean "date"?`},

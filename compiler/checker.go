@@ -111,6 +111,7 @@ var checks = []check{
 	{"expressions", checkExpressions},
 	{"flow_refs", checkFlowRefs},
 	{"kept_slots", checkKeptSlots},
+	{"list_slots", checkListSlots},
 	{"loop_bodies", checkLoopBodies},
 	{"loops", checkLoops},
 	{"messages", checkMessages},
@@ -387,6 +388,8 @@ func zeroOf(t ir.SlotType) any {
 		return 0.0
 	case ir.TypeBoolean:
 		return false
+	case ir.TypeList:
+		return []string{}
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -334,6 +335,16 @@ func (d *decoder) number(n ast.Node) (float64, bool) {
 	return values.Float64(v)
 }
 
+// count reads a whole number and where it is written; a value that is
+// not a whole number (the schema reports it) reads as not set.
+func (d *decoder) count(n ast.Node) posCount {
+	f, ok := d.number(n)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return posCount{}
+	}
+	return posCount{V: int(f), Set: true, Pos: d.pos(n)}
+}
+
 // strList reads a list of strings; a single string counts as a list of one.
 func (d *decoder) strList(n ast.Node, path string) []posStr {
 	items := d.items(n)
@@ -453,6 +464,7 @@ var typeAliases = map[string]ir.SlotType{
 	"categorical": ir.TypeCategorical,
 	"date":        ir.TypeDate,
 	"any":         ir.TypeAny,
+	"list":        ir.TypeList,
 }
 
 // slot decodes a slot definition mapping.
@@ -512,6 +524,10 @@ func (d *decoder) slot(n ast.Node, name posStr, path string) *slotDef {
 			}
 		case "pattern":
 			s.Pattern = d.scalarStr(e.value, e.key.Path)
+		case "min_items":
+			s.MinItems = d.count(e.value)
+		case "max_items":
+			s.MaxItems = d.count(e.value)
 		case "validation":
 			s.Validation = d.scalarStr(e.value, e.key.Path)
 		case "invalid_message":

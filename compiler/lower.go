@@ -214,6 +214,8 @@ func lowerSlot(s *slotDef) *ir.Slot {
 		Min:         s.Min,
 		Max:         s.Max,
 		Pattern:     s.Pattern.V,
+		MinItems:    s.MinItems.V,
+		MaxItems:    s.MaxItems.V,
 		Pos:         s.Pos,
 	}
 	if s.Validation.Set {

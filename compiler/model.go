@@ -173,9 +173,12 @@ type slotDef struct {
 	Values      []ir.Value
 	ValuesSet   bool
 	Min, Max    *float64
-	Pattern     posStr
-	Validation  posStr
-	Invalid     posStr
+	// MinItems and MaxItems are a list slot's bounds on its number of
+	// items, as written.
+	MinItems, MaxItems posCount
+	Pattern            posStr
+	Validation         posStr
+	Invalid            posStr
 	// InvalidResp is the response named by invalid_message: {response: NAME}.
 	InvalidResp posStr
 	Initial     any
@@ -189,6 +192,14 @@ type slotDef struct {
 	ReadOnly bool
 	Pos      diag.Pos
 	Path     string
+}
+
+// posCount is a whole number as written in the source: Set is true when
+// the key was present, and Pos is where its value is.
+type posCount struct {
+	V   int
+	Set bool
+	Pos diag.Pos
 }
 
 // action is an action declaration.

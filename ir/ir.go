@@ -162,6 +162,10 @@ const (
 	TypeCategorical SlotType = "categorical"
 	TypeDate        SlotType = "date"
 	TypeAny         SlotType = "any"
+	// TypeList holds several values from one answer ("pepperoni and
+	// mushrooms"): a list of strings, each a canonical value when the
+	// slot declares values, else a trimmed item of text.
+	TypeList SlotType = "list"
 )
 
 // Slot is a typed variable of the conversation or of a flow.
@@ -171,11 +175,16 @@ type Slot struct {
 	Description string   `json:"description,omitempty"`
 	// Label is a short name end users may see ("departure date").
 	Label string `json:"label,omitempty"`
-	// Values are the categorical values with their synonyms.
-	Values         []Value   `json:"values,omitempty"`
-	Min            *float64  `json:"min,omitempty"`
-	Max            *float64  `json:"max,omitempty"`
-	Pattern        string    `json:"pattern,omitempty"`
+	// Values are the categorical values with their synonyms; for a list
+	// slot, the values each item may take.
+	Values  []Value  `json:"values,omitempty"`
+	Min     *float64 `json:"min,omitempty"`
+	Max     *float64 `json:"max,omitempty"`
+	Pattern string   `json:"pattern,omitempty"`
+	// MinItems and MaxItems bound the number of items of a list slot's
+	// value; zero means no bound.
+	MinItems       int       `json:"min_items,omitempty"`
+	MaxItems       int       `json:"max_items,omitempty"`
 	Validation     *Expr     `json:"validation,omitempty"`
 	InvalidMessage *Template `json:"invalid_message,omitempty"`
 	// Initial is the value at conversation start (conversation slots only).
@@ -194,8 +203,12 @@ type Value struct {
 }
 
 // Shown is what users see for a value of the slot: the label of a
-// categorical value that has one, else v itself.
+// categorical value that has one, a list slot's items joined as "a, b
+// and c" (each by its label), else v itself.
 func (s *Slot) Shown(v any) any {
+	if s != nil && s.Type == TypeList {
+		return s.shownList(v)
+	}
 	if s == nil || s.Type != TypeCategorical {
 		return v
 	}
@@ -207,6 +220,51 @@ func (s *Slot) Shown(v any) any {
 		}
 	}
 	return v
+}
+
+// shownList is a list slot's value as users read it: its items, each
+// value's label when it has one, joined as "a, b and c". A value that is
+// not a list is shown as it is.
+func (s *Slot) shownList(v any) any {
+	var items []string
+	switch x := v.(type) {
+	case []any:
+		items = make([]string, 0, len(x))
+		for _, it := range x {
+			str, ok := it.(string)
+			if !ok {
+				return v
+			}
+			items = append(items, str)
+		}
+	case []string:
+		items = x
+	default:
+		return v
+	}
+	shown := make([]string, len(items))
+	for i, it := range items {
+		shown[i] = it
+		for j := range s.Values {
+			if s.Values[j].Value == it {
+				shown[i] = s.Values[j].ShownValue()
+				break
+			}
+		}
+	}
+	return JoinAnd(shown)
+}
+
+// JoinAnd joins items as a sentence lists them: "a", "a and b", "a, b
+// and c".
+func JoinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // ShownValue is the label of a categorical value, or the value itself.

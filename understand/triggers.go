@@ -3,6 +3,7 @@ package understand
 import (
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -208,7 +209,7 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 
 // fill recognises, in the message that starts a flow, values for the
 // slots the flow collects: a categorical slot whose value or synonym is in
-// the message, and a text slot with a pattern that exactly one word of the
+// the message, a list slot with the declared values the message names, and a text slot with a pattern that exactly one word of the
 // message matches. A slot whose value is ambiguous, or that would get the
 // same value as another slot, is left for the flow to ask.
 func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
@@ -220,6 +221,15 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			continue
 		}
 		switch {
+		case s.def.Type == ir.TypeList:
+			// "a pizza with salami and onions": the values the opening
+			// names. A list of any text is left for its question: the
+			// opening does not say which of its words are the items.
+			if len(s.def.Values) > 0 {
+				if v, err := conv.Convert(s.def, head); err == nil {
+					out = append(out, vm.SlotValue{Slot: s.name, Value: v})
+				}
+			}
 		case s.def.Type == ir.TypeCategorical:
 			if v, err := conv.Convert(s.def, head); err == nil {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
@@ -257,7 +267,7 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 	for i, sv := range out {
 		dup := false
 		for j, o := range out {
-			if i != j && o.Value == sv.Value {
+			if i != j && reflect.DeepEqual(o.Value, sv.Value) {
 				dup = true
 				break
 			}

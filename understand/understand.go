@@ -1353,6 +1353,10 @@ func typed(def *ir.Slot) bool {
 		return false
 	case ir.TypeInteger, ir.TypeNumber, ir.TypeBoolean, ir.TypeCategorical, ir.TypeDate:
 		return true
+	case ir.TypeList:
+		// A list of declared values is recognised as categorical values
+		// are; a list of any text is free text.
+		return len(def.Values) > 0 || def.Pattern != ""
 	}
 	return def.Pattern != ""
 }

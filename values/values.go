@@ -133,6 +133,8 @@ func (c Converter) Convert(slot *ir.Slot, raw any) (any, error) {
 		return toBoolean(raw)
 	case ir.TypeCategorical:
 		return toCategorical(slot, raw)
+	case ir.TypeList:
+		return toList(slot, raw)
 	case ir.TypeDate:
 		now := Now
 		if c.Now != nil {

@@ -124,6 +124,37 @@ func normalize(s *ir.Slot, v any) (any, error) {
 			return nil, fmt.Errorf("%w: %q is not one of the declared values (%s)", errWrongType, str, strings.Join(names, ", "))
 		}
 		return str, nil
+	case ir.TypeList:
+		return normalizeList(s, v)
 	}
 	return jsonval.Normalize(v), nil
+}
+
+// normalizeList brings a list slot's stored value to a []any of strings,
+// each one of the slot's values when it declares some.
+func normalizeList(s *ir.Slot, v any) (any, error) {
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case []string:
+		items = make([]any, len(x))
+		for i, str := range x {
+			items[i] = str
+		}
+	default:
+		return nil, fmt.Errorf("%w: %q is not a list", errWrongType, tmpl.Format(v))
+	}
+	out := make([]any, len(items))
+	for i, it := range items {
+		str, ok := it.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: item %q is not a string", errWrongType, tmpl.Format(it))
+		}
+		if len(s.Values) > 0 && !slices.ContainsFunc(s.Values, func(x ir.Value) bool { return x.Value == str }) {
+			return nil, fmt.Errorf("%w: item %q is not one of the declared values", errWrongType, str)
+		}
+		out[i] = str
+	}
+	return out, nil
 }

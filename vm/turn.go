@@ -1028,6 +1028,9 @@ func (t *turn) invalidMessage(collect *nodeRT, sr *slotRT, err error, raw any) U
 	case sr.invalid != nil:
 		return t.utter(sr.invalid, value)
 	}
+	if sr.def.Type == ir.TypeList {
+		return Utterance{Text: listInvalid(sr.def, err)}
+	}
 	// The default message of a typed slot goes by Rasa's name for it; a
 	// project that defines a response of that name says that instead.
 	name := rejectionResponse(sr.def.Type)
@@ -1071,6 +1074,39 @@ func defaultInvalid(def *ir.Slot) string {
 		return "Sorry, I couldn't use that. I need: " + strings.TrimSuffix(d, ".") + "."
 	}
 	return "Sorry, I couldn't use that answer."
+}
+
+// listInvalid is the default invalid message of a list slot: how many
+// items it takes when the answer had too few or too many, else what it
+// takes. The slot's label, when it has one, names its items ("Please
+// choose at most 3 toppings.").
+func listInvalid(def *ir.Slot, err error) string {
+	verb, noun := "give", "items"
+	if len(def.Values) > 0 {
+		verb = "choose"
+	}
+	if l := strings.TrimSpace(def.Label); l != "" {
+		noun = l
+	}
+	switch {
+	case errors.Is(err, values.ErrTooManyItems) && def.MaxItems == 1:
+		return "Please " + verb + " just one."
+	case errors.Is(err, values.ErrTooManyItems):
+		return fmt.Sprintf("Please %s at most %d %s.", verb, def.MaxItems, noun)
+	case errors.Is(err, values.ErrTooFewItems):
+		return fmt.Sprintf("Please %s at least %d %s.", verb, def.MinItems, noun)
+	}
+	if len(def.Values) > 0 {
+		names := make([]string, len(def.Values))
+		for i, v := range def.Values {
+			names[i] = v.ShownValue()
+		}
+		return "Please choose one or more of: " + strings.Join(names, ", ") + "."
+	}
+	if d := strings.TrimSpace(def.Description); d != "" {
+		return "Sorry, I couldn't use that. I need: " + strings.TrimSuffix(d, ".") + "."
+	}
+	return "Please give one or more " + noun + ", separated by commas."
 }
 
 // typeInvalid is the part of the default invalid message that the slot's

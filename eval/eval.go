@@ -87,9 +87,17 @@ type Result struct {
 	ByLayer map[string]Kind `json:"by_layer"`
 	// ModelCases counts the cases the model answered, and ModelShare is
 	// their share: the cost of hybrid.
-	ModelCases int         `json:"model_cases"`
-	ModelShare float64     `json:"model_share"`
-	Confusions []Confusion `json:"confusions"`
+	ModelCases int     `json:"model_cases"`
+	ModelShare float64 `json:"model_share"`
+	// ModelCalls counts the requests sent to the model (a retry is a
+	// second) and PromptChars the characters of their prompts;
+	// PromptCharsPerCall is their mean, and PromptTokensPerCall
+	// estimates it in tokens (EstimateTokens).
+	ModelCalls          int         `json:"model_calls"`
+	PromptChars         int         `json:"prompt_chars"`
+	PromptCharsPerCall  float64     `json:"prompt_chars_per_call"`
+	PromptTokensPerCall float64     `json:"prompt_tokens_per_call"`
+	Confusions          []Confusion `json:"confusions"`
 	// Cases says, for every case in order, whether it was right and
 	// which layer answered it, and why.
 	Cases []CaseResult `json:"cases"`
@@ -231,6 +239,8 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		layer, reason, sure := "unknown", "", false
 		if answered != nil {
 			layer, reason, sure = answered.Layer, answered.Reason, answered.Sure
+			res.ModelCalls += answered.ModelCalls
+			res.PromptChars += answered.PromptChars
 		}
 		res.Cases = append(res.Cases, CaseResult{Case: name, OK: ok, Layer: layer, Sure: sure, Reason: reason})
 		if layer == "llm" {
@@ -261,15 +271,55 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		}
 		_ = eng.Reset(ctx, session)
 	}
-	res.Accuracy = ratio(res.Correct, res.Total)
-	res.ModelShare = ratio(res.ModelCases, res.Total)
-	for _, m := range []map[string]Kind{res.ByKind, res.ByCategory, res.ByLayer} {
+	res.finish()
+	return res, nil
+}
+
+// finish computes a result's ratios from its counts.
+func (r *Result) finish() {
+	r.Accuracy = ratio(r.Correct, r.Total)
+	r.ModelShare = ratio(r.ModelCases, r.Total)
+	r.PromptCharsPerCall = ratio(r.PromptChars, r.ModelCalls)
+	r.PromptTokensPerCall = EstimateTokens(r.PromptCharsPerCall)
+	for _, m := range []map[string]Kind{r.ByKind, r.ByCategory, r.ByLayer} {
 		for k, v := range m {
 			v.Accuracy = ratio(v.Correct, v.Total)
 			m[k] = v
 		}
 	}
-	return res, nil
+}
+
+// EstimateTokens estimates how many tokens a prompt of chars characters
+// is: a quarter of its characters, the usual measure for English text
+// with the tokenizers of current models (a prompt in Spanish, or one
+// full of JSON, costs somewhat more).
+func EstimateTokens(chars float64) float64 {
+	return chars / 4
+}
+
+// Overall adds several files' results into one, named "overall": the
+// cases, the model's share and calls, the prompt size per call, and the
+// accuracy per kind, category and layer. Its Cases and Confusions are
+// left empty: each file's result lists its own.
+func Overall(rs []*Result) *Result {
+	o := &Result{File: "overall", ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, Confusions: []Confusion{}}
+	for _, r := range rs {
+		o.Total += r.Total
+		o.Correct += r.Correct
+		o.ModelCases += r.ModelCases
+		o.ModelCalls += r.ModelCalls
+		o.PromptChars += r.PromptChars
+		for _, pair := range [][2]map[string]Kind{{o.ByKind, r.ByKind}, {o.ByCategory, r.ByCategory}, {o.ByLayer, r.ByLayer}} {
+			for k, v := range pair[1] {
+				kk := pair[0][k]
+				kk.Total += v.Total
+				kk.Correct += v.Correct
+				pair[0][k] = kk
+			}
+		}
+	}
+	o.finish()
+	return o
 }
 
 func ratio(a, b int) float64 {
@@ -344,6 +394,9 @@ func WriteText(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "    %-16s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
 	}
 	fmt.Fprintf(w, "  the model answered %.1f%% of the cases (%d/%d)\n", 100*r.ModelShare, r.ModelCases, r.Total)
+	if r.ModelCalls > 0 {
+		fmt.Fprintf(w, "  the model was asked %d times, with a prompt of %.0f characters (about %.0f tokens) per call\n", r.ModelCalls, r.PromptCharsPerCall, r.PromptTokensPerCall)
+	}
 	for _, c := range r.Confusions {
 		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s (%s: %s)\n", c.Case, c.Message, c.Expected, c.Got, c.Layer, c.Reason)
 	}

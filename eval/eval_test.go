@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,4 +101,61 @@ func TestBadFiles(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.err)
 		})
 	}
+}
+
+// costly answers fallback and says it asked a model: twice (a retry) with
+// prompts of 1000 characters for a message that mentions money, never
+// for another.
+type costly struct{}
+
+func (costly) Understand(_ context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	if strings.Contains(msg, "0") {
+		v.Answer(vm.Understanding{Layer: "llm", ModelCalls: 2, PromptChars: 2000})
+	} else {
+		v.Answer(vm.Understanding{Layer: "rules"})
+	}
+	return []vm.Command{{Kind: vm.CmdFallback}}, nil
+}
+
+// TestModelCost: a result counts the model's calls and the characters of
+// their prompts, and says the prompt's size per call in characters and
+// estimated tokens; Overall adds files up.
+func TestModelCost(t *testing.T) {
+	path := "testdata/small.eval.yaml"
+	f, prog, dir, err := Load(path)
+	require.NoError(t, err)
+	r, err := Run(context.Background(), path, f, prog, dir, costly{})
+	require.NoError(t, err)
+	asked := 0
+	for _, c := range f.Cases {
+		if strings.Contains(c.Message, "0") {
+			asked++
+		}
+	}
+	require.Positive(t, asked)
+	require.Less(t, asked, r.Total)
+	assert.Equal(t, asked, r.ModelCases)
+	assert.Equal(t, 2*asked, r.ModelCalls)
+	assert.Equal(t, 2000*asked, r.PromptChars)
+	assert.InDelta(t, 1000, r.PromptCharsPerCall, 1e-9)
+	assert.InDelta(t, 250, r.PromptTokensPerCall, 1e-9)
+	var text bytes.Buffer
+	WriteText(&text, r)
+	assert.Contains(t, text.String(), "\n  the model was asked "+strconv.Itoa(2*asked)+" times, with a prompt of 1000 characters (about 250 tokens) per call\n")
+
+	rules, err := Run(context.Background(), path, f, prog, dir, understand.New(prog))
+	require.NoError(t, err)
+	assert.Zero(t, rules.ModelCalls)
+	text.Reset()
+	WriteText(&text, rules)
+	assert.NotContains(t, text.String(), "the model was asked")
+
+	o := Overall([]*Result{r, rules})
+	assert.Equal(t, "overall", o.File)
+	assert.Equal(t, 2*r.Total, o.Total)
+	assert.Equal(t, r.Correct+rules.Correct, o.Correct)
+	assert.InDelta(t, float64(asked)/float64(2*r.Total), o.ModelShare, 1e-9)
+	assert.InDelta(t, 1000, o.PromptCharsPerCall, 1e-9)
+	assert.Equal(t, r.ByKind["fallback"].Total+rules.ByKind["fallback"].Total, o.ByKind["fallback"].Total)
+	assert.InDelta(t, float64(o.ByLayer["llm"].Correct)/float64(o.ByLayer["llm"].Total), o.ByLayer["llm"].Accuracy, 1e-9)
 }

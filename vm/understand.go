@@ -59,6 +59,12 @@ type Understanding struct {
 	Sure bool `json:"sure,omitempty"`
 	// Reason says how the answer was reached, for people.
 	Reason string `json:"reason,omitempty"`
+	// ModelCalls is how many requests were sent to a language model for
+	// the message (a retry is a second), and PromptChars the characters
+	// of the prompts they carried: soni eval reports the model's cost
+	// from them. Both are 0 when no model was asked.
+	ModelCalls  int `json:"model_calls,omitempty"`
+	PromptChars int `json:"prompt_chars,omitempty"`
 }
 
 // Converter returns the value converter for this conversation: its clock

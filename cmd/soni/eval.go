@@ -63,6 +63,7 @@ func evalCommand(e *env) *cli.Command {
 			}
 			minAcc := c.Float64("min-accuracy")
 			failed := false
+			var results []*eval.Result
 			for _, path := range c.Args().Slice() {
 				f, prog, dir, err := eval.Load(path)
 				if err != nil {
@@ -83,6 +84,7 @@ func evalCommand(e *env) *cli.Command {
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("eval: %s: %s", path, err), exitUsage)
 				}
+				results = append(results, r)
 				if format == "json" {
 					b, _ := json.Marshal(r)
 					fmt.Fprintln(e.stdout, string(b))
@@ -92,6 +94,17 @@ func evalCommand(e *env) *cli.Command {
 				if c.IsSet("min-accuracy") && 100*r.Accuracy < minAcc {
 					fmt.Fprintf(e.stderr, "soni: eval: %s: accuracy %.1f%% is below --min-accuracy %.1f%%\n", path, 100*r.Accuracy, minAcc)
 					failed = true
+				}
+			}
+			if len(results) > 1 {
+				// Several files: their sum, the model's share and the
+				// prompt size over all of them.
+				o := eval.Overall(results)
+				if format == "json" {
+					b, _ := json.Marshal(o)
+					fmt.Fprintln(e.stdout, string(b))
+				} else {
+					eval.WriteText(e.stdout, o)
 				}
 			}
 			if failed {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/vm"
@@ -90,12 +91,12 @@ func New(cfg Config) (*Model, error) {
 
 // Understand asks the model; see Model.
 func (m *Model) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
-	cmds, ok := m.ask(ctx, msg, v)
+	cmds, cost, ok := m.ask(ctx, msg, v)
 	if !ok {
-		v.Answer(vm.Understanding{Layer: "llm", Reason: "the model could not be asked: the fallback"})
+		v.Answer(vm.Understanding{Layer: "llm", Reason: "the model could not be asked: the fallback", ModelCalls: cost.calls, PromptChars: cost.chars})
 		return []vm.Command{{Kind: vm.CmdFallback}}, nil
 	}
-	v.Answer(vm.Understanding{Layer: "llm", Reason: "the model's answer"})
+	v.Answer(vm.Understanding{Layer: "llm", Reason: "the model's answer", ModelCalls: cost.calls, PromptChars: cost.chars})
 	return cmds, nil
 }
 
@@ -105,19 +106,26 @@ func note(v vm.View, s string) {
 	}
 }
 
+// cost is what asking the model took: the requests sent and the
+// characters of their prompts.
+type cost struct{ calls, chars int }
+
 // ask renders the prompt, calls the model (one retry) and validates the
 // answer; ok is false when no answer could be had.
-func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, bool) {
+func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, cost, bool) {
+	var spent cost
 	prompt, err := RenderPrompt(m.cfg.Prompt, v, msg, m.cfg.MaxHistory, m.cfg.Answer)
 	if err != nil {
 		note(v, "llm: "+err.Error())
-		return nil, false
+		return nil, spent, false
 	}
 	var raws []Raw
 	var skipped []string
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
 		var answer string
+		spent.calls++
+		spent.chars += utf8.RuneCountInString(prompt)
 		answer, err = m.complete(ctx, prompt)
 		d := time.Since(start).Round(time.Millisecond)
 		if err == nil {
@@ -129,7 +137,7 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, b
 		}
 		note(v, fmt.Sprintf("llm: attempt %d failed after %s: %v", attempt, d, err))
 		if attempt == 2 || ctx.Err() != nil {
-			return nil, false
+			return nil, spent, false
 		}
 	}
 	for _, s := range skipped {
@@ -152,7 +160,7 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, b
 		kept = append(kept, string(c.Kind))
 	}
 	note(v, "llm: kept "+strings.Join(kept, ", "))
-	return cmds, true
+	return cmds, spent, true
 }
 
 type chatRequest struct {
@@ -280,13 +288,13 @@ func (h *Hybrid) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Co
 		return cmds, nil
 	}
 	note(v, "hybrid: the rules are not sure ("+why+"); asking the model")
-	got, ok := h.Model.ask(ctx, msg, v)
+	got, spent, ok := h.Model.ask(ctx, msg, v)
 	if !ok {
 		note(v, "hybrid: the model could not be asked; the rules' commands stand")
-		v.Answer(vm.Understanding{Layer: "rules", Reason: why + "; the model could not be asked"})
+		v.Answer(vm.Understanding{Layer: "rules", Reason: why + "; the model could not be asked", ModelCalls: spent.calls, PromptChars: spent.chars})
 		return cmds, nil
 	}
-	v.Answer(vm.Understanding{Layer: "llm", Reason: "the rules were not sure: " + why})
+	v.Answer(vm.Understanding{Layer: "llm", Reason: "the rules were not sure: " + why, ModelCalls: spent.calls, PromptChars: spent.chars})
 	return got, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/internal/fakellm"
@@ -316,8 +317,10 @@ func TestHybrid(t *testing.T) {
 	m, err := vm.New(prog, vm.Options{})
 	require.NoError(t, err)
 	calls := 0
-	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) {
+	var prompts []string
+	fake := &fakellm.Server{Respond: func(r fakellm.Request, _ int) (int, string) {
 		calls++
+		prompts = append(prompts, r.Messages[len(r.Messages)-1].Content)
 		return 200, answer("start flow check_balance", "stop")
 	}}
 	ts := httptest.NewServer(fake)
@@ -349,6 +352,11 @@ func TestHybrid(t *testing.T) {
 	require.Len(t, answered, 1)
 	assert.Equal(t, "llm", answered[0].Layer)
 	assert.Contains(t, answered[0].Reason, "the rules were not sure")
+	// The answer says what asking cost: one call, and the characters of
+	// the prompt the model was sent (soni eval reports them).
+	assert.Equal(t, 1, answered[0].ModelCalls)
+	assert.Equal(t, utf8.RuneCountInString(prompts[len(prompts)-1]), answered[0].PromptChars)
+	assert.Greater(t, answered[0].PromptChars, 1000)
 	// An exact trigger phrase is sure: no model, and the rules answered.
 	answered = nil
 	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
@@ -359,10 +367,17 @@ func TestHybrid(t *testing.T) {
 	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "an exact trigger phrase of transfer_funds"}, answered[0])
 
 	fake.Respond = func(fakellm.Request, int) (int, string) { return 503, `{}` }
-	cmds, err = h.Understand(context.Background(), "blorp", view(m, m.NewState("s"), &notes))
+	answered = nil
+	v = view(m, m.NewState("s"), &notes)
+	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
+	cmds, err = h.Understand(context.Background(), "blorp", v)
 	require.NoError(t, err)
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds, "the rules' fallback stands")
 	assert.Contains(t, strings.Join(notes, "\n"), "the rules' commands stand")
+	require.Len(t, answered, 1)
+	assert.Equal(t, "rules", answered[0].Layer)
+	assert.Equal(t, 2, answered[0].ModelCalls, "a failed request is retried once, and both count")
+	assert.Greater(t, answered[0].PromptChars, 2000)
 }
 
 // TestFixtures: the fake answers from a fixture keyed by the request, and

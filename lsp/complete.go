@@ -47,7 +47,8 @@ var (
 	respKeys     = map[string]bool{"response": true, "bot_response": true}
 	actionKeys   = map[string]bool{"ask_action": true, "action_executed": true}
 	exprKeys     = map[string]bool{"condition": true, "evaluate": true, "if": true, "validation": true}
-	keyValueRE   = regexp.MustCompile(`^\s*(?:-\s+)?(?:\{\s*)?([A-Za-z_]+)\s*:\s*["']?([^"']*)$`)
+	keyValueRE   = regexp.MustCompile(`^\s*(?:-\s+)?(?:\{\s*)?("[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$`)
+	nameValueRE  = regexp.MustCompile(`^["']?[A-Za-z0-9_-]*$`)
 	comparisonRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=)\s*["']?([A-Za-z0-9_-]*)$`)
 )
 
@@ -87,7 +88,10 @@ func (s *Server) complete(proj *project, ls []string, n int, before, flow string
 		}
 		return keyItems(ls, n, before)
 	}
-	key := m[1]
+	key, value := m[1], m[2]
+	if !exprKeys[key] && !nameValueRE.MatchString(value) {
+		return nil
+	}
 	switch {
 	case key == "type":
 		var out []protocol.CompletionItem
@@ -99,7 +103,7 @@ func (s *Server) complete(proj *project, ls []string, n int, before, flow string
 		return slotItems(proj, flow)
 	case stepRefKeys[key] || inCases(ls, n):
 		out := kindItems(proj, compiler.SymbolStep, flow, protocol.CompletionItemKindReference)
-		return append(out, item(ir.EndStep, protocol.CompletionItemKindKeyword, "end the flow"))
+		return sortItems(append(out, item(ir.EndStep, protocol.CompletionItemKindKeyword, "end the flow")))
 	case flowRefKeys[key]:
 		return kindItems(proj, compiler.SymbolFlow, "", protocol.CompletionItemKindModule)
 	case key == "call":

@@ -28,7 +28,11 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	}
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Range.Start.Line < defs[j].Range.Start.Line })
 	src := s.text(proj, path)
-	last := protocol.UInteger(len(lines(src)) - 1)
+	ls := lines(src)
+	for len(ls) > 1 && ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	last := protocol.UInteger(len(ls) - 1)
 	// end returns the line before the next definition of a top-level
 	// kind (a flow, or a slot, response or action outside flows).
 	topLevel := func(o occurrence) bool { return o.ID.Kind != compiler.SymbolStep && o.ID.Scope == "" }

@@ -34,7 +34,7 @@ func benchCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				prog, err := loadProgram(e, c, path)
+				prog, err := loadProgram(e, c, path, false)
 				if err != nil {
 					return err
 				}

@@ -67,7 +67,7 @@ func chatCommand(e *env) *cli.Command {
 			if err := checkpoints.ValidateID(session); err != nil {
 				return usageError("chat: %s", err)
 			}
-			prog, err := loadProgram(e, c, path)
+			prog, err := loadProgram(e, c, path, true)
 			if err != nil {
 				return err
 			}

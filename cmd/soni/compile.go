@@ -1,10 +1,16 @@
 package main
 
 import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
 	"fmt"
 	"os"
 
 	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 	"github.com/urfave/cli/v2"
 )
@@ -22,7 +28,7 @@ func compileCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			prog, err := compileProject(e, c, path)
+			prog, err := compileProject(e, c, path, false)
 			if err != nil {
 				return err
 			}
@@ -43,10 +49,16 @@ func compileCommand(e *env) *cli.Command {
 }
 
 // compileProject compiles a project, printing its diagnostics to stderr.
-// Warnings are printed and do not stop it; errors exit 1.
-func compileProject(e *env, c *cli.Context, path string) (*ir.Program, error) {
+// Warnings are printed and do not stop it; errors exit 1. With brief, a
+// project that has warnings and no error gets one line that counts them
+// by code and says how to list them (chat and serve, which start with
+// the project's first prompt or request, not with its review).
+func compileProject(e *env, c *cli.Context, path string, brief bool) (*ir.Program, error) {
 	r := compiler.Compile(path, compilerOptions(c))
-	if len(r.Diags) > 0 {
+	switch {
+	case brief && len(r.Diags) > 0 && !r.Diags.HasErrors():
+		fmt.Fprintln(e.stderr, warningSummary(r.Diags, path))
+	case len(r.Diags) > 0:
 		printDiags(e, r)
 	}
 	if r.Program == nil {
@@ -56,4 +68,25 @@ func compileProject(e *env, c *cli.Context, path string) (*ir.Program, error) {
 		return nil, cli.Exit("", exitFailed)
 	}
 	return r.Program, nil
+}
+
+// warningSummary is the one line that stands for a project's warnings:
+// how many, by code (most frequent first), and the command that lists
+// them.
+func warningSummary(l diag.List, path string) string {
+	counts := map[string]int{}
+	for _, d := range l {
+		counts[d.Code]++
+	}
+	codes := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
+	parts := make([]string, len(codes))
+	for i, code := range codes {
+		parts[i] = fmt.Sprintf("%s ×%d", code, counts[code])
+	}
+	noun := "warnings"
+	if len(l) == 1 {
+		noun = "warning"
+	}
+	return fmt.Sprintf("soni: %d %s (%s): run soni validate %s to list them", len(l), noun, strings.Join(parts, ", "), path)
 }

@@ -28,7 +28,7 @@ func graphCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			prog, err := loadProgram(e, c, path)
+			prog, err := loadProgram(e, c, path, false)
 			if err != nil {
 				return err
 			}

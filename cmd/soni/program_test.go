@@ -13,16 +13,21 @@ import (
 
 // TestChatWarnings: a project's warnings go to stderr for every command
 // that compiles it, and do not stop it; stdout keeps only the result.
+// chat and serve sum them up in one line, by code, with the command that
+// lists them (an imported project can have hundreds); compile and graph
+// print each.
 func TestChatWarnings(t *testing.T) {
 	dir := writeProject(t, pizzaFlow)
 	tests := []struct {
 		name    string
 		args    []string
 		wantOut string
+		wantErr []string
 	}{
-		{"chat", []string{"chat", "--checkpoints", filepath.Join(t.TempDir(), "cps"), dir}, "Your name?\n"},
-		{"compile", []string{"compile", dir}, `"format": "soni.program"`},
-		{"graph", []string{"graph", dir}, "flowchart TD"},
+		{"chat", []string{"chat", "--checkpoints", filepath.Join(t.TempDir(), "cps"), dir}, "Your name?\n",
+			[]string{"soni: 2 warnings (W002 ×1, W017 ×1): run soni validate " + dir + " to list them\n"}},
+		{"compile", []string{"compile", dir}, `"format": "soni.program"`, []string{"warning:", "[W002]"}},
+		{"graph", []string{"graph", dir}, "flowchart TD", []string{"warning:", "[W002]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,8 +36,9 @@ func TestChatWarnings(t *testing.T) {
 			require.Equal(t, exitOK, code, errOut.String())
 			assert.Contains(t, out.String(), tt.wantOut)
 			assert.NotContains(t, out.String(), "W002")
-			assert.Contains(t, errOut.String(), "warning:")
-			assert.Contains(t, errOut.String(), "[W002]")
+			for _, want := range tt.wantErr {
+				assert.Contains(t, errOut.String(), want)
+			}
 		})
 	}
 }

@@ -76,8 +76,9 @@ func readFailure(l diag.List) bool {
 }
 
 // loadProgram loads PATH as a compiled program (a file written by soni
-// compile, see soni.IsProgramFile) or compiles it as a YAML project.
-func loadProgram(e *env, c *cli.Context, path string) (*ir.Program, error) {
+// compile, see soni.IsProgramFile) or compiles it as a YAML project; brief
+// sums a project's warnings up in one line (see compileProject).
+func loadProgram(e *env, c *cli.Context, path string, brief bool) (*ir.Program, error) {
 	if soni.IsProgramFile(path) {
 		// The embedding API's loader: the guarded reader and its size cap.
 		p, err := soni.LoadProgram(path, compilerOptions(c))
@@ -90,5 +91,5 @@ func loadProgram(e *env, c *cli.Context, path string) (*ir.Program, error) {
 		}
 		return p, nil
 	}
-	return compileProject(e, c, path)
+	return compileProject(e, c, path, brief)
 }

@@ -85,7 +85,7 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 			return usageError("serve: --cors-origin %s", err)
 		}
 	}
-	prog, err := loadProgram(e, c, path)
+	prog, err := loadProgram(e, c, path, true)
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,20 @@ func TestCheckpointFixturesKeepLoading(t *testing.T) {
 			then:    []vm.Command{correct("to", "Bo")},
 			replies: []string{"Send 50 to Bo?"},
 		},
+		{
+			// A flow that read vip at ask_item, when it held true, and
+			// waits for the flow it called: vip is false now, so when the
+			// call ends the change is a correction, and the flow goes back
+			// to ask_item (skipped: the item is set) and calls again
+			// (without the uses it would ask "Please confirm item: book.").
+			file:    "uses.json",
+			stack:   []string{"main.call_details", "details.ask_note"},
+			slots:   map[string]any{"vip": false},
+			pending: &vm.Pending{Kind: vm.PendingCollect, Flow: "details", Step: "ask_note", Slot: "note", Prompt: "Any note?"},
+			history: 2,
+			then:    []vm.Command{setSlot("note", "gift")},
+			replies: []string{"How many ?"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -127,6 +141,12 @@ func TestCheckpointFixturesKeepLoading(t *testing.T) {
 		assert.Equal(t, map[string]any{"note": "gift"}, st.Stack[1].Slots)
 		assert.Equal(t, uint64(7), st.Revision)
 	})
+	t.Run("uses keep their order and values", func(t *testing.T) {
+		st, err := m.Decode(readFixture(t, "uses.json"))
+		require.NoError(t, err)
+		assert.Equal(t, []vm.Use{{Slot: "vip", Step: "ask_item", Value: true}}, st.Stack[0].Uses)
+		assert.Nil(t, st.Stack[1].Uses)
+	})
 	t.Run("pending_confirm number slot is float64", func(t *testing.T) {
 		st, err := m.Decode(readFixture(t, "pending_confirm.json"))
 		require.NoError(t, err)
@@ -146,6 +166,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		{Flow: "main", Step: "call_details", AfterCall: true, Slots: map[string]any{"item": map[string]any{}}},
 		{Flow: "details", Step: "ask_note", Slots: map[string]any{"qty": int64(3)}},
 	}
+	st.Stack[0].Uses = []vm.Use{{Slot: "score", Step: "ask_item", Value: 1200.0}, {Slot: "age", Step: "greet"}, {Slot: "prefs", Step: "ask_item", Value: map[string]any{"a": int64(1)}}}
 	st.Pending = &vm.Pending{Kind: vm.PendingCollect, Flow: "details", Step: "ask_note", Slot: "note", Prompt: "Any note? \"quoted\"", Attempts: 2}
 	st.History = []vm.Message{{Role: vm.RoleUser, Text: "hi"}, {Role: vm.RoleBot, Text: "hello\nthere"}}
 	st.Revision = 12

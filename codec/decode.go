@@ -221,6 +221,8 @@ func (c *Codec) decodeStack(d *decoder) ([]vm.Frame, error) {
 				seen[2] = true
 			case "held":
 				f.Held, err = d.slotMap(c.intern)
+			case "uses":
+				f.Uses, err = c.decodeUses(d)
 			default:
 				return fmt.Errorf("stack frame has unknown field %q", string(key))
 			}
@@ -241,6 +243,51 @@ func (c *Codec) decodeStack(d *decoder) ([]vm.Frame, error) {
 		return nil, err
 	}
 	return stack, nil
+}
+
+// decodeUses reads a frame's "uses" field (see appendUses).
+func (c *Codec) decodeUses(d *decoder) ([]vm.Use, error) {
+	var uses []vm.Use
+	err := d.array(func() error {
+		if len(uses) >= 4096 {
+			return d.errf("frame has too many uses")
+		}
+		var u vm.Use
+		var seen [3]bool
+		err := d.object(func(key []byte) error {
+			var s string
+			var err error
+			switch string(key) {
+			case "slot":
+				if s, err = d.str(); err == nil {
+					u.Slot = c.internString(s)
+				}
+				seen[0] = true
+			case "step":
+				if s, err = d.str(); err == nil {
+					u.Step = c.internString(s)
+				}
+				seen[1] = true
+			case "value":
+				u.Value, err = d.value(0)
+				seen[2] = true
+			default:
+				return fmt.Errorf("use has unknown field %q", string(key))
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for i, name := range [...]string{"slot", "step", "value"} {
+			if !seen[i] {
+				return fmt.Errorf("use %d has no %q field", len(uses), name)
+			}
+		}
+		uses = append(uses, u)
+		return nil
+	})
+	return uses, err
 }
 
 func (c *Codec) decodePending(d *decoder) (*vm.Pending, error) {

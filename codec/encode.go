@@ -93,6 +93,11 @@ func (c *Codec) appendState(b []byte, st *vm.State) ([]byte, error) {
 				return nil, fmt.Errorf("flow %q held values: %w", f.Flow, err)
 			}
 		}
+		if len(f.Uses) > 0 {
+			if b, err = appendUses(b, f.Uses); err != nil {
+				return nil, fmt.Errorf("flow %q uses: %w", f.Flow, err)
+			}
+		}
 		b = append(b, '}')
 	}
 	if len(st.Stack) > 0 {
@@ -173,6 +178,28 @@ func (c *Codec) appendState(b []byte, st *vm.State) ([]byte, error) {
 }
 
 // appendMap appends a map as a one-line JSON object with sorted keys.
+// appendUses writes a frame's uses (vm.Frame.Uses) as the "uses" field:
+// a list of {"slot", "step", "value"} in the order the flow read them.
+func appendUses(b []byte, uses []vm.Use) ([]byte, error) {
+	b = append(b, ", \"uses\": ["...)
+	var err error
+	for i, u := range uses {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, "{\"slot\": "...)
+		b = appendString(b, u.Slot)
+		b = append(b, ", \"step\": "...)
+		b = appendString(b, u.Step)
+		b = append(b, ", \"value\": "...)
+		if b, err = appendValue(b, u.Value, 0); err != nil {
+			return nil, fmt.Errorf("slot %q: %w", u.Slot, err)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
 func appendMap(b []byte, m map[string]any, depth int) ([]byte, error) {
 	if len(m) == 0 {
 		return append(b, "{}"...), nil

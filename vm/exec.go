@@ -36,6 +36,17 @@ func (t *turn) run() error {
 			return fmt.Errorf("flow %q has no step %q", top.Flow, top.Step)
 		}
 		nr := fr.nodes[i]
+		if len(top.Uses) > 0 && !fr.pattern {
+			// Decisions follow their inputs: a slot this flow's past
+			// steps read, changed while it waited, is a correction.
+			started, err := t.inputsChanged(len(t.st.Stack) - 1)
+			if err != nil {
+				return t.runtimeErr(nr, err)
+			}
+			if started {
+				continue
+			}
+		}
 		if t.blocking() != nil {
 			if !t.asked {
 				if err := t.reask(); err != nil {
@@ -57,6 +68,7 @@ func (t *turn) run() error {
 		t.node = nr
 		t.trace(nr.trace)
 		t.res.Visited = append(t.res.Visited, StepVisit{Flow: nr.flow.f.Name, Step: nr.n.ID})
+		t.recordUses(len(t.st.Stack)-1, nr)
 		if err := t.exec(nr); err != nil {
 			return err
 		}

@@ -100,6 +100,9 @@ type nodeRT struct {
 	// run time), run by the turn's ValidatorRunner.
 	named   string
 	assigns []assignRT
+	// reads are the conversation slots the node reads to decide
+	// something (see decisionReads).
+	reads []string
 }
 
 // assignRT is one compiled assignment of a set node.
@@ -427,6 +430,7 @@ func (m *Machine) compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
 		}
 		nr.assigns = append(nr.assigns, ar)
 	}
+	nr.reads = m.decisionReads(nr)
 	return nr, nil
 }
 

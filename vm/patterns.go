@@ -483,14 +483,22 @@ func (t *turn) applyCorrections(ctx map[string]any) {
 		f := &t.st.Stack[fi]
 		fr := t.m.flows[f.Flow]
 		first := -1
-		for i, nr := range fr.nodes {
-			if nr.n.Kind == ir.KindCollect && nr.n.Slot == slot {
-				first = i
-				break
+		if u := useIndex(f, slot); u >= 0 {
+			// A step read the slot to decide something: the flow goes
+			// back to the first one (decisions follow their inputs).
+			first = fr.index[f.Uses[u].Step]
+		} else {
+			for i, nr := range fr.nodes {
+				if nr.n.Kind == ir.KindCollect && nr.n.Slot == slot {
+					first = i
+					break
+				}
+			}
+			if cur, ok := fr.index[f.Step]; !ok || cur <= first {
+				first = -1
 			}
 		}
-		cur, ok := fr.index[f.Step]
-		if first >= 0 && ok && cur > first && !f.AfterCall {
+		if first >= 0 && !f.AfterCall {
 			if b, seen := back[fi]; !seen || first < b.node {
 				back[fi] = backTo{first, slot}
 			}
@@ -501,7 +509,7 @@ func (t *turn) applyCorrections(ctx map[string]any) {
 		f := &t.st.Stack[fi]
 		fr := t.m.flows[f.Flow]
 		t.trace("correction of slot " + b.slot + ": flow " + fr.f.Name + " goes back to " + fr.nodes[b.node].n.ID)
-		f.Step = fr.nodes[b.node].n.ID
+		rewindTo(f, fr, b.node)
 	}
 }
 

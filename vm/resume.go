@@ -42,6 +42,9 @@ func (m *Machine) Resume(st *State) error {
 		if err := m.checkSlots(st, f.Slots, fr.slots, f.Flow, same); err != nil {
 			return err
 		}
+		if len(f.Uses) > 0 {
+			m.checkUses(st, f, fr)
+		}
 	}
 	if st.Slots == nil {
 		st.Slots = map[string]any{}
@@ -117,4 +120,29 @@ func scopeOf(flow string) string {
 		return ""
 	}
 	return "flow " + flow + " "
+}
+
+// checkUses keeps the entries of a frame's Uses that name a conversation
+// slot and a step of the flow, with a value of the slot's type; any other
+// is dropped with a note (its decision is then no longer watched).
+func (m *Machine) checkUses(st *State, f *Frame, fr *flowRT) {
+	kept := f.Uses[:0]
+	for _, u := range f.Uses {
+		sr := m.conv[u.Slot]
+		i, ok := fr.index[u.Step]
+		var err error
+		if sr != nil && ok {
+			u.Step = fr.nodes[i].n.ID
+			u.Value, err = normalize(sr.def, u.Value)
+		}
+		if sr == nil || !ok || err != nil || useIndex(&Frame{Uses: kept}, u.Slot) >= 0 {
+			st.Notes = append(st.Notes, fmt.Sprintf("dropped flow %s's use of slot %q at step %q from the checkpoint: the program has no such slot of that type or no such step", f.Flow, u.Slot, u.Step))
+			continue
+		}
+		kept = append(kept, u)
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	f.Uses = kept
 }

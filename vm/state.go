@@ -2,6 +2,7 @@ package vm
 
 import (
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -75,6 +76,26 @@ type Frame struct {
 	// flow calls, keyed FLOW.SLOT, as given: each waits until that flow
 	// reaches its collect of the slot, which takes it as an answer.
 	Held map[string]any
+	// Uses lists the conversation slots the flow's steps read to decide
+	// something (a collect, a confirm, a branch, a while, a set, an
+	// action's inputs), in the order the flow first read them, each with
+	// the step that first read it and the value the flow last saw. When
+	// another flow, a pattern or a command changes one of them while this
+	// flow is not on top, the flow treats the change as a correction as
+	// soon as it is on top again (language.md §11). It is saved only when
+	// not empty.
+	Uses []Use
+}
+
+// Use is a conversation slot that a flow's past decision read.
+type Use struct {
+	// Slot is the conversation slot's name.
+	Slot string
+	// Step is the id of the first step of the flow that read it.
+	Step string
+	// Value is the value the flow last saw: the slot's value when the
+	// flow read it, or wrote it since; nil when the slot was unset.
+	Value any
 }
 
 // Message is one message of the conversation history.
@@ -113,6 +134,9 @@ func (st *State) Clone() *State {
 			}
 			if f.Held != nil {
 				c.Stack[i].Held = maps.Clone(f.Held)
+			}
+			if f.Uses != nil {
+				c.Stack[i].Uses = slices.Clone(f.Uses)
 			}
 		}
 	}

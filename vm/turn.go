@@ -1225,6 +1225,9 @@ func (t *turn) storeIn(fi int, sr *slotRT, v any) {
 	} else {
 		m[name] = v
 	}
+	if sr.conv && top != nil && len(top.Uses) > 0 {
+		t.noteWrite(fi, name, v)
+	}
 	t.event(Event{Type: EventSlotSet, Flow: flow, Slot: name, Old: old, New: v})
 }
 

@@ -71,7 +71,6 @@ func New(opts compiler.Options, version string) *Server {
 // the next message is read.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	h := s.handler()
-	var conn *jsonrpc2.Conn
 	handle := func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 		gc := &glsp.Context{
 			Method: req.Method,
@@ -84,6 +83,11 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 		if req.Method == protocol.MethodExit {
 			return nil, c.Close()
 		}
+		// Messages are handled one at a time on the connection's reading
+		// goroutine, which is also the only one that publishes.
+		s.mu.Lock()
+		s.notify = gc.Notify
+		s.mu.Unlock()
 		r, validMethod, validParams, err := h.Handle(gc)
 		switch {
 		case !validMethod:
@@ -102,14 +106,7 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 		}
 		return r, nil
 	}
-	s.mu.Lock()
-	s.notify = func(method string, params any) {
-		if conn != nil {
-			_ = conn.Notify(ctx, method, params)
-		}
-	}
-	s.mu.Unlock()
-	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(handle))
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(handle))
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():

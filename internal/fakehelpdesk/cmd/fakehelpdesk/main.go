@@ -3,10 +3,10 @@
 // `soni chat flows/support` can open and look up tickets on a machine with
 // nothing else installed:
 //
-//	go run ./internal/fakehelpdesk/cmd/fakehelpdesk            # listens on 127.0.0.1:5056
+//	go run ./internal/fakehelpdesk/cmd/fakehelpdesk            # listens on 127.0.0.1:5082
 //	go run ./internal/fakehelpdesk/cmd/fakehelpdesk -addr 127.0.0.1:8080
 //
-// flows/support calls ${HELPDESK_API_URL:-http://127.0.0.1:5056}; set
+// flows/support calls ${HELPDESK_API_URL:-http://127.0.0.1:5082}; set
 // HELPDESK_API_URL when it listens elsewhere. It prints its URL on stdout
 // once it listens (with -addr 127.0.0.1:0 it picks a free port: the
 // support example's conversation tests start it so, as a service, with
@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:5056", "`host:port` to listen on")
+	addr := flag.String("addr", "127.0.0.1:5082", "`host:port` to listen on")
 	today := flag.String("today", "", "the `date` (YYYY-MM-DD) new tickets are opened on; default the real date")
 	flag.Parse()
 	clock, err := clockOf(*today)

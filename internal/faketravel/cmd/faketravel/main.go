@@ -2,10 +2,10 @@
 // actions call (see package faketravel), so that `soni chat flows/travel`
 // can book flights and hotels on a machine with nothing else installed:
 //
-//	go run ./internal/faketravel/cmd/faketravel            # listens on 127.0.0.1:5055
+//	go run ./internal/faketravel/cmd/faketravel            # listens on 127.0.0.1:5081
 //	go run ./internal/faketravel/cmd/faketravel -addr 127.0.0.1:8080
 //
-// flows/travel calls ${TRAVEL_API_URL:-http://127.0.0.1:5055}; set
+// flows/travel calls ${TRAVEL_API_URL:-http://127.0.0.1:5081}; set
 // TRAVEL_API_URL when it listens elsewhere. It prints its URL on stdout
 // once it listens (with -addr 127.0.0.1:0 it picks a free port: the
 // travel example's conversation tests start it so, as a service), and
@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:5055", "`host:port` to listen on")
+	addr := flag.String("addr", "127.0.0.1:5081", "`host:port` to listen on")
 	flag.Parse()
 	fakeapi.Main("travel API", *addr, faketravel.New())
 }

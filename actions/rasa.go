@@ -304,6 +304,8 @@ func rasaSlotType(t ir.SlotType) string {
 		return "bool"
 	case ir.TypeCategorical:
 		return "categorical"
+	case ir.TypeList:
+		return "list"
 	case ir.TypeAny:
 		return "any"
 	}

@@ -215,6 +215,33 @@ func (r *Rules) convert(conv values.Converter, def *ir.Slot, raw string) (any, e
 	return x, err
 }
 
+// listJoiners are the words between the items of a list answer.
+var listJoiners = wordSet("and", "plus", "also", "with", "y", "con")
+
+// sureListAnswer reports whether a list answer is only values of the
+// slot (by value, label or synonym) and the words that join them
+// ("salami, olives and extra cheese").
+func sureListAnswer(def *ir.Slot, words []string) bool {
+	known := map[string]bool{}
+	for _, val := range def.Values {
+		for _, ph := range append([]string{strings.ReplaceAll(val.Value, "_", " "), val.Label}, val.Synonyms...) {
+			for _, w := range strings.Fields(values.Normalize(ph)) {
+				known[w] = true
+			}
+		}
+	}
+	named := false
+	for _, w := range words {
+		switch {
+		case known[w]:
+			named = true
+		case !listJoiners[w]:
+			return false
+		}
+	}
+	return named
+}
+
 // sureAnswerTextOf is sureAnswerText without the memo.
 func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bool {
 	def := r.slotDef(p.Flow, p.Slot)
@@ -237,6 +264,12 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 			}
 		}
 		return false
+	case ir.TypeList:
+		if len(def.Values) == 0 || !sureListAnswer(def, words) {
+			return false
+		}
+		_, err := r.convert(conv, def, head)
+		return err == nil
 	case ir.TypeBoolean:
 		return exactYesNo(norm)
 	case ir.TypeInteger, ir.TypeNumber:

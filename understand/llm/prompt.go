@@ -32,6 +32,9 @@ type PromptData struct {
 	// JSON is true when the answer is asked for as JSON
 	// (response_format json_schema) instead of the line grammar.
 	JSON bool
+	// Lists is true when a slot of the prompt is a list slot, which
+	// takes several values in one VALUE.
+	Lists bool
 }
 
 // PromptFlow is a flow that can start, with its slots.
@@ -96,7 +99,16 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 		if s.Pattern != "" {
 			cons = append(cons, "pattern "+s.Pattern)
 		}
+		if s.MinItems > 0 {
+			cons = append(cons, "at least "+items(s.MinItems))
+		}
+		if s.MaxItems > 0 {
+			cons = append(cons, "at most "+items(s.MaxItems))
+		}
 		ps.Constraints = strings.Join(cons, "; ")
+		if s.Type == ir.TypeList {
+			d.Lists = true
+		}
 		return ps
 	}
 	for _, f := range prog.Flows {
@@ -133,6 +145,9 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 		pp := &PromptPending{Kind: string(p.Kind), Slot: p.Slot, Prompt: p.Prompt}
 		if s := prog.ResolveSlot(p.Flow, p.Slot); s != nil {
 			pp.Type = string(s.Type)
+			if s.Type == ir.TypeList {
+				d.Lists = true
+			}
 			for _, val := range s.Values {
 				pp.Values = append(pp.Values, val.Value)
 			}
@@ -183,6 +198,14 @@ func RenderPrompt(t *template.Template, v vm.View, msg string, maxHistory int, a
 		return "", fmt.Errorf("render the prompt: %w", err)
 	}
 	return b.String(), nil
+}
+
+// items says a number of items: "1 item", "3 items".
+func items(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
 }
 
 // cut shortens s to at most n bytes, on a rune boundary.

@@ -158,8 +158,9 @@ func jsonCommand(item json.RawMessage) (Raw, bool) {
 	return c, ok
 }
 
-// jsonValue reads a command's value: a string, or a number or boolean
-// written as JSON text; null and a missing value are "".
+// jsonValue reads a command's value: a string, a number or boolean
+// written as JSON text, or a list of strings joined by commas; null and a
+// missing value are "".
 func jsonValue(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -176,6 +177,15 @@ func jsonValue(raw json.RawMessage) (string, bool) {
 	var b bool
 	if json.Unmarshal(raw, &b) == nil {
 		return fmt.Sprint(b), true
+	}
+	// The values of a list slot written as a JSON list: one VALUE of
+	// them separated by commas, as the prompt asks.
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		for i := range list {
+			list[i] = strings.TrimSpace(list[i])
+		}
+		return strings.Join(list, ", "), true
 	}
 	return "", false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/soni-dev/soni/internal/suggest"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -119,7 +120,16 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			if joins {
 				st := &cmds[started]
 				dup := false
-				for _, sv := range st.Slots {
+				for i, sv := range st.Slots {
+					if sv.Slot == r.Slot && def.Type == ir.TypeList {
+						// "set slot toppings pepperoni", then "set slot
+						// toppings mushrooms": one list of both.
+						if merged, ok := mergeList(conv, def, sv.Value, val); ok {
+							st.Slots[i].Value = merged
+						} else {
+							drop(r, "slot %q would get more than %d items", r.Slot, def.MaxItems)
+						}
+					}
 					dup = dup || sv.Slot == r.Slot
 				}
 				if !dup {
@@ -130,6 +140,16 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			kind := kindAt(r, v)
 			if under {
 				kind = vm.CmdCorrectSlot
+			}
+			if def.Type == ir.TypeList {
+				if i := slices.IndexFunc(cmds, func(c vm.Command) bool { return c.Kind == kind && c.Slot == r.Slot }); i >= 0 {
+					if merged, ok := mergeList(conv, def, cmds[i].Value, val); ok {
+						cmds[i].Value = merged
+					} else {
+						drop(r, "slot %q would get more than %d items", r.Slot, def.MaxItems)
+					}
+					continue
+				}
 			}
 			add(vm.Command{Kind: kind, Slot: r.Slot, Value: val})
 		case "cancel_flow":
@@ -204,6 +224,16 @@ func kindAt(r Raw, v vm.View) vm.CommandKind {
 		}
 	}
 	return vm.CmdSetSlot
+}
+
+// mergeList joins the items of two values of a list slot, each converted
+// already, into one list converted again (so that max_items holds); ok is
+// false when the joined list does not fit the slot.
+func mergeList(conv values.Converter, def *ir.Slot, old, val any) (any, bool) {
+	a, _ := old.([]any)
+	b, _ := val.([]any)
+	merged, err := conv.Convert(def, slices.Concat(a, b))
+	return merged, err == nil
 }
 
 func isBoolean(s *ir.Slot) bool { return s != nil && s.Type == ir.TypeBoolean }

@@ -65,6 +65,19 @@ func TestSmallModelNoise(t *testing.T) {
 		{"slot=value", asking, "set slot recipient=Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
 		{"slot: value", asking, "set_slot recipient: \"Ana Gómez\"", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana Gómez"}}, ""},
 		{"keyword and colon", idle, "start flow: check_balance", []vm.Command{start("check_balance")}, ""},
+		// Issue 27 §3: a slot name in another case, a remark after the
+		// command, a slot name closest to one slot of the flow.
+		{"slot name case", asking, "set slot Recipient Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, `slot "Recipient" is, in its own case, "recipient"`},
+		{"slot name upper case in a start", idle, "start flow transfer_funds\nset slot AMOUNT 40", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "amount", Value: 40.0})}, `"AMOUNT" is, in its own case, "amount"`},
+		{"a remark in parentheses", asking, "set slot amount 50 (from the user's message)", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "amount", Value: 50.0}}, ""},
+		{"a remark in parentheses after a start", idle, "start flow check_balance (the user asks about money)", []vm.Command{start("check_balance")}, ""},
+		{"a remark after a dash", asking, "set slot recipient Ana - the user named her", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, ""},
+		{"a remark after a long dash", idle, "start flow check_balance — the user wants the balance", []vm.Command{start("check_balance")}, ""},
+		{"a hyphen inside a value stays", asking, "set slot recipient Jean-Luc", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Jean-Luc"}}, ""},
+		{"a slot name closest to one slot of the flow", asking, "set slot transfer_amount 50", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "amount", Value: 50.0}}, `slot "transfer_amount" repaired, the one slot of flow "transfer_funds" that close, to "amount"`},
+		{"a misspelt slot name", asking, "set slot recipent Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, `repaired, the one slot of flow "transfer_funds" that close, to "recipient"`},
+		{"a slot name close to one slot of the flow it starts", idle, "start flow transfer_funds\nset slot recipientName Bob", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "recipient", Value: "Bob"})}, `"recipientName" repaired`},
+		{"a slot name close to no slot", asking, "set slot weather sunny", []vm.Command{{Kind: vm.CmdFallback}}, `slot "weather" is not one flow "transfer_funds" can see`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -132,6 +132,11 @@ var (
 	})
 )
 
+// bareSetRE is a set or correct line that names a slot and gives no value.
+var bareSetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i)(?:set|correct)[ _-]?slot\s*:?\s*[A-Za-z_][A-Za-z0-9_-]*\s*[=:]?$`)
+})
+
 // callRE reads Rasa's older command forms: StartFlow(transfer_funds),
 // SetSlot(amount, 50), CancelFlow().
 var callRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_]+)\((.*)\)$`) })
@@ -186,8 +191,10 @@ func callForm(l string) (Raw, bool) {
 	return Raw{}, false
 }
 
-// stripComment drops a comment after a command: "# ...", "// ...", or
-// "-- ..." after a space, outside quotes.
+// stripComment drops a remark after a command, outside quotes: "# ...",
+// "// ...", "-- ..." or a dash with a space on both sides ("- ...",
+// "– ...", "— ...") after a space, and a last group in parentheses after
+// a space ("set slot amount 50 (from the user's message)").
 func stripComment(l string) string {
 	inQuote := byte(0)
 	for i := 0; i < len(l); i++ {
@@ -199,8 +206,51 @@ func stripComment(l string) string {
 			}
 		case c == '"':
 			inQuote = c
-		case i > 0 && l[i-1] == ' ' && (c == '#' || strings.HasPrefix(l[i:], "//") || strings.HasPrefix(l[i:], "-- ")):
+		case i > 0 && l[i-1] == ' ' && (c == '#' || strings.HasPrefix(l[i:], "//") || strings.HasPrefix(l[i:], "-- ") || dashRemark(l[i:])):
 			return strings.TrimSpace(l[:i])
+		}
+	}
+	return stripRemark(l)
+}
+
+// dashRemark reports whether s starts with a dash and a space: a remark
+// after a command ("start flow x - the user wants x").
+func dashRemark(s string) bool {
+	for _, d := range []string{"- ", "– ", "— "} {
+		if strings.HasPrefix(s, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripRemark drops a last group in parentheses that follows a space,
+// outside quotes, when something is left before it: "start flow x (the
+// user asked)" is "start flow x", while SetSlot(amount, 50), whose
+// parenthesis follows no space, stays whole.
+func stripRemark(l string) string {
+	t := strings.TrimSpace(l)
+	if !strings.HasSuffix(t, ")") {
+		return l
+	}
+	depth := 0
+	for i := len(t) - 1; i >= 0; i-- {
+		switch t[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				if i == 0 || t[i-1] != ' ' || strings.Count(t[:i], `"`)%2 == 1 {
+					return l
+				}
+				// The group is the value itself ("set slot note (none
+				// yet)") when nothing would be left of the value.
+				if rest := strings.TrimSpace(t[:i]); rest != "" && !bareSetRE().MatchString(rest) {
+					return rest
+				}
+				return l
+			}
 		}
 	}
 	return l

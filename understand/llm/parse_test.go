@@ -30,6 +30,17 @@ func TestParseCommands(t *testing.T) {
 			{Kind: "clarify", Flows: []string{"check_balance", "transfer_funds"}, Line: 1},
 			{Kind: "human_handoff", Line: 2}, {Kind: "chitchat", Line: 3}, {Kind: "fallback", Line: 4}, {Kind: "deny", Line: 5},
 		}, nil},
+		// A remark after a command: in parentheses, or after a dash.
+		{"set slot amount 50 (from the user's message)\nstart flow transfer_funds - the user wants to send money\nSetSlot(amount, 50) (as said)\nset slot recipient \"Ana (my sister)\"", []Raw{
+			{Kind: "set_slot", Slot: "amount", Value: "50", Line: 1},
+			{Kind: "start_flow", Flow: "transfer_funds", Line: 2},
+			{Kind: "set_slot", Slot: "amount", Value: "50", Line: 3},
+			{Kind: "set_slot", Slot: "recipient", Value: "Ana (my sister)", Line: 4},
+		}, nil},
+		{"set slot amount -50\nset slot recipient (Ana)", []Raw{
+			{Kind: "set_slot", Slot: "amount", Value: "-50", Line: 1},
+			{Kind: "set_slot", Slot: "recipient", Value: "(Ana)", Line: 2},
+		}, nil},
 		{"start flow ../../etc/passwd\nset slot a;drop x\nstart flow", nil, []string{"start flow ../../etc/passwd", "set slot a;drop x", "start flow"}},
 	}
 	for _, tt := range tests {

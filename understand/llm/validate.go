@@ -75,6 +75,14 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 				drop(r, "value %q is a placeholder: it means no value", r.Value)
 				continue
 			}
+			startedFlow := ""
+			if started >= 0 {
+				startedFlow = cmds[started].Flow
+			}
+			if name, how := resolveSlot(prog, r.Slot, startedFlow, top, interrupted(v.Stack)); how != "" && name != r.Slot {
+				notes = append(notes, fmt.Sprintf("line %d (%s): slot %q %s %q", r.Line, r.Kind, r.Slot, how, name))
+				r.Slot = name
+			}
 			flow := top
 			joins := false
 			if started >= 0 {
@@ -271,6 +279,158 @@ func resolveFlow(prog *ir.Program, name string) (string, string) {
 		return found, "repaired"
 	}
 	return "", ""
+}
+
+// resolveSlot finds the slot a model meant in a set or correct line: the
+// name as written when a flow in question (the flow the answer starts,
+// the flow on top, the flow a pattern interrupted) can see it; else the
+// one slot they can see whose name differs only in case (Recipient);
+// else the one slot of the flow in question whose name is closest
+// (transfer_amount for amount, recipent for recipient: see slotClose).
+// how says which, for the trace: "" when the name stands or nothing is
+// close, else the words that say what was repaired.
+func resolveSlot(prog *ir.Program, name, started, top, under string) (string, string) {
+	var flows []string
+	for _, f := range []string{started, top, under} {
+		if f != "" && !slices.Contains(flows, f) {
+			flows = append(flows, f)
+		}
+	}
+	if prog.Slot(name) != nil {
+		return name, ""
+	}
+	for _, f := range flows {
+		if startable(prog, f, name) != nil {
+			return name, ""
+		}
+	}
+	var names []string
+	for _, s := range prog.Slots {
+		names = append(names, s.Name)
+	}
+	for _, f := range flows {
+		names = append(names, flowSlots(prog, f)...)
+	}
+	found := ""
+	for _, n := range names {
+		if strings.EqualFold(n, name) && n != found {
+			if found != "" {
+				return name, ""
+			}
+			found = n
+		}
+	}
+	if found != "" {
+		return found, "is, in its own case,"
+	}
+	// The flow in question: the one the answer starts, else the one on
+	// top, else (a pattern on top) the one the pattern interrupted.
+	in := started
+	if in == "" {
+		in = top
+		if under != "" {
+			in = under
+		}
+	}
+	if in == "" {
+		return name, ""
+	}
+	found = ""
+	for _, n := range flowSlots(prog, in) {
+		if n != found && slotClose(name, n) {
+			if found != "" {
+				return name, ""
+			}
+			found = n
+		}
+	}
+	if found == "" {
+		return name, ""
+	}
+	return found, fmt.Sprintf("repaired, the one slot of flow %q that close, to", in)
+}
+
+// flowSlots lists the slots a flow declares, collects, or may fill for a
+// flow it calls, each once.
+func flowSlots(prog *ir.Program, flow string) []string {
+	f := prog.Flow(flow)
+	if f == nil {
+		return nil
+	}
+	var out []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, s := range f.Slots {
+		add(s.Name)
+	}
+	for _, n := range f.Nodes {
+		if n.Kind == ir.KindCollect {
+			add(n.Slot)
+		}
+	}
+	for _, s := range calledSlots(prog, flow) {
+		add(s.Name)
+	}
+	return out
+}
+
+// slotClose reports whether a name a model wrote is close to a slot's
+// name: the words of one (split at underscores, hyphens and case
+// changes) run whole inside the other's (transfer_amount and amount,
+// recipient and recipientName), or the two are at most two letters apart
+// and both have five letters or more (recipent and recipient).
+func slotClose(written, slot string) bool {
+	a, b := nameWords(written), nameWords(slot)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	if within(b, a) || within(a, b) {
+		return true
+	}
+	w, s := strings.Join(a, ""), strings.Join(b, "")
+	return len(w) >= 5 && len(s) >= 5 && suggest.Levenshtein(w, s) <= 2
+}
+
+// nameWords splits a slot name into lower-case words: at underscores,
+// hyphens, and a lower-case letter followed by an upper-case one.
+func nameWords(name string) []string {
+	var words []string
+	var cur strings.Builder
+	prev := rune(0)
+	flush := func() {
+		if cur.Len() > 0 {
+			words = append(words, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == ' ':
+			flush()
+		case r >= 'A' && r <= 'Z' && prev >= 'a' && prev <= 'z':
+			flush()
+			cur.WriteRune(r + 'a' - 'A')
+		default:
+			cur.WriteString(strings.ToLower(string(r)))
+		}
+		prev = r
+	}
+	flush()
+	return words
+}
+
+// within reports whether the words of part run whole, in order, inside
+// whole.
+func within(part, whole []string) bool {
+	for i := 0; i+len(part) <= len(whole); i++ {
+		if slices.Equal(whole[i:i+len(part)], part) {
+			return true
+		}
+	}
+	return false
 }
 
 // visible returns the definition of a slot the flow can see, or nil.

@@ -112,10 +112,10 @@ func (b *flowBuilder) build() *yseq {
 		m.add("type", "set")
 		sl := &ymap{}
 		for _, s := range b.resets {
-			sl.add(s, nil)
+			sl.add(s, b.im.resetValue(s))
 		}
 		m.add("slots", sl)
-		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends).")
+		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value.")
 	}
 	return b.steps
 }
@@ -180,10 +180,10 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 		rs.add("type", "set")
 		sl := &ymap{}
 		for _, s := range b.resets {
-			sl.add(s, nil)
+			sl.add(s, b.im.resetValue(s))
 		}
 		rs.add("slots", sl)
-		b.emit(rs, []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends)."})
+		b.emit(rs, []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value."})
 		id = b.unique(id + "_link")
 	}
 	m, comment := b.step(st, id)

@@ -290,6 +290,19 @@ func (im *importer) resetSlots(fl *rflow) []string {
 	return out
 }
 
+// resetValue is what Rasa resets a slot to when a flow that collected it
+// ends: its initial_value, or null.
+func (im *importer) resetValue(slot string) any {
+	si := im.slots[slot]
+	if si == nil || si.n == nil {
+		return nil
+	}
+	if v := si.n.get("initial_value"); v != nil && v.kind != kNull {
+		return nodeY(v)
+	}
+	return nil
+}
+
 // forSteps calls fn on every step of a step list, the steps of its
 // branches' lists included, in the order they are written.
 func forSteps(steps []*node, fn func(st *node)) {

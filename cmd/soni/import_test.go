@@ -159,3 +159,41 @@ func TestImportRasaAgain(t *testing.T) {
 	assert.Contains(t, out.String(), `"where": "config.yml:5"`)
 	assert.Contains(t, out.String(), `"action": "unchanged"`)
 }
+
+// TestImportedCasesRun imports each case of testdata/rasa/cases that has
+// an expect file and runs its conversation tests with soni test (rules
+// mode), the custom actions answered by a fake Rasa action server: the
+// last line of the report must be the expect file's.
+func TestImportedCasesRun(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	srv := httptest.NewServer(fakeactionserver.New(map[string]fakeactionserver.Action{
+		"action_check_soil": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("soil_moisture", 0.42)}}, nil
+		},
+	}))
+	defer srv.Close()
+	t.Setenv("RASA_ACTION_ENDPOINT", srv.URL+"/webhook")
+	cases := filepath.Join(root, "testdata", "rasa", "cases")
+	entries, err := os.ReadDir(cases)
+	require.NoError(t, err)
+	ran := 0
+	for _, e := range entries {
+		want, err := os.ReadFile(filepath.Join(cases, e.Name(), "expect"))
+		if err != nil {
+			continue
+		}
+		ran++
+		t.Run(e.Name(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "bot")
+			var stdout, stderr bytes.Buffer
+			require.Equal(t, exitOK, run(context.Background(), []string{"soni", "import", "rasa", filepath.Join(cases, e.Name(), "in"), "-o", out}, nil, &stdout, &stderr), stderr.String())
+			stdout.Reset()
+			stderr.Reset()
+			run(context.Background(), []string{"soni", "test", "--understanding", "rules", out}, strings.NewReader(""), &stdout, &stderr)
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			assert.Equal(t, strings.TrimSpace(string(want)), lines[len(lines)-1], "%s\n%s", stdout.String(), stderr.String())
+		})
+	}
+	assert.Positive(t, ran)
+}

@@ -25,9 +25,9 @@ type Result struct {
 	Program *ir.Program
 	Diags   diag.List
 	Files   []*File
-	// symbols is the symbol index, built when the options ask for it
-	// (CompileSourcesIndexed, symbols.go).
-	symbols *Symbols
+	// checked is the checked project, kept when the options ask for it
+	// (CompileSourcesIndexed), for Symbols (symbols.go).
+	checked *checker
 }
 
 // Source returns a file's bytes, for renderers that print source lines.
@@ -160,7 +160,7 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	c := newChecker(proj, &ds)
 	c.run()
 	if opts.symbols {
-		r.symbols = buildSymbols(c)
+		r.checked = c
 	}
 	blameBroken(ds, broken)
 	ds = suppress(ds, r.Files)

@@ -88,26 +88,23 @@ type Symbols struct {
 	Occs []Occurrence
 }
 
-// CompileSourcesIndexed is CompileSources that also builds the project's
-// symbol index (Result.Symbols), for editors. Other compiles do not keep
-// it: it costs memory that a program does not need.
+// CompileSourcesIndexed is CompileSources that also keeps what the
+// project's symbol index is built from (Result.Symbols), for editors.
+// Other compiles do not keep it: it costs memory that a program does not
+// need.
 func CompileSourcesIndexed(files []Source, opts Options) *Result {
 	opts.symbols = true
 	return CompileSources(files, opts)
 }
 
-// Symbols returns the project's symbol index, or nil when the result was
-// not compiled by CompileSourcesIndexed.
+// Symbols builds the project's symbol index, or returns nil when the
+// result was not compiled by CompileSourcesIndexed. Each call builds it
+// anew: callers keep it.
 func (r *Result) Symbols() *Symbols {
-	if r == nil {
+	if r == nil || r.checked == nil {
 		return nil
 	}
-	return r.symbols
-}
-
-// buildSymbols indexes the checked project.
-func buildSymbols(c *checker) *Symbols {
-	b := &symbolBuilder{c: c, seen: map[occKey]bool{}}
+	b := &symbolBuilder{c: r.checked, seen: map[occKey]bool{}}
 	b.build()
 	sort.SliceStable(b.out.Occs, func(i, j int) bool { return b.out.Occs[i].Pos.Before(b.out.Occs[j].Pos) })
 	return &b.out

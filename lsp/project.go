@@ -21,10 +21,13 @@ type project struct {
 	files []string
 	srcs  map[string]string
 	res   *compiler.Result
-	syms  *compiler.Symbols
-	// tests are the references found in the project's conversation test
-	// files.
-	tests []testRef
+	// syms and tests are built when a request first needs them after a
+	// compile (index), not on every change: tests are the references
+	// found in the project's conversation test files.
+	indexed   bool
+	syms      *compiler.Symbols
+	tests     []testRef
+	testFiles []string
 	// published holds, per file, the diagnostics last sent, so that a
 	// change sends only the files whose diagnostics changed.
 	published map[string]string
@@ -215,9 +218,19 @@ func (s *Server) compile(dir string) *project {
 		inputs = append(inputs, compiler.Source{Name: f, Src: []byte(src)})
 	}
 	p.res = compiler.CompileSourcesIndexed(inputs, s.opts)
-	p.syms = p.res.Symbols()
-	p.tests = s.testRefs(p, testFiles)
+	p.indexed, p.syms, p.tests, p.testFiles = false, nil, nil, testFiles
 	return p
+}
+
+// index builds the project's symbol index and resolves its test files'
+// names, once per compile.
+func (s *Server) index(p *project) {
+	if p.indexed {
+		return
+	}
+	p.indexed = true
+	p.syms = p.res.Symbols()
+	p.tests = s.testRefs(p, p.testFiles)
 }
 
 // testRefs resolves the names the project's test files write.

@@ -264,6 +264,7 @@ func (s *Server) projectFor(uri string) (*project, string, bool) {
 	if p == nil {
 		p = s.compile(dir)
 	}
+	s.index(p)
 	return p, path, true
 }
 

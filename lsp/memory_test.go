@@ -7,9 +7,9 @@ import (
 	"runtime"
 	"testing"
 
-	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // liveHeap returns the bytes live after a full collection.

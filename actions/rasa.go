@@ -266,6 +266,9 @@ func (r *Runner) rasaDomain() map[string]any {
 				add(s)
 			}
 			for _, f := range p.Flows {
+				if f.Builtin {
+					continue // soni's default patterns run no custom action
+				}
 				for _, s := range f.Slots {
 					if _, ok := slots[s.Name]; !ok {
 						add(s)

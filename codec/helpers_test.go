@@ -38,7 +38,7 @@ func newMachine(t testing.TB, p *ir.Program, opts vm.Options) machine {
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return testNow }
 	}
-	m, err := vm.New(p, opts)
+	m, err := vm.New(irtest.WithDefaultPatterns(p), opts)
 	require.NoError(t, err)
 	return machine{m, New(m)}
 }

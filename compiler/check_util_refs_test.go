@@ -20,7 +20,7 @@ func codeDiags(t *testing.T, src, code string) []string {
 // there are several files, "line:col message (suggestion)" otherwise.
 func inputsDiags(t *testing.T, inputs []input, code string) []string {
 	t.Helper()
-	r := compileInputs(inputs, Options{}.withDefaults(), nil, true)
+	r := compileInputs(inputs, Options{}.withDefaults(), nil, true, true)
 	require.NotNil(t, r)
 	var out []string
 	for _, d := range r.Diags {

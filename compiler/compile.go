@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/soni-dev/soni/diag"
@@ -56,7 +57,7 @@ func Compile(path string, opts Options) *Result {
 		}
 		inputs = append(inputs, input{name: filepath.ToSlash(name), src: src})
 	}
-	r := compileInputs(inputs, opts, ds, len(files) > 0)
+	r := compileInputs(inputs, opts, ds, len(files) > 0, true)
 	if r.Program != nil {
 		root := path
 		if info, err := os.Stat(path); err == nil && !info.IsDir() {
@@ -88,7 +89,7 @@ func CompileSources(files []Source, opts Options) *Result {
 	for i, f := range files {
 		inputs[i] = input{name: f.Name, src: f.Src}
 	}
-	return compileInputs(inputs, opts.withDefaults(), nil, true)
+	return compileInputs(inputs, opts.withDefaults(), nil, true, true)
 }
 
 type input struct {
@@ -96,7 +97,9 @@ type input struct {
 	src  []byte
 }
 
-func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Result {
+// compileInputs compiles the inputs; with patterns, the program gets soni's
+// default patterns (false only for the defaults' own files).
+func compileInputs(inputs []input, opts Options, ds diag.List, found, patterns bool) *Result {
 	r := &Result{}
 	proj := &project{}
 	// Files are parsed, schema-checked and decoded in parallel, each into a
@@ -168,6 +171,11 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found bool) *Resu
 	r.Diags = ds
 	if !ds.HasErrors() {
 		r.Program = lower(proj)
+		if patterns {
+			addDefaults(r.Program, settingPositions(proj))
+			sort.Slice(r.Program.Flows, func(i, j int) bool { return r.Program.Flows[i].Name < r.Program.Flows[j].Name })
+			sort.Slice(r.Program.Responses, func(i, j int) bool { return r.Program.Responses[i].Name < r.Program.Responses[j].Name })
+		}
 	}
 	return r
 }

@@ -43,7 +43,10 @@ func relativize(prog *ir.Program, root string, files []string) {
 		case reflect.Struct:
 			if v.Type() == posType {
 				if f := v.FieldByName("File"); f.CanSet() {
-					if r, ok := rel[f.String()]; ok {
+					// Only a rewrite that changes something writes:
+					// soni's default patterns are shared by every
+					// program, and never rewritten.
+					if r, ok := rel[f.String()]; ok && r != f.String() {
 						f.SetString(r)
 					}
 				}

@@ -65,6 +65,9 @@ func coverage(projects []*Project, visits []map[*Project]map[vm.StepVisit]bool) 
 		flows := append(p.Program.Flows[:0:0], p.Program.Flows...)
 		sort.Slice(flows, func(i, j int) bool { return flows[i].Name < flows[j].Name })
 		for _, f := range flows {
+			if f.Builtin {
+				continue // soni's default patterns are not the project's to cover
+			}
 			fc := &FlowCoverage{Flow: f.Name, Total: len(f.Nodes)}
 			for _, n := range f.Nodes {
 				if seen(vm.StepVisit{Flow: f.Name, Step: n.ID}) {

@@ -647,6 +647,9 @@ func (s *Suite) compile(path string) *Project {
 		p.validators[v.Name] = true
 	}
 	for _, f := range p.Program.Flows {
+		if f.Builtin {
+			continue // soni's default patterns call only built-in actions
+		}
 		for _, n := range f.Nodes {
 			if n.Kind == ir.KindAction {
 				p.actions[n.Action] = true
@@ -665,8 +668,9 @@ func (s *Suite) compile(path string) *Project {
 // check checks every name a file uses against its project and converts
 // the fixtures. It reports whether the file is free of errors.
 func (s *Suite) check(t *Target) bool {
-	// Tests may name the flows and responses of soni's default patterns.
-	f, prog := t.File, ir.WithDefaults(t.Project.Program)
+	// Tests may name the flows and responses of soni's default patterns,
+	// which the program carries.
+	f, prog := t.File, t.Project.Program
 	var ds diag.List
 	suggest := func(dg *diag.Diagnostic, name string, candidates []string) {
 		if c := suggest.Closest(name, candidates); c != "" {

@@ -416,7 +416,10 @@ func checkTurn(prog *ir.Program, turn *Turn, res *vm.Result, missing []string) *
 		out.Expected = slices.Clone(expected)
 	}
 	out.conv = func(slot string) bool { return prog.Slot(slot) != nil }
-	out.defaultPattern = func(flow string) bool { return ir.IsPattern(flow) && prog.Flow(flow) == nil }
+	out.defaultPattern = func(flow string) bool {
+		f := prog.Flow(flow)
+		return ir.IsPattern(flow) && (f == nil || f.Builtin)
+	}
 	if res.State != nil && len(res.State.Metadata) > 0 {
 		out.Metadata = res.State.Metadata
 	}

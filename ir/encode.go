@@ -50,6 +50,27 @@ func Hash(p *Program) (string, error) {
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
+// Fingerprint is the hash of the program as its project wrote it: [Hash]
+// of the program without soni's default patterns and their responses
+// (those marked Builtin). A checkpoint carries its program's fingerprint;
+// leaving the defaults out keeps it when a new soni changes them, which no
+// checkpoint points into (the default patterns never wait for an answer).
+func Fingerprint(p *Program) (string, error) {
+	own := *p
+	own.Flows, own.Responses = nil, nil
+	for _, f := range p.Flows {
+		if f == nil || !f.Builtin {
+			own.Flows = append(own.Flows, f)
+		}
+	}
+	for _, r := range p.Responses {
+		if r == nil || !r.Builtin {
+			own.Responses = append(own.Responses, r)
+		}
+	}
+	return Hash(&own)
+}
+
 // Decode parses an encoded program. It refuses another format or IR version
 // with a message naming both versions, and a hash that does not match the
 // content.

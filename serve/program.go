@@ -32,9 +32,9 @@ func (s *Server) program(w http.ResponseWriter, _ *http.Request) {
 		p = &programJSON{eng: eng}
 		s.programJSON.Store(p)
 	}
-	// The inspector draws the patterns' flows too: the program comes with
+	// The inspector draws the patterns' flows too: the program carries
 	// soni's default patterns, marked builtin, where it defines none.
-	p.once.Do(func() { p.body, p.err = encodeRelative(ir.WithDefaults(eng.Program()), s.opts.Project) })
+	p.once.Do(func() { p.body, p.err = encodeRelative(eng.Program(), s.opts.Project) })
 	if p.err != nil {
 		writeError(w, http.StatusInternalServerError, "internal", "the program could not be encoded")
 		return
@@ -76,8 +76,8 @@ func encodeRelative(prog *ir.Program, project string) ([]byte, error) {
 // relative file that names a file in base is relative to it already; one
 // outside base keeps only its name.
 func relativeFile(file, base string) string {
-	if file == "" {
-		return file
+	if file == "" || strings.HasPrefix(file, ir.DefaultsDir) {
+		return file // soni's default patterns name no file of this machine
 	}
 	if !filepath.IsAbs(file) {
 		if base == "" {

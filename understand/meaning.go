@@ -687,7 +687,7 @@ func (l *lex) chooseSenses(p *ir.Program) {
 	}
 	used := map[string]bool{}
 	for _, f := range p.Flows {
-		if f == nil {
+		if f == nil || f.Builtin {
 			continue
 		}
 		texts := append([]string{strings.ReplaceAll(f.Name, "_", " "), f.Description}, f.Triggers...)

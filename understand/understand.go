@@ -132,8 +132,10 @@ func New(p *ir.Program) *Rules {
 			r.readAs[s] = x
 		}
 	}
+	// soni's default patterns (Builtin) start from commands, not from what
+	// a message says: the rules read the project's flows only.
 	for _, f := range p.Flows {
-		if f == nil {
+		if f == nil || f.Builtin {
 			continue
 		}
 		for _, s := range f.Slots {
@@ -143,7 +145,7 @@ func New(p *ir.Program) *Rules {
 		}
 	}
 	for _, f := range p.Flows {
-		if f == nil {
+		if f == nil || f.Builtin {
 			continue
 		}
 		fr := &flowRules{name: f.Name}

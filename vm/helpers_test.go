@@ -42,7 +42,7 @@ func newMachine(t testing.TB, p *ir.Program, opts Options) *Machine {
 	if opts.Now == nil {
 		opts.Now = fixedNow
 	}
-	m, err := New(p, opts)
+	m, err := New(irtest.WithDefaultPatterns(p), opts)
 	require.NoError(t, err)
 	return m
 }

@@ -51,9 +51,6 @@ type Machine struct {
 	initial                         map[string]any
 	// responses are the program's responses, compiled.
 	responses map[string]*respRT
-	// full is the program with soni's default patterns and their
-	// responses added where it defines none (ir.WithDefaults).
-	full *ir.Program
 }
 
 // slotRT is a slot definition with its compiled validation and message.
@@ -114,7 +111,7 @@ type assignRT struct {
 
 // New prepares a program for execution: it checks the IR version and the
 // graph, compiles every expression and template once, and computes the
-// program's fingerprint (its [ir.Hash]).
+// program's fingerprint (its [ir.Fingerprint]).
 func New(p *ir.Program, opts Options) (*Machine, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no program")
@@ -135,7 +132,7 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	fp, err := ir.Hash(p)
+	fp, err := ir.Fingerprint(p)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +141,6 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 	}
 	m := &Machine{
 		prog:        p,
-		full:        ir.WithDefaults(p),
 		opts:        opts,
 		settings:    withDefaults(p.Settings),
 		fingerprint: fp,
@@ -203,7 +199,7 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 			m.initial[s.Name] = v
 		}
 	}
-	for _, f := range m.full.Flows {
+	for _, f := range p.Flows {
 		fr, err := m.compileFlow(f)
 		if err != nil {
 			return nil, err
@@ -211,7 +207,14 @@ func New(p *ir.Program, opts Options) (*Machine, error) {
 		m.flows[f.Name] = fr
 	}
 	for _, fr := range m.flows {
-		fr.callees = m.full.Callees(fr.f.Name)
+		fr.callees = p.Callees(fr.f.Name)
+	}
+	// The compiler gives every program a flow for each pattern: soni's
+	// default where the project has none.
+	for _, name := range ir.Patterns {
+		if m.flows[name] == nil {
+			return nil, fmt.Errorf("program has no flow %q: soni's compiler gives every program its default patterns; compile the project again", name)
+		}
 	}
 	return m, nil
 }
@@ -437,7 +440,7 @@ func (m *Machine) compileNode(fr *flowRT, n *ir.Node) (*nodeRT, error) {
 // Program returns the program the machine runs.
 func (m *Machine) Program() *ir.Program { return m.prog }
 
-// Fingerprint returns the program's fingerprint ([ir.Hash]), which every
+// Fingerprint returns the program's fingerprint ([ir.Fingerprint]), which every
 // checkpoint written by this machine carries.
 func (m *Machine) Fingerprint() string { return m.fingerprint }
 

@@ -16,8 +16,9 @@ import (
 // The patterns: conversation repair runs as flows on the stack. The VM
 // starts a pattern's flow by itself (a correction, a cancellation, a
 // message it did not understand, a flow that completed...) and gives it
-// its context as read-only slots; the flow is soni's default
-// (ir.WithDefaults) or the project's own flow of the same name. While the
+// its context as read-only slots; the flow is the project's own flow
+// of the pattern's name or soni's default, which the compiler adds to the
+// program (marked Builtin). While the
 // commands of a turn are applied, the patterns they ask for wait in a
 // queue and start, in order, once every command is applied, so that a
 // command after a correction still sees the flow it is about.

@@ -71,8 +71,8 @@ type varRT struct {
 
 // compileResponses compiles the program's responses.
 func (m *Machine) compileResponses() error {
-	m.responses = make(map[string]*respRT, len(m.full.Responses))
-	for _, r := range m.full.Responses {
+	m.responses = make(map[string]*respRT, len(m.prog.Responses))
+	for _, r := range m.prog.Responses {
 		if r == nil {
 			return fmt.Errorf("program has a nil response")
 		}

@@ -27,7 +27,7 @@ type State struct {
 	Session string
 	// Revision counts the successful turns; each one increments it.
 	Revision uint64
-	// Fingerprint is the [ir.Hash] of the program the state belongs to.
+	// Fingerprint is the [ir.Fingerprint] of the program the state belongs to.
 	Fingerprint string
 	// Created and Updated are the times the conversation started and its
 	// last successful turn ended, in UTC.

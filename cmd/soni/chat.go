@@ -258,7 +258,7 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 				ch.note("usage: /start FLOW; the flows are %s", strings.Join(ch.flowNames(), ", "))
 				return false, nil
 			}
-			if ch.eng.Program().Flow(arg) == nil {
+			if !ch.projectFlow(arg) {
 				hint := ""
 				if s := suggest.Closest(arg, ch.flowNames()); s != "" {
 					hint = fmt.Sprintf(" (did you mean %q?)", s)
@@ -287,7 +287,7 @@ func (ch *chat) handle(ctx context.Context, line string) (bool, error) {
 			in.Commands = []vm.Command{{Kind: vm.CmdDeny}}
 		default:
 			if p, err := payload.Parse(line); err == nil && (p.Kind == payload.SetSlots ||
-				p.Kind == payload.Intent && (len(p.Slots) > 0 || ch.eng.Program().Flow(p.Name) != nil)) {
+				p.Kind == payload.Intent && (len(p.Slots) > 0 || ch.projectFlow(p.Name))) {
 				// A button's payload, typed or pasted: the engine reads it.
 				// A bare /word that names no flow is a mistyped command.
 				break
@@ -347,14 +347,23 @@ A button's payload, /SetSlots(slot=value) or /intent{"slot": "value"}, is
 sent as a message, as a click would send it.
 `
 
-// flowNames returns the names of the program's flows, sorted.
+// flowNames returns the names of the project's flows (not soni's default
+// patterns), sorted.
 func (ch *chat) flowNames() []string {
 	var names []string
 	for _, f := range ch.eng.Program().Flows {
-		names = append(names, f.Name)
+		if !f.Builtin {
+			names = append(names, f.Name)
+		}
 	}
 	slices.Sort(names)
 	return names
+}
+
+// projectFlow reports whether the project defines a flow of this name.
+func (ch *chat) projectFlow(name string) bool {
+	f := ch.eng.Program().Flow(name)
+	return f != nil && !f.Builtin
 }
 
 // banner tells, on stderr, which project is loaded, the flows a message can

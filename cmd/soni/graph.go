@@ -32,14 +32,20 @@ func graphCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			flows := prog.Flows
+			// The project's flows; a pattern the project does not
+			// override is drawn as soni's default flow when --flow names
+			// it (language.md §17).
+			var flows []*ir.Flow
+			for _, f := range prog.Flows {
+				if !f.Builtin {
+					flows = append(flows, f)
+				}
+			}
 			if name := c.String("flow"); name != "" {
-				// A pattern the project does not override is drawn as
-				// soni's default flow (language.md §17).
-				f := ir.WithDefaults(prog).Flow(name)
+				f := prog.Flow(name)
 				if f == nil {
 					var names []string
-					for _, f := range prog.Flows {
+					for _, f := range flows {
 						names = append(names, f.Name)
 					}
 					return usageError("graph: unknown flow %q: the flows are %s", name, strings.Join(names, ", "))

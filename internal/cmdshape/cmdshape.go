@@ -71,7 +71,7 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 			}
 		}
 		f := prog.Flow(name)
-		if f == nil {
+		if f == nil || f.Builtin {
 			return nil, fmt.Errorf("start_flow: unknown flow %q", name)
 		}
 		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: name}
@@ -112,7 +112,7 @@ func objectCommand(prog *ir.Program, kind vm.CommandKind, arg any) ([]vm.Command
 		cmd := vm.Command{Kind: vm.CmdClarify}
 		for _, f := range list {
 			name, _ := f.(string)
-			if prog.Flow(name) == nil {
+			if fl := prog.Flow(name); fl == nil || fl.Builtin {
 				return nil, fmt.Errorf("clarify: unknown flow %v", f)
 			}
 			cmd.Flows = append(cmd.Flows, name)
@@ -127,7 +127,7 @@ func slotExists(prog *ir.Program, name string) bool {
 		return true
 	}
 	for _, f := range prog.Flows {
-		if f.Slot(name) != nil {
+		if !f.Builtin && f.Slot(name) != nil {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ package irtest
 import (
 	"fmt"
 
+	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 )
@@ -174,6 +175,18 @@ func AnySlot(name string) *ir.Slot { return &ir.Slot{Name: name, Type: ir.TypeAn
 // program builds a program with default settings.
 func Program(slots []*ir.Slot, actions []*ir.Action, flows ...*ir.Flow) *ir.Program {
 	return &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Slots: slots, Actions: actions, Flows: flows}
+}
+
+// WithDefaultPatterns returns a copy of a program built by hand with
+// soni's default patterns and their responses added, configured by its
+// settings, as the compiler adds them to every program it makes; the VM
+// runs no program without them. p is not changed.
+func WithDefaultPatterns(p *ir.Program) *ir.Program {
+	out := *p
+	out.Flows = append([]*ir.Flow(nil), p.Flows...)
+	out.Responses = append([]*ir.Response(nil), p.Responses...)
+	compiler.AddDefaultPatterns(&out)
+	return &out
 }
 
 // BookFlight is the reference flow of the speed targets

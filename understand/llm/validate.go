@@ -260,16 +260,20 @@ func placeholder(v string) bool {
 // another case (Transfer_Funds), or the one flow a letter away. how is
 // "exact", "case", "repaired" or "" (none).
 func resolveFlow(prog *ir.Program, name string) (string, string) {
-	if prog.Flow(name) != nil {
+	// soni's default patterns start from commands, never by name.
+	if f := prog.Flow(name); f != nil && !f.Builtin {
 		return name, "exact"
 	}
 	found, n := "", 0
 	for _, f := range prog.Flows {
-		if strings.EqualFold(f.Name, name) {
+		if strings.EqualFold(f.Name, name) && !f.Builtin {
 			return f.Name, "case"
 		}
 	}
 	for _, f := range prog.Flows {
+		if f.Builtin {
+			continue
+		}
 		if suggest.Levenshtein(strings.ToLower(f.Name), strings.ToLower(name)) == 1 {
 			found = f.Name
 			n++

@@ -348,6 +348,8 @@ func truthy(ref, typ string) string {
 		return "lower(" + ref + ` ?? "") not in ["", "false", "no", "0"]`
 	case "float":
 		return "(" + ref + " ?? 0) != 0"
+	case "list":
+		return "len(" + ref + " ?? []) > 0"
 	}
 	return ref + ` not in [nil, false, "", 0]`
 }

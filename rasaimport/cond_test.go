@@ -35,6 +35,8 @@ func TestTranslateCond(t *testing.T) {
 		{in: `{"a", "b"} contains slots.tier`, want: `slots.tier in ["a", "b"]`},
 		{in: `slots.name contains "x"`, want: `(slots.name ?? "") contains "x"`},
 		{in: `slots.list contains "x"`, want: `"x" in (slots.list ?? [])`},
+		{in: `slots.list`, want: `len(slots.list ?? []) > 0`},
+		{in: `not slots.list`, want: `not (len(slots.list ?? []) > 0)`},
 		{in: `slots.name matches "^A"`, want: `(slots.name ?? "") matches "^A"`},
 		{in: `slots.n < 1`, value: "n", want: "value < 1"},
 		{in: `slots.n < slots.other`, value: "n", want: "value < slots.other", slots: []string{"other"}},

@@ -14,7 +14,7 @@ import (
 
 // soniSlotTypes maps Rasa's slot types to soni's.
 var soniSlotTypes = map[string]string{
-	"text": "text", "bool": "boolean", "float": "number", "categorical": "categorical", "any": "any", "list": "any",
+	"text": "text", "bool": "boolean", "float": "number", "categorical": "categorical", "any": "any", "list": "list",
 }
 
 // slotDef writes the definition of a slot (without its name).
@@ -27,8 +27,8 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 			"slot %q has the type %q, which the importer does not know: soni reads it as text", si.name, si.typ)
 	}
 	if si.typ == "list" {
-		im.rep.add(si.at, "slot", StatusApproximated, out, "nothing; use len(...) and in over the value in conditions",
-			"slot %q is a list: soni holds it as a slot of type any", si.name)
+		im.rep.add(si.at, "slot", StatusApproximated, out, "nothing, unless an action sets items that are maps or lists: then make the slot type any",
+			"slot %q is a list: soni holds it as a list slot, whose items are texts (an action's numbers are stored as text)", si.name)
 	}
 	n := si.n
 	// A text slot filled from an entity whose values the NLU examples
@@ -36,12 +36,16 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 	// message as Rasa's entity extractor would.
 	var entity string
 	var entityVals []string
-	if typ == "text" && !namesSomething(si) {
+	// A list slot filled from such an entity takes every value of it
+	// that a message names, as Rasa's list slots take every entity found.
+	if (typ == "text" || typ == "list") && !namesSomething(si) {
 		for _, mp := range n.get("mappings").list() {
 			if mp.get("type").str() == "from_entity" && !mp.has("role") && !mp.has("group") {
 				if vals := im.p.entityValues[mp.get("entity").str()]; len(vals) >= 2 {
 					entity, entityVals = mp.get("entity").str(), vals
-					typ = "categorical"
+					if typ == "text" {
+						typ = "categorical"
+					}
 					break
 				}
 			}
@@ -57,8 +61,8 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 			vals.add(v)
 		}
 		m.add("values", vals)
-		im.rep.add(si.at, "slot", StatusApproximated, out, "add the values the slot may take, or make it text again and use the LLM understanding",
-			"slot %q is filled from the entity %q: soni makes it categorical, with the %d values the NLU examples annotate (%s); other answers are refused",
+		im.rep.add(si.at, "slot", StatusApproximated, out, "add the values the slot may take, or make it "+si.typ+" again without values and use the LLM understanding",
+			"slot %q is filled from the entity %q: soni gives it the %d values the NLU examples annotate (%s); other answers are refused",
 			si.name, entity, len(entityVals), strings.Join(entityVals, ", "))
 	}
 	if typ == "categorical" && entityVals == nil {
@@ -84,7 +88,10 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 			m.add("max", v.v)
 		}
 	}
-	if v := n.get("initial_value"); v != nil && v.kind != kNull && si.flow == "" {
+	if v := n.get("initial_value"); v != nil && v.kind != kNull && si.flow == "" && !(typ == "list" && len(v.list()) == 0) {
+		// A list's initial [] is Rasa's empty list: soni's list slot
+		// starts unset instead, which the imported conditions read as
+		// an empty list (slots.x ?? []).
 		m.add("initial", nodeY(v))
 	}
 	for _, mp := range n.get("mappings").list() {

@@ -326,6 +326,7 @@ func (im *importer) domainFile() *ymap {
 		actions.add(name, d)
 		im.sum.Actions.add(len(im.rep.items) == before)
 	}
+	im.agentActions(actions)
 	if len(actions.entries) > 0 {
 		doc.add("actions", actions)
 	}

@@ -245,6 +245,9 @@ func (b *flowBuilder) stepKeys(st *node) {
 	if known == nil {
 		return
 	}
+	if _, agent := b.im.agentCall(st); agent {
+		return // agentStep reports its keys
+	}
 	for i, k := range st.keys {
 		v := st.vals[i]
 		switch {
@@ -444,6 +447,11 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 			kind = "link"
 		}
 		target := st.get(kind).str()
+		if kind == "call" {
+			if what, ok := im.agentCall(st); ok {
+				return b.agentStep(st, m, what), nil
+			}
+		}
 		if im.flows[target] == nil && !(im.f.patterns && ir.IsPattern(target)) {
 			im.rep.add(st.at, "step", StatusCommented, b.out, "import or write the flow, or remove the step",
 				"flow %q %ss %q, which is not a flow of the project (or one soni provides)", b.f.name, kind, target)

@@ -31,6 +31,10 @@ type importer struct {
 	saidInline map[string]bool
 	// stepIDs maps each flow's Rasa step ids to soni's.
 	stepIDs map[string]map[string]string
+	// agents are the sub-agents and MCP tools the flows hand over to, in
+	// agentOrder (agents.go).
+	agents     map[string]*agentUse
+	agentOrder []string
 }
 
 // Translate reads the Rasa project in src and returns the soni project's

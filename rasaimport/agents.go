@@ -1,0 +1,132 @@
+package rasaimport
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Rasa 3.14 lets a flow hand the conversation to an agent: a call step
+// whose target is a sub-agent (a ReAct agent over MCP tools, or an
+// external A2A agent, configured under sub_agents/), optionally ended by
+// exit_if conditions, or a call of one MCP tool (call with mcp_server).
+// soni runs neither. The import must not make such a step a silent
+// success, so it becomes an action step whose action has no runner: the
+// flow fails loudly there (the user hears the action's failure message,
+// the trace names it) until a person gives the action a runner that does
+// the agent's job, and the report counts each as needing a person.
+
+// agentUse is an agentic call of the Rasa project.
+type agentUse struct {
+	name string
+	at   loc
+	// what says what Rasa would run, for the comment and the report.
+	what string
+	// does says what it does for the user, as an action's description.
+	does string
+}
+
+// agentCall reports whether a call step hands over to an agent or an MCP
+// tool rather than calling a flow, and describes it.
+func (im *importer) agentCall(st *node) (string, bool) {
+	target := st.get("call").str()
+	switch {
+	case target == "":
+		return "", false
+	case st.has("mcp_server"):
+		return fmt.Sprintf("the MCP tool %q of the server %q", target, st.get("mcp_server").str()), true
+	case im.flows[target] != nil:
+		return "", false
+	case st.has("exit_if"):
+		return fmt.Sprintf("the Rasa sub-agent %q (until its exit_if conditions hold)", target), true
+	case im.p.subAgent(target):
+		return fmt.Sprintf("the Rasa sub-agent %q", target), true
+	}
+	return "", false
+}
+
+// subAgent reports whether sub_agents/NAME/ holds an agent's
+// configuration.
+func (p *rasaProject) subAgent(name string) bool {
+	if !validName(name) {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(p.root, "sub_agents", name))
+	return err == nil && st.IsDir()
+}
+
+// subAgentDescription is the description in sub_agents/NAME/config.yml,
+// or "".
+func (p *rasaProject) subAgentDescription(name string) string {
+	if !p.subAgent(name) {
+		return ""
+	}
+	rel := "sub_agents/" + name + "/config.yml"
+	if !p.inside(rel) {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(p.root, filepath.FromSlash(rel))); err != nil {
+		return ""
+	}
+	n, err := p.read(rel)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(n.get("agent").get("description").str())
+}
+
+// useAgent records an agentic call, the first time it is seen.
+func (im *importer) useAgent(name, what string, at loc) {
+	if im.agents == nil {
+		im.agents = map[string]*agentUse{}
+	}
+	if im.agents[name] == nil {
+		does := "run the sub-agent " + name
+		if strings.HasPrefix(what, "the MCP tool") {
+			does = "call the tool " + name
+		} else if d := im.p.subAgentDescription(name); d != "" {
+			does = d
+		}
+		im.agents[name] = &agentUse{name: name, at: at, what: what, does: does}
+		im.agentOrder = append(im.agentOrder, name)
+	}
+}
+
+// agentStep translates an agentic call into an action step of an action
+// with no runner, and reports it as needing a person.
+func (b *flowBuilder) agentStep(st *node, m *ymap, what string) *ymap {
+	name := st.get("call").str()
+	b.im.useAgent(name, what, st.at)
+	keys := []string{}
+	for _, k := range st.keys {
+		if k != "call" && k != "id" && k != "next" {
+			keys = append(keys, k)
+		}
+	}
+	extra := ""
+	if len(keys) > 0 {
+		extra = fmt.Sprintf(" (its %s not translated)", strings.Join(keys, ", "))
+	}
+	b.im.rep.add(st.at, "step", StatusManual, b.out,
+		fmt.Sprintf("give the action %q a runner that does what the agent did (run: http or exec, or a Go function), or rewrite the step with soni's steps", name),
+		"flow %q hands the conversation to %s%s, which soni cannot run: the imported step calls the action %q, which has no runner, so the flow fails there, loudly, until a person gives it one", b.f.name, what, extra, name)
+	m.add("type", "action")
+	m.add("call", name)
+	return m
+}
+
+// agentActions declares the actions that stand for agentic calls: a
+// description and no runner.
+func (im *importer) agentActions(actions *ymap) {
+	for _, name := range im.agentOrder {
+		a := im.agents[name]
+		if actions.get(name) != nil {
+			continue
+		}
+		d := &ymap{}
+		d.add("description", a.does)
+		e := actions.add(name, d)
+		e.comments = []string{"Rasa ran " + a.what + " here; soni cannot. This action has no runner, so the step fails loudly until it gets one."}
+	}
+}

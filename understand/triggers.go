@@ -240,7 +240,10 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			}
 		case s.def.Pattern != "" && typed(s.def):
 			if words == nil {
-				words = strings.Fields(head)
+				// The words that matched the trigger are no values.
+				words = slices.DeleteFunc(strings.Fields(head), func(w string) bool {
+					return fr.triggerValue(strings.Trim(w, ".,;:!?¿¡\"'()[]{}"), &ir.Slot{Type: ir.TypeText})
+				})
 			}
 			if v, ok := patternWord(conv, s.def, words); ok {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: v})
@@ -262,6 +265,12 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			out = append(out, sv)
 		}
 	}
+	// A word of the message that matched the flow's trigger is never a
+	// slot value: "ask code twice" does not give a three-letter code
+	// "ask", nor "collect two codes" the code "two".
+	out = slices.DeleteFunc(out, func(sv vm.SlotValue) bool {
+		return fr.triggerValue(sv.Value, r.defOf(fr, sv.Slot))
+	})
 	// Drop values recognised for two slots: the message does not say which.
 	kept := out[:0]
 	for i, sv := range out {
@@ -280,6 +289,46 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 		return nil
 	}
 	return kept
+}
+
+// defOf is the definition of a slot the flow (or a flow it calls)
+// collects, or nil.
+func (r *Rules) defOf(fr *flowRules, name string) *ir.Slot {
+	for _, s := range slices.Concat(fr.slots, fr.callees) {
+		if s.name == name {
+			return s.def
+		}
+	}
+	return nil
+}
+
+// triggerValue reports whether a value read for a text slot is made only
+// of words of the flow's trigger phrases (compared by stem): the words
+// that started the flow, not a value. Categorical values stay: "show my
+// savings balance" names the account in a phrase of the flow.
+func (fr *flowRules) triggerValue(val any, def *ir.Slot) bool {
+	str, ok := val.(string)
+	if !ok || def == nil || (def.Type != ir.TypeText && def.Type != ir.TypeAny) {
+		return false
+	}
+	words := strings.Fields(values.Normalize(str))
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		st := stem(w)
+		found := false
+		for _, t := range fr.triggers {
+			if slices.Contains(t.words, st) || slices.Contains(strings.Fields(t.norm), w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // patternWord returns the one distinct word of the message that converts

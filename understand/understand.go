@@ -409,7 +409,7 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		// request for help or a person is not, unless it is strongly one
 		// of the flow's phrases.
 		if c, ok := r.smallTalk(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
-			if p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v) {
+			if (p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v)) && !r.nameAnswer(p, c, head) {
 				return unsure("small talk: "+string(c.Kind), c), nil
 			}
 		}
@@ -1436,6 +1436,29 @@ func (r *Rules) otherSlot(flow, skip, rest string, v vm.View) (string, any, bool
 	return name, val, true
 }
 
+// nameAnswer reports whether a message that reads as an acknowledgement
+// ("Nice", "Great") is the answer to a free-text question whose answer
+// is a name (a place or a person: "Which city?", "Who should get it?"):
+// one capitalised word, no exclamation, written as a name is. "Nice" at
+// "Which city?" is the city; "nice!" and "nice" stay small talk.
+func (r *Rules) nameAnswer(p *vm.Pending, c vm.Command, head string) bool {
+	if p == nil || p.Kind != vm.PendingCollect || c.Kind != vm.CmdChitchat || c.SmallTalk != ir.SmallTalkAck {
+		return false
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	fr := r.byName[p.Flow]
+	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") || fr == nil || fr.role[p.Slot] == roleNone {
+		return false
+	}
+	w := strings.TrimRight(strings.TrimSpace(head), ".")
+	if strings.ContainsAny(w, " !?,") || utf8.RuneCountInString(w) < 2 {
+		return false
+	}
+	first, size := utf8.DecodeRuneInString(w)
+	rest := w[size:]
+	return unicode.IsUpper(first) && rest == strings.ToLower(rest)
+}
+
 // noAnswer reports whether a short message says the user has no answer:
 // "not sure yet", "no idea", "idk", "no lo sé".
 func noAnswer(norm string) bool {
@@ -1448,10 +1471,16 @@ func noAnswer(norm string) bool {
 		if !nonAnswers[w] && !noAnswerWords[w] {
 			return false
 		}
-		core = core || nonAnswers[w]
+		core = core || nonAnswers[w] && !noneWords[w]
 	}
 	return core
 }
+
+// noneWords say there is none: at a free-text question ("Any note?")
+// "none" and "nothing" are the user's answer, not a lack of one. A
+// placeholder is a model's habit (understand/llm drops it); from a user
+// the word is the answer.
+var noneWords = wordSet("none", "nothing", "nada", "ninguno", "ninguna")
 
 var noAnswerWords = wordSet("yet", "really", "know", "i", "dont", "have", "clue", "lo", "la",
 	"todavia", "aun", "sure", "certain", "clue")

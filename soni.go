@@ -32,7 +32,7 @@ import (
 	"github.com/soni-dev/soni/codec"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
-	"github.com/soni-dev/soni/understand"
+	"github.com/soni-dev/soni/understand/llm"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -58,9 +58,19 @@ type Options struct {
 	// ActionOptions configure the default action runner (timeouts, output
 	// limit, environment lookup, HTTP transport).
 	ActionOptions actions.Options
-	// Understander turns messages into commands; the default is the
-	// built-in deterministic understanding of package understand.
+	// Understander turns messages into commands. When nil, the engine
+	// builds the one the program's understanding settings ask for, as the
+	// soni command does (package llm's Select): Understanding first, then
+	// the environment (SONI_UNDERSTANDING, SONI_LLM_BASE_URL,
+	// SONI_LLM_MODEL, the key in SONI_LLM_API_KEY), then the project's
+	// understanding block; the default is the built-in deterministic rules
+	// of package understand.
 	Understander vm.Understander
+	// Understanding overrides the project's understanding mode (rules, llm
+	// or hybrid), model endpoint and model, as soni's --understanding,
+	// --llm-url and --llm-model flags do; an empty field keeps what the
+	// environment or the project says. Unused when Understander is set.
+	Understanding llm.Overrides
 	// Compiler holds the compiler's limits, for [Load].
 	Compiler compiler.Options
 }
@@ -150,7 +160,10 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	}
 	u := opts.Understander
 	if u == nil {
-		u = understand.New(p)
+		var err error
+		if u, _, err = llm.Select(p, dir, opts.Understanding, nil); err != nil {
+			return nil, fmt.Errorf("understanding: %w", err)
+		}
 	}
 	// Button payloads are read first, whatever the understanding layer.
 	u = payloadUnderstander{next: u}

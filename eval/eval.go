@@ -22,6 +22,7 @@ import (
 	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -175,7 +176,7 @@ func Run(ctx context.Context, path string, f *File, prog *ir.Program, dir string
 
 // RunWith is Run with hooks.
 func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir string, u vm.Understander, hooks Hooks) (*Result, error) {
-	eng, err := soni.New(prog, soni.Options{Dir: dir})
+	eng, err := soni.New(prog, soni.Options{Dir: dir, Understander: understand.New(prog)})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/internal/loadgen"
 	"github.com/soni-dev/soni/serve"
+	"github.com/soni-dev/soni/understand"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,7 +46,10 @@ func benchCommand(e *env) *cli.Command {
 				defer store.Close()
 				srv := serve.New(nil, serve.Options{})
 				dir := soni.ProjectDir(path)
-				eng, err := soni.New(prog, soni.Options{Store: srv.Metrics().Store(store), Dir: dir, Actions: srv.Metrics().Actions(actions.New(prog, dir, actions.Options{}))})
+				// The rules understand the benchmark's messages, whatever
+				// the project's understanding settings.
+				eng, err := soni.New(prog, soni.Options{Store: srv.Metrics().Store(store), Dir: dir, Understander: understand.New(prog),
+					Actions: srv.Metrics().Actions(actions.New(prog, dir, actions.Options{}))})
 				if err != nil {
 					return cli.Exit(fmt.Sprintf("bench: %s", err), exitFailed)
 				}

@@ -41,7 +41,9 @@ const (
 // layer or given directly (tests, / commands in chat).
 type Command struct {
 	Kind CommandKind `json:"kind"`
-	// Flow is the flow to start (start_flow).
+	// Flow is the flow to start (start_flow), or the flow to cancel
+	// (cancel_flow: "cancel the flight" wherever it is on the stack; empty
+	// for the topmost flow).
 	Flow string `json:"flow,omitempty"`
 	// Slot and Value are the slot to set or correct and its raw value;
 	// the VM converts and validates it against the slot's type.

@@ -725,6 +725,10 @@ func (t *turn) apply(c *Command) error {
 		t.trace("command " + string(c.Kind) + " " + c.Slot + "=" + quoteShort(c.Value))
 		return t.correctSlot(c.Slot, c.Value)
 	case CmdCancelFlow:
+		if c.Flow != "" {
+			t.trace("command cancel_flow " + c.Flow)
+			return t.cancelNamed(c.Flow)
+		}
 		t.trace("command cancel_flow")
 		if t.top() == nil {
 			t.trace("no active flow to cancel")

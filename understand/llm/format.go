@@ -29,7 +29,7 @@ func FormatCommands(cmds []vm.Command) string {
 		case vm.CmdSetSlot, vm.CmdCorrectSlot:
 			line(strings.ReplaceAll(string(c.Kind), "_", " ") + " " + c.Slot + " " + formatValue(c.Value))
 		case vm.CmdCancelFlow:
-			line("cancel flow")
+			line(strings.TrimSpace("cancel flow " + c.Flow))
 		case vm.CmdHandoff:
 			line("human handoff")
 		case vm.CmdRepeat:

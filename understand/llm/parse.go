@@ -25,7 +25,7 @@ type Raw struct {
 //	start flow F
 //	set slot S V
 //	correct slot S V
-//	cancel flow
+//	cancel flow [F]
 //	affirm
 //	deny
 //	clarify F1 F2 ...
@@ -86,6 +86,11 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 			c.Value = strings.Join(fields[3:], " ")
 		case two == "cancel flow" && len(fields) == 2:
 			c.Kind, ok = "cancel_flow", true
+		case two == "cancel flow" && len(fields) == 3:
+			// "cancel flow book_flight": the flow to cancel, wherever it
+			// is on the stack.
+			c.Kind = "cancel_flow"
+			c.Flow, ok = name(2)
 		case two == "human handoff" && len(fields) == 2:
 			c.Kind, ok = "human_handoff", true
 		case len(fields) == 1 && kw == "repeat":
@@ -168,6 +173,9 @@ func callForm(l string) (Raw, bool) {
 			return Raw{Kind: kind, Slot: args[0], Value: args[1]}, true
 		}
 	case "cancelflow":
+		if len(args) == 1 && name(args[0]) {
+			return Raw{Kind: "cancel_flow", Flow: args[0]}, true
+		}
 		return Raw{Kind: "cancel_flow"}, len(args) == 0
 	case "humanhandoff", "handoff":
 		return Raw{Kind: "human_handoff"}, len(args) == 0

@@ -26,6 +26,7 @@ func TestParseCommands(t *testing.T) {
 			{Kind: "affirm", Line: 3},
 		}, []string{"Sure! Here are the commands:", "Hope this helps"}},
 		{"```\ncancel flow\n```", []Raw{{Kind: "cancel_flow", Line: 2}}, nil},
+		{"cancel flow book_flight\nCancelFlow(book_hotel)", []Raw{{Kind: "cancel_flow", Flow: "book_flight", Line: 1}, {Kind: "cancel_flow", Flow: "book_hotel", Line: 2}}, nil},
 		{"clarify check_balance transfer_funds\nhuman handoff\nchitchat\nfallback\ndeny", []Raw{
 			{Kind: "clarify", Flows: []string{"check_balance", "transfer_funds"}, Line: 1},
 			{Kind: "human_handoff", Line: 2}, {Kind: "chitchat", Line: 3}, {Kind: "fallback", Line: 4}, {Kind: "deny", Line: 5},

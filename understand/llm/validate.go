@@ -161,7 +161,13 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			}
 			add(vm.Command{Kind: kind, Slot: r.Slot, Value: val})
 		case "cancel_flow":
-			add(vm.Command{Kind: vm.CmdCancelFlow})
+			// A flow named is cancelled where it is on the stack; one
+			// that is not there, or is on top, is the flow on top.
+			c := vm.Command{Kind: vm.CmdCancelFlow}
+			if r.Flow != "" && below(v.Stack, r.Flow) {
+				c.Flow = r.Flow
+			}
+			add(c)
 		case "affirm", "deny":
 			p := v.Pending
 			switch {
@@ -493,4 +499,19 @@ func visible(prog *ir.Program, flow, name string) *ir.Slot {
 		return f.Slot(name)
 	}
 	return nil
+}
+
+// below reports whether a flow is on the stack under the topmost flow
+// that is no pattern.
+func below(stack []string, flow string) bool {
+	top := len(stack) - 1
+	for top >= 0 && ir.IsPattern(stack[top]) {
+		top--
+	}
+	for i := top - 1; i >= 0; i-- {
+		if stack[i] == flow {
+			return true
+		}
+	}
+	return false
 }

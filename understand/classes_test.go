@@ -12,7 +12,7 @@ import "testing"
 func TestMessagesAsUsersTypeThem(t *testing.T) {
 	atDescription := []string{"open a ticket", "technical"}
 	runGeneral(t, "support", []gcase{
-		{"a problem in a value's words", nil, "the website crashed again", "start_flow open_ticket category=technical", false},
+		{"a problem in a value's words", nil, "the website crashed again", "start_flow open_ticket category=technical description=the website crashed again", false},
 		{"another form of a value's word", nil, "you guys billed me twice", "start_flow open_ticket category=billing", false},
 		{"the state of a request", nil, "what's the state of my request", "start_flow check_ticket_status", false},
 		{"following up on a case", nil, "I'd like to follow up on my case", "start_flow check_ticket_status", false},

@@ -160,9 +160,9 @@ func TestOpeningsByMeaning(t *testing.T) {
 		{"typos in an opening", nil, "I wnat to send mony to Bob", "start_flow transfer_funds recipient=Bob", false},
 	})
 	runGeneral(t, "support", []gcase{
-		{"problem", nil, "my internet isn't working", "start_flow open_ticket", false},
+		{"problem", nil, "my internet isn't working", "start_flow open_ticket description=my internet isn't working", false},
 		{"status with a ticket", nil, "any update on T-44556?", "start_flow check_ticket_status ticket_id=T-44556", false},
-		{"a word of a categorical value says what a flow is about", nil, "my laptop keeps crashing", "start_flow open_ticket category=technical", false},
+		{"a word of a categorical value says what a flow is about", nil, "my laptop keeps crashing", "start_flow open_ticket category=technical description=my laptop keeps crashing", false},
 		{"a word of a longer synonym does not", nil, "no", "fallback", false},
 	})
 }

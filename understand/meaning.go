@@ -72,6 +72,9 @@ type lex struct {
 	// are the words of each built-in group.
 	senses map[string][]string
 	groups map[string][]string
+	// negated maps a negation of doing to the concept of the phrases
+	// that start with it ("wont load": a problem), opening.go.
+	negated map[string]string
 }
 
 func newLex(extra map[string][]string) *lex {
@@ -145,6 +148,7 @@ func newLex(extra map[string][]string) *lex {
 		}
 	}
 	sort.SliceStable(l.phrases, func(i, j int) bool { return len(l.phrases[i]) > len(l.phrases[j]) })
+	l.negated = negatedLeads(l.phrases)
 	return l
 }
 
@@ -209,6 +213,7 @@ func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string
 			}
 		}
 	}
+	out = append(out, l.negatedConcepts(words, used)...)
 	for i, w := range words {
 		if used[i] || stopWords[w] || stopWords[stem(w)] || isNumberish(w) || currencyWords[w] || dateWord(w) || dateVocabulary[w] {
 			continue

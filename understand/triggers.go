@@ -285,6 +285,13 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			kept = append(kept, sv)
 		}
 	}
+	// "a room, not a suite": a negated value opens nothing (negation.go).
+	kept = r.withoutNegated(fr, head, view, kept)
+	// "my laptop won't turn on": the opening describes what the flow's
+	// first free-text slot asks for (opening.go).
+	if sv, ok := r.openingText(fr, head, kept); ok {
+		kept = append(kept, sv)
+	}
 	if len(kept) == 0 {
 		return nil
 	}

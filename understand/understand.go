@@ -383,6 +383,18 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if plainCancel {
 		return sure("a cancel word", cancelCommand(p, norm)), nil
 	}
+	// "no, cancel the flight" under a hotel booking, "I don't want to
+	// send money anymore" (cancelnamed.go).
+	if objectCancel && len(v.Stack) > 0 {
+		if rd, ok := r.cancelNamed(p, norm, cancelObject, v); ok {
+			return rd, nil
+		}
+	}
+	if complete {
+		if rd, ok := r.negatedWish(p, norm, head, v); ok {
+			return rd, nil
+		}
+	}
 	if cancelThen != nil && len(v.Stack) > 0 {
 		if rd, ok := r.cancelThenStart(cancelThen, head, v); ok {
 			return rd, nil
@@ -419,6 +431,13 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 	// object names the flow on top, whose trigger words it matches.
 	if objectCancel && p != nil && m.flow != nil && !m.exact && onTop(v, m.flow.name) && r.namesActiveFlow(cancelObject, v) {
 		return unsure("a cancel verb with the flow's own words", cancelCommand(p, norm)), nil
+	}
+	// "wait, what is my savings balance?" at a confirmation: a question
+	// for another flow (askother.go).
+	if complete && !exact {
+		if rd, ok := r.asksOther(p, trimmed, norm, head, m, v); ok {
+			return rd, nil
+		}
 	}
 	// At a question, a message that is plainly about another flow
 	// ("actually I lost my card", "wait, what's the status of my other
@@ -497,6 +516,13 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if p != nil && p.Kind == vm.PendingCollect && complete {
 		if cmds, ok := r.valueThenNumber(p, head, norm, v); ok {
 			return Reading{Commands: cmds, Reason: "a free-text answer, then a value of " + cmds[1].Slot}, nil
+		}
+		// "2 nights in Berlin", "from may 14th to the 17th" (several.go).
+		if cmds, ok := r.unitValues(p, head, v); ok {
+			return Reading{Commands: cmds, Reason: "a free-text answer with a value of " + cmds[1].Slot}, nil
+		}
+		if cmds, ok := r.dateRange(p, head, v); ok {
+			return Reading{Commands: cmds, Reason: "a start and an end: " + cmds[0].Slot + " and " + cmds[1].Slot}, nil
 		}
 	}
 	// 3, 4. The pending question; then the flows by meaning; 5. the
@@ -928,6 +954,14 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}
+	// "the city is wrong, it's Paris"; a correction at a pattern's
+	// question (correctionq.go).
+	if cmd, ok := r.namedWrong(p, head, conv); ok {
+		return cmd, true
+	}
+	if cmd, ok := r.patternCorrection(p, head, v); ok {
+		return cmd, true
+	}
 	def := r.slotDef(p.Flow, p.Slot)
 	// A confirm whose slot nothing declares uses it as a label (the Python
 	// framework's transfer_confirmed): it is never a correction target.
@@ -991,6 +1025,14 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}
+	// "the city is wrong, it's Paris"; a correction at a pattern's
+	// question (correctionq.go).
+	if cmd, ok := r.namedWrong(p, head, conv); ok {
+		return cmd, true
+	}
+	if cmd, ok := r.patternCorrection(p, head, v); ok {
+		return cmd, true
+	}
 	def := r.slotDef(p.Flow, p.Slot)
 	var normHead string // head normalised, for the checks of untyped slots
 	if !typed(def) {
@@ -1019,6 +1061,11 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
 			}
 		}
+	}
+	// "not urgent", "it is not important": a negated value is never
+	// the answer (negation.go).
+	if cmd, ok := r.negatedCollect(p, def, head, conv); ok {
+		return cmd, cmd.Kind != vm.CmdFallback
 	}
 	if rest, weak, ok := r.correction(head); ok && !notAValue(rest) {
 		if !weak || typed(def) {

@@ -1,0 +1,181 @@
+package understand
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// Cancels that name their flow (docs/understanding.md, "Cancel names its
+// flow"): "cancel the flight", "forget the hotel", "no, cancel the
+// flight" cancel the flow they name wherever it is on the stack, and a
+// negated wish to do what a running flow does ("I don't want to send
+// money anymore") cancels that flow. Neither is ever the answer to the
+// pending question.
+
+// topUserFlow is the topmost flow of the stack that is no pattern, or "".
+func topUserFlow(v vm.View) string {
+	for i := len(v.Stack) - 1; i >= 0; i-- {
+		if !ir.IsPattern(v.Stack[i]) {
+			return v.Stack[i]
+		}
+	}
+	return ""
+}
+
+// cancelFor is the cancel_flow command for a flow on the stack: with the
+// flow's name when it is not the topmost flow, so that the VM cancels it
+// where it is and leaves the flows above it.
+func cancelFor(p *vm.Pending, norm, flow string, v vm.View) vm.Command {
+	if flow == topUserFlow(v) {
+		return cancelCommand(p, norm)
+	}
+	return vm.Command{Kind: vm.CmdCancelFlow, Flow: flow}
+}
+
+// namedOnStack is the one flow on the stack whose name, description or
+// trigger phrases hold a content word (stemmed) of the object of a
+// cancel verb: "the flight" names book_flight under a hotel booking. It
+// is "" when the object is only a pronoun or names no flow on the stack,
+// and when it names several.
+func (r *Rules) namedOnStack(object []string, v vm.View) string {
+	var own []string
+	for _, w := range object {
+		if !cancelObjects[w] && !stopWords[w] {
+			own = append(own, stem(w))
+		}
+	}
+	if len(own) == 0 || r.prog == nil {
+		return ""
+	}
+	found := ""
+	for _, name := range v.Stack {
+		if ir.IsPattern(name) || name == found {
+			continue
+		}
+		if r.flowHasWord(name, own) {
+			if found != "" {
+				return ""
+			}
+			found = name
+		}
+	}
+	return found
+}
+
+// flowHasWord reports whether a flow's name, description or trigger
+// phrases hold one of the stemmed words.
+func (r *Rules) flowHasWord(name string, stems []string) bool {
+	f := r.prog.Flow(name)
+	if f == nil {
+		return false
+	}
+	texts := append([]string{strings.NewReplacer("_", " ", "-", " ").Replace(f.Name), f.Title(), f.Description}, f.Triggers...)
+	for _, t := range texts {
+		for w := range strings.FieldsSeq(values.Normalize(t)) {
+			if slices.Contains(stems, stem(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cancelNamed reads a cancel verb whose object names one flow on the
+// stack below the flow on top ("no, cancel the flight" while a hotel
+// booking asks for the city): a cancel of that flow, never the answer to
+// the hotel's question.
+func (r *Rules) cancelNamed(p *vm.Pending, norm string, object []string, v vm.View) (Reading, bool) {
+	flow := r.namedOnStack(object, v)
+	if flow == "" || flow == topUserFlow(v) || r.exactTrigger(norm) {
+		return Reading{}, false
+	}
+	return unsure("a cancel verb whose object names flow "+flow+" on the stack", cancelFor(p, norm, flow, v)), true
+}
+
+// Words of a negated wish: "I don't want to send money anymore", "I no
+// longer need to book a flight", "ya no quiero enviar dinero". Each entry
+// is a normalized word sequence.
+var (
+	negatedWishLeads = [][]string{
+		{"i", "dont", "want", "to"}, {"i", "do", "not", "want", "to"}, {"i", "dont", "wanna"},
+		{"i", "dont", "need", "to"}, {"i", "do", "not", "need", "to"}, {"i", "no", "longer", "want", "to"},
+		{"i", "no", "longer", "need", "to"}, {"i", "dont", "want"}, {"i", "do", "not", "want"},
+		{"i", "no", "longer", "want"}, {"i", "dont", "need"}, {"i", "no", "longer", "need"},
+		{"i", "would", "rather", "not"}, {"id", "rather", "not"}, {"dont", "want", "to"}, {"dont", "want"},
+		{"we", "dont", "want", "to"}, {"we", "dont", "need", "to"}, {"we", "dont", "want"}, {"we", "dont", "need"},
+		{"ya", "no", "quiero"}, {"no", "quiero"}, {"ya", "no", "necesito"}, {"no", "necesito"},
+	}
+	negatedWishTails = [][]string{
+		{"anymore"}, {"any", "more"}, {"after", "all"}, {"now"}, {"today"}, {"please"}, {"thanks"},
+		{"ya"}, {"mas"}, {"nada"}, {"then"},
+	}
+	// pronounWishes stand for what the flow on top does: "I don't want to
+	// do this anymore".
+	pronounWishes = wordSet("do", "this", "that", "it", "hacer", "esto", "eso", "lo", "continue", "go", "on", "seguir")
+)
+
+// negatedWish reads "I don't want to send money anymore": a negated wish
+// whose object means a flow on the stack cancels that flow (the topmost
+// such), and one that means the flow on top by a pronoun ("I don't want
+// to do this anymore") cancels it. A negated wish for a flow that is not
+// running starts nothing: it is read as nothing (fallback). ok is false
+// when the message is no negated wish.
+func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Reading, bool) {
+	words := strings.Fields(norm)
+	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]]) {
+		words = words[1:]
+	}
+	found := false
+	for _, lead := range negatedWishLeads {
+		if len(words) > len(lead) && slices.Equal(words[:len(lead)], lead) {
+			words, found = words[len(lead):], true
+			break
+		}
+	}
+	if !found {
+		return Reading{}, false
+	}
+	for changed := true; changed && len(words) > 0; {
+		changed = false
+		for _, tail := range negatedWishTails {
+			if len(words) > len(tail) && slices.Equal(words[len(words)-len(tail):], tail) {
+				words, changed = words[:len(words)-len(tail)], true
+				break
+			}
+		}
+	}
+	if len(words) == 0 || len(words) > 8 {
+		return Reading{}, false
+	}
+	rest := strings.Join(words, " ")
+	pronoun := true
+	for _, w := range words {
+		pronoun = pronoun && (pronounWishes[w] || stopWords[w] || w == "anymore")
+	}
+	if pronoun {
+		if top := topUserFlow(v); top != "" {
+			return unsure("a negated wish to do what the flow on top does", cancelFor(p, norm, top, v)), true
+		}
+		return Reading{}, false
+	}
+	var candidates []string
+	if m := r.bestTrigger(rest, true); m.flow != nil && !m.smallTalk {
+		candidates = append(candidates, m.flow.name)
+	}
+	if flows, _ := r.byMeaning(rest, rest, v); len(flows) > 0 {
+		candidates = append(candidates, flows...)
+	}
+	if len(candidates) == 0 {
+		return Reading{}, false
+	}
+	for i := len(v.Stack) - 1; i >= 0; i-- {
+		if slices.Contains(candidates, v.Stack[i]) && !ir.IsPattern(v.Stack[i]) {
+			return unsure("a negated wish to do what flow "+v.Stack[i]+" does", cancelFor(p, norm, v.Stack[i], v)), true
+		}
+	}
+	return unsure("a negated wish for a flow that is not running: nothing to start", vm.Command{Kind: vm.CmdFallback}), true
+}

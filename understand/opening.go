@@ -1,0 +1,163 @@
+package understand
+
+import (
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// The opening keeps its words (docs/understanding.md, "The opening keeps
+// its words"): a message that starts a flow by describing what the
+// flow's first free-text slot asks for ("my laptop won't turn on" for
+// "The problem in the customer's words") fills that slot, as a slot
+// mapped from the triggering message would. And a negated verb of
+// doing ("won't turn on", "doesn't start") means what the lexicon's
+// phrases of that form mean ("won't load", "doesn't work": a problem).
+
+// doingNegations are the words that negate a verb of doing, normalized.
+var doingNegations = wordSet("wont", "doesnt", "dont", "didnt", "cant", "cannot", "couldnt", "isnt", "not", "never", "no")
+
+// negatedLeads maps each word of doingNegations to the concept of the
+// lexicon's phrases that start with it ("wont load", "wont work", "wont
+// open": a problem), when two or more do and one concept has most of
+// them.
+func negatedLeads(phrases [][]string) map[string]string {
+	count := map[string]map[string]int{}
+	for _, ph := range phrases {
+		if len(ph) < 3 || !doingNegations[ph[0]] {
+			continue
+		}
+		if count[ph[0]] == nil {
+			count[ph[0]] = map[string]int{}
+		}
+		count[ph[0]][ph[len(ph)-1]]++
+	}
+	out := map[string]string{}
+	for neg, byConcept := range count {
+		best, n, total := "", 0, 0
+		for c, k := range byConcept {
+			total += k
+			if k > n || (k == n && c < best) {
+				best, n = c, k
+			}
+		}
+		if n >= 2 && 2*n > total {
+			out[neg] = best
+		}
+	}
+	return out
+}
+
+// negatedConcepts are the concepts of the negated verbs of a message
+// that no lexicon phrase read: "wont turn" in "my laptop won't turn on".
+func (l *lex) negatedConcepts(words []string, used []bool) []string {
+	if l.negated == nil {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(words); i++ {
+		c, ok := l.negated[words[i]]
+		if !ok || used[i] || used[i+1] || stopWords[words[i+1]] || isNumberish(words[i+1]) {
+			continue
+		}
+		used[i] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// openingText is the value of the flow's first collected free-text slot
+// that a message starting the flow describes: the slot holds no place,
+// person, origin or recipient, the message shares
+// a concept with the slot's description or question ("my laptop is
+// broken" and "Please describe the problem"), and names a thing no flow
+// has a word for ("my laptop"). ok is false
+// otherwise, and when the slot already has a value.
+func (r *Rules) openingText(fr *flowRules, head string, filled []vm.SlotValue) (vm.SlotValue, bool) {
+	if r.mean == nil || r.prog == nil {
+		return vm.SlotValue{}, false
+	}
+	var slot *slotRef
+	for i := range fr.slots {
+		s := &fr.slots[i]
+		if s.def == nil || !fr.collected[s.name] {
+			continue
+		}
+		if !typed(s.def) && (s.def.Type == ir.TypeText || s.def.Type == "") {
+			slot = s
+			break
+		}
+	}
+	if slot == nil || hasValue(filled, slot.name) || r.readsAs(fr.name, slot.name) {
+		return vm.SlotValue{}, false
+	}
+	// A place, a person, where from or where to: by the slot's name,
+	// label and question (a description says "in the customer's words"
+	// of no place).
+	if slotRole(slot.name, &ir.Slot{Label: slot.def.Label}, r.question(fr.name, slot.name)) != roleNone {
+		return vm.SlotValue{}, false
+	}
+	norm := withoutSmallTalkLead(values.Normalize(head))
+	msg := r.mean.lex.concepts(norm, nil)
+	asks := map[string]bool{}
+	text := slot.def.Description + " " + slot.def.Label + " " + r.question(fr.name, slot.name)
+	for _, c := range r.mean.lex.concepts(values.Normalize(text), nil) {
+		if !genericWords[c] {
+			asks[c] = true
+		}
+	}
+	shares := false
+	for _, c := range msg {
+		shares = shares || asks[c]
+	}
+	if !shares || !r.namesSomething(norm) {
+		return vm.SlotValue{}, false
+	}
+	return vm.SlotValue{Slot: slot.name, Value: strings.TrimSpace(head)}, true
+}
+
+// namesSomething reports whether a message names a thing of its own,
+// which no flow has a word for, after an article or a possessive: "my
+// laptop", "the app", "el wifi". "I found a bug" and "I have a new
+// problem to report" name only the flows' own words: they ask, and
+// describe nothing yet.
+func (r *Rules) namesSomething(norm string) bool {
+	words := strings.Fields(norm)
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if !(articles[words[i-1]] || possessives[words[i-1]]) || stopWords[w] || isNumberish(w) {
+			continue
+		}
+		if c := r.mean.lex.concept(w); !r.flowWord(c) && !genericWords[c] && !genericWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// flowWord reports whether a concept is a word of some flow: of its
+// phrases, name, description or values.
+func (r *Rules) flowWord(c string) bool {
+	for _, fm := range r.mean.flows {
+		if fm.trigger[c] || fm.about[c] || fm.values[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// question is the text of the question a flow's collect of a slot asks.
+func (r *Rules) question(flow, slot string) string {
+	f := r.prog.Flow(flow)
+	if f == nil {
+		return ""
+	}
+	for _, n := range f.Nodes {
+		if n != nil && n.Kind == ir.KindCollect && n.Slot == slot && n.Message != nil {
+			return n.Message.Src
+		}
+	}
+	return ""
+}

@@ -341,6 +341,10 @@ func (im *importer) slotClean(si *slotInfo, out string, write func()) bool {
 }
 
 // responseDef writes a response's variations.
+// rephraserPlaceholder is the text Rasa's projects give a response that
+// only the contextual rephraser fills.
+const rephraserPlaceholder = "placeholder_this_utterance_needs_the_rephraser"
+
 func (im *importer) responseDef(r *named, out string) *yseq {
 	vs := &yseq{}
 	for _, v := range r.n.list() {
@@ -355,6 +359,10 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 			val := v.vals[i]
 			switch k {
 			case "text":
+				if strings.Contains(val.str(), rephraserPlaceholder) {
+					im.rep.add(val.at, "response", StatusManual, out, "write the text the bot should say for "+r.name+": soni has no rephraser, so it says the placeholder as it is",
+						"response %q is only a placeholder that Rasa's contextual rephraser (an LLM) replaces with a generated text: %q", r.name, val.str())
+				}
 				m.add("text", im.template(val.str(), "", r.name, val.at, out))
 			case "condition":
 				if c := im.responseCondition(r.name, val, out); c != nil {

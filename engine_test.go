@@ -302,7 +302,7 @@ flows:
 		{name: "exec next to a one-file project", path: filepath.Join(dir, "flows.yaml"), want: "hello from exec"},
 		{name: "registered function first", path: dir, register: true, want: "hello from Go"},
 		{name: "own runner", path: dir, opts: soni.Options{Actions: stub}, register: true, want: "hello from a stub"},
-		{name: "wrong directory", path: dir, opts: soni.Options{Dir: t.TempDir()}, want: "Sorry, something went wrong while trying to hello."},
+		{name: "wrong directory", path: dir, opts: soni.Options{Dir: t.TempDir()}, want: "Sorry, something went wrong while trying to do that."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

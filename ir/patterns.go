@@ -101,7 +101,8 @@ var PatternSlots = map[string][]PatternSlot{
 	},
 	PatternInternalError: {
 		{"error_type", TypeText, "the error's class: action_failed, action_timeout, action_bad_output or action_missing"},
-		{"action", TypeText, "the name of the action that failed"},
+		{"action", TypeText, "the task of the action that failed, in words: the first clause of its description, or \"do that\""},
+		{"action_name", TypeText, "the name of the action that failed"},
 		{"info", TypeText, "what went wrong, as the trace says it"},
 	},
 	PatternRepeatBotMessages: {

@@ -534,13 +534,12 @@ func commentItem(v any) []string {
 }
 
 // template rewrites a Rasa response text as a soni template: a {name}
-// that is no slot is escaped, since soni would read it as one. flow, when
-// not "", is the flow the text is said in.
+// that is no slot is escaped, since soni would read it as one, and a
+// Jinja text is translated (see jinja). flow, when not "", is the flow the
+// text is said in.
 func (im *importer) template(t, flow, response string, at loc, out string) string {
 	if strings.Contains(t, "{{") || strings.Contains(t, "{%") {
-		im.rep.add(at, "response", StatusManual, out, "write the text with {slot} references, or as several variations with conditions",
-			"response %q is a Jinja template, which soni's templates are not: the import writes it as text", response)
-		return strings.NewReplacer("{{", "{{", "}}", "}}", "{%", "{{%", "%}", "%}}").Replace(t)
+		return im.jinja(t, flow, response, at, out)
 	}
 	var b strings.Builder
 	last := 0

@@ -103,7 +103,7 @@ func TestAskAction(t *testing.T) {
 	t.Run("a failing action and no message: the flow ends as for a failing action step", func(t *testing.T) {
 		m := mk(asking("ask_fails", ""))
 		res := do(t, m, m.NewState("s"), start("f"))
-		assert.Equal(t, []string{"Sorry, something went wrong while trying to ask_fails."}, res.Replies)
+		assert.Equal(t, []string{"Sorry, something went wrong while trying to do that."}, res.Replies)
 		assert.Equal(t, []string{"flow_started f", "action_failed f/ask_fails", "flow_cancelled f"}, eventTypes(res))
 		assert.Nil(t, res.State.Pending)
 		assert.Empty(t, res.State.Stack)

@@ -37,12 +37,12 @@ func TestPatternContextSlots(t *testing.T) {
 	failing := func(name string) *ir.Flow {
 		return flow("run_"+name, []*ir.Slot{num}, action("act", name, "amount", "amount"))
 	}
-	p := program(nil, []*ir.Action{{Name: "fails"}, {Name: "slow"}, {Name: "bad", Outputs: []string{"amount"}}, {Name: "missing"}},
+	p := program(nil, []*ir.Action{{Name: "fails", Description: "Pay the bill; fails when the bank is down."}, {Name: "slow"}, {Name: "bad", Outputs: []string{"amount"}}, {Name: "missing"}},
 		transfer, balance, failing("fails"), failing("slow"), failing("bad"), failing("missing"),
 		override(ir.PatternCorrection, "{corrected_slot}: {old_value} to {new_value}; {corrected_slots}; {previous_slot_values}; {new_slot_values}; {corrected_slot_names}",
 			action("apply", ir.ActionCorrectFlowSlot)),
 		override(ir.PatternContinueInterrupted, "{previous_flow} ({previous_flow_name}) after {interrupting_flow}"),
-		override(ir.PatternInternalError, "{action}: {error_type}"),
+		override(ir.PatternInternalError, "{action_name} ({action}): {error_type}"),
 		override(ir.PatternClarification, "{flows}; {names}; {clarification_options}", action("offer", ir.ActionClarifyFlows)))
 	reg := &Registry{}
 	reg.Register("fails", func(context.Context, ActionRequest) (map[string]any, error) { return nil, errors.New("backend down") })
@@ -66,13 +66,19 @@ func TestPatternContextSlots(t *testing.T) {
 	res = do(t, m, res.State, start("balance"))
 	assert.Equal(t, []string{"100.", "transfer (transfer) after balance", "Send 60 to Ana?"}, res.Replies)
 
+	// action is the task in words (the first clause of the description,
+	// or "do that"), action_name the action.
 	for action, class := range map[string]string{"fails": "action_failed", "slow": "action_timeout", "bad": "action_bad_output", "missing": "action_missing"} {
 		on := m
 		if action == "slow" {
 			on = timed
 		}
+		task := "do that"
+		if action == "fails" {
+			task = "pay the bill"
+		}
 		res = do(t, on, on.NewState("s"), start("run_"+action))
-		assert.Equal(t, []string{action + ": " + class}, res.Replies)
+		assert.Equal(t, []string{action + " (" + task + "): " + class}, res.Replies)
 	}
 
 	res = do(t, m, m.NewState("s"), Command{Kind: CmdClarify, Flows: []string{"transfer", "balance"}})
@@ -88,9 +94,9 @@ func TestMessageSettingsConfigureTheDefaultPatterns(t *testing.T) {
 	balance.Description = "Check the balance"
 	pay := flow("pay", nil, action("act", "fails"))
 	pay.Description = "Pay a bill"
-	p := program(nil, []*ir.Action{{Name: "fails"}}, balance, pay)
+	p := program(nil, []*ir.Action{{Name: "fails", Description: "OTP check of a payment"}}, balance, pay)
 	p.Settings.ClarifyMessage = "Which one: {options}?"
-	p.Settings.ActionErrorMessage = "{action} is down."
+	p.Settings.ActionErrorMessage = "Could not {action}."
 	reg := &Registry{}
 	reg.Register("fails", func(context.Context, ActionRequest) (map[string]any, error) { return nil, errors.New("backend down") })
 	m := newMachine(t, p, Options{Actions: reg})
@@ -101,6 +107,6 @@ func TestMessageSettingsConfigureTheDefaultPatterns(t *testing.T) {
 	assert.Equal(t, ir.ResponseClarification, res.Message(0).Response)
 
 	res = do(t, m, m.NewState("s"), start("pay"))
-	assert.Equal(t, []string{"fails is down."}, res.Replies)
+	assert.Equal(t, []string{"Could not OTP check of a payment."}, res.Replies, "an acronym keeps its capitals")
 	assert.Contains(t, allEventTypes(res), "flow_started pattern_internal_error")
 }

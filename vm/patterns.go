@@ -354,10 +354,11 @@ func (t *turn) correctionContext() map[string]any {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].slot < cs[j].slot })
 	corrected := map[string]any{}
 	previous := map[string]any{}
-	var names, news, items []any
+	var names, labels, news, items []any
 	flow := ""
 	for _, c := range cs {
 		corrected[c.slot] = c.new
+		labels = append(labels, t.slotLabel(c.frame, c.slot))
 		if c.hadOld {
 			previous[c.slot] = c.old
 		}
@@ -369,22 +370,20 @@ func (t *turn) correctionContext() map[string]any {
 		}
 	}
 	ctx := map[string]any{
-		"corrected_slots":      corrected,
-		"previous_slot_values": previous,
-		"new_slot_values":      orEmpty(news),
-		"corrected_slot_names": orEmpty(names),
-		"is_reset_only":        false,
-		"reset_flow_id":        flow,
-		"corrections":          orEmpty(items),
+		"corrected_slots":       corrected,
+		"previous_slot_values":  previous,
+		"new_slot_values":       orEmpty(news),
+		"corrected_slot_names":  orEmpty(names),
+		"corrected_slot_labels": orEmpty(labels),
+		"is_reset_only":         false,
+		"reset_flow_id":         flow,
+		"corrections":           orEmpty(items),
 	}
 	if len(cs) > 0 {
 		c := cs[0]
 		ctx["corrected_slot"] = c.slot
-		label := strings.ReplaceAll(c.slot, "_", " ")
+		label := t.slotLabel(c.frame, c.slot)
 		if sr := t.slotOfFrame(c.frame, c.slot); sr != nil {
-			if l := strings.TrimSpace(sr.def.Label); l != "" {
-				label = l
-			}
 			ctx["new_value"] = sr.def.Shown(c.new)
 			if c.hadOld {
 				ctx["old_value"] = sr.def.Shown(c.old)
@@ -393,6 +392,17 @@ func (t *turn) correctionContext() map[string]any {
 		ctx["corrected_slot_label"] = label
 	}
 	return ctx
+}
+
+// slotLabel is a slot's name for people, as frame i sees it: its label,
+// or its name with spaces.
+func (t *turn) slotLabel(i int, name string) string {
+	if sr := t.slotOfFrame(i, name); sr != nil {
+		if l := strings.TrimSpace(sr.def.Label); l != "" {
+			return l
+		}
+	}
+	return strings.ReplaceAll(name, "_", " ")
 }
 
 // slotOfFrame returns the definition of a slot as frame i (-1: the
@@ -607,13 +617,16 @@ func (t *turn) clarifyContext(flows []string) map[string]any {
 }
 
 // internalError cancels the flow whose action failed (and the flows that
-// called it) and starts pattern_internal_error.
+// called it) and starts pattern_internal_error. Its context names the
+// action's task in words as action (what action_error_message says) and
+// the action itself as action_name.
 func (t *turn) internalError(action, class string, err error) error {
 	t.finishTop(EventFlowCancelled)
 	return t.requestPattern(ir.PatternInternalError, map[string]any{
-		"error_type": class,
-		"action":     action,
-		"info":       err.Error(),
+		"error_type":  class,
+		"action":      t.m.taskWords(action),
+		"action_name": action,
+		"info":        err.Error(),
 	})
 }
 

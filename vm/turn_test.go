@@ -644,7 +644,7 @@ func TestActions(t *testing.T) {
 			[]string{"flow_started f", "slot_set f/who", "action_executed f/lookup", "slot_set f/balance", "flow_completed f"}, ""},
 		{"undeclared gets visible slots", action("a", "undeclared", "balance", "balance"), reg, []string{"balance Ana"},
 			[]string{"flow_started f", "slot_set f/who", "action_executed f/undeclared", "slot_set f/balance", "flow_completed f"}, ""},
-		{"error ends the flow", action("a", "fails", "balance", "balance"), reg, []string{"Sorry, something went wrong while trying to fails."},
+		{"error ends the flow", action("a", "fails", "balance", "balance"), reg, []string{"Sorry, something went wrong while trying to do that."},
 			[]string{"flow_started f", "slot_set f/who", "action_failed f/fails", "flow_cancelled f"}, "backend down"},
 		{"error jumps to on_error", onError(action("a", "fails")), reg, []string{"handled"},
 			[]string{"flow_started f", "slot_set f/who", "action_failed f/fails", "flow_completed f"}, "backend down"},
@@ -696,7 +696,7 @@ func TestActionTimeoutOption(t *testing.T) {
 	})
 	m := newMachine(t, p, Options{Actions: runner, ActionTimeout: 10 * time.Millisecond})
 	res := do(t, m, m.NewState("s"), start("f"))
-	assert.Equal(t, []string{"Sorry, something went wrong while trying to hang."}, res.Replies)
+	assert.Equal(t, []string{"Sorry, something went wrong while trying to do that."}, res.Replies)
 }
 
 func TestTurnContextDeadlineDuringAction(t *testing.T) {
@@ -924,7 +924,7 @@ func TestTypedSlots(t *testing.T) {
 	assert.Equal(t, int64(7), userEvents(res)[2].New, "action outputs are converted to the slot's type")
 	out["n"] = "many"
 	res = do(t, m, m.NewState("s"), start("g"))
-	assert.Equal(t, []string{"Sorry, something went wrong while trying to quote."}, res.Replies, "a bad output is a failure")
+	assert.Equal(t, []string{"Sorry, something went wrong while trying to do that."}, res.Replies, "a bad output is a failure")
 }
 
 func TestTurnRejectsStateThatDoesNotFit(t *testing.T) {
@@ -1054,7 +1054,7 @@ func TestActionNonFiniteOutput(t *testing.T) {
 				if withOnError {
 					assert.Equal(t, []string{"no price"}, res.Replies)
 				} else {
-					assert.Equal(t, []string{"Sorry, something went wrong while trying to price."}, res.Replies)
+					assert.Equal(t, []string{"Sorry, something went wrong while trying to do that."}, res.Replies)
 				}
 				var failed *Event
 				for i := range res.Events {

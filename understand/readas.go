@@ -46,13 +46,15 @@ func readAs(s *ir.Slot) *ir.Slot {
 	}
 	name := strings.Fields(values.Normalize(strings.ReplaceAll(s.Name, "_", " ")))
 	about := strings.Fields(values.Normalize(s.Description + " " + s.Label))
-	words := append(name, about...)
-	for i, w := range words {
-		if notValueCues[w] && !(w == "currency" && i > 0 && (words[i-1] == "any" || words[i-1] == "without" || words[i-1] == "no")) {
-			return nil
+	vetoed := func(words []string) bool {
+		for i, w := range words {
+			if notValueCues[w] && !(w == "currency" && i > 0 && (words[i-1] == "any" || words[i-1] == "without" || words[i-1] == "no")) {
+				return true
+			}
 		}
+		return false
 	}
-	number := func() bool {
+	number := func(words []string) bool {
 		for i, w := range words {
 			if amountCues[stem(w)] || amountCues[w] {
 				return true
@@ -64,6 +66,25 @@ func readAs(s *ir.Slot) *ir.Slot {
 		}
 		return false
 	}
+	// The name says what the slot holds, and a description's words never
+	// change it: a date slot whose description says "do not misinterpret
+	// the date at any cost" holds a date.
+	if vetoed(name) {
+		return nil
+	}
+	c := *s
+	switch {
+	case number(name):
+		c.Type = ir.TypeNumber
+		return &c
+	case hasAny(name, dateCues):
+		c.Type = ir.TypeDate
+		return &c
+	}
+	words := append(name, about...)
+	if vetoed(words) {
+		return nil
+	}
 	has := func(set ...string) bool {
 		for _, x := range set {
 			if !slices.Contains(about, x) {
@@ -72,13 +93,12 @@ func readAs(s *ir.Slot) *ir.Slot {
 		}
 		return true
 	}
-	c := *s
 	switch {
 	case has("true", "false") || has("yes", "no") || (len(about) == 0 && yesNoNames[name[len(name)-1]]):
 		// "accepts True or False", remove_contact_confirmation: a yes or
 		// a no.
 		c.Type = ir.TypeBoolean
-	case number():
+	case number(words):
 		c.Type = ir.TypeNumber
 	case hasAny(words, dateCues):
 		c.Type = ir.TypeDate

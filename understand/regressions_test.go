@@ -60,3 +60,31 @@ func TestRegressions(t *testing.T) {
 		{"Nice with no question is small talk", nil, "Nice", "chitchat (ack)", false},
 	})
 }
+
+// TestDescriptionWordsKeepTheSlotType: a description's words never
+// change what a slot's name says it holds: "cost" in the description of
+// a date slot leaves it a date, and "may 17th" is the 17th of May, not
+// an amount of 17.
+func TestDescriptionWordsKeepTheSlotType(t *testing.T) {
+	res := compiler.CompileSource("dates.yaml", []byte(`version: "1.0"
+flows:
+  search_hotel:
+    description: search for hotels
+    trigger: {intents: ["search hotel"]}
+    slots:
+      - {name: hotel_end_date, type: text, description: "check out date for the hotel. DO NOT misinterpret the date at any cost."}
+      - {name: budget_note, type: text, description: "the price range the user has in mind, as a date-free remark"}
+    steps:
+      - {step: ask_end, type: collect, slot: hotel_end_date, message: "When do you want to leave?"}
+      - {step: ask_note, type: collect, slot: budget_note, message: "Anything about the price?"}
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	f := res.Program.Flow("search_hotel")
+	got := readAs(f.Slot("hotel_end_date"))
+	require.NotNil(t, got)
+	require.Equal(t, "date", string(got.Type))
+	require.Nil(t, readAs(f.Slot("budget_note")), "a note is no value, whatever its description says")
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"a date, not an amount", []string{"search hotel"}, "may 17th", "set_slot hotel_end_date=2027-05-17", true},
+	})
+}

@@ -422,6 +422,11 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 		// of the flow's phrases.
 		if c, ok := r.smallTalk(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
 			if (p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v)) && !r.nameAnswer(p, c, head) {
+				// The project's own flow for a greeting, a goodbye or
+				// "what can you do" answers it (talkflows.go).
+				if name := r.talkFlow(talkKind(c), v); name != "" && !onTop(v, name) {
+					return unsure("small talk the project's flow "+name+" answers", vm.Command{Kind: vm.CmdStartFlow, Flow: name}), nil
+				}
 				return unsure("small talk: "+string(c.Kind), c), nil
 			}
 		}

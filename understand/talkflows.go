@@ -1,0 +1,101 @@
+package understand
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// A project's own flows for greeting, goodbye and "what can you do" win
+// over the built-in small talk and help (docs/understanding.md, "Small
+// talk, help and a person"). A flow says which it is in its name, its
+// trigger phrases or its description, with the words people use to
+// describe a greeting, a goodbye or a list of skills; these words say
+// what a flow does, in any domain.
+var (
+	talkFlowWords = map[string][]string{
+		ir.SmallTalkGreet:   {"greet", "greeting", "welcome", "hello", "saludo", "saludar", "bienvenida"},
+		ir.SmallTalkGoodbye: {"goodbye", "bye", "farewell", "despedida", "despedir", "despedirse", "adios"},
+		string(vm.CmdHelp):  {"skill", "skills", "capability", "capabilities", "habilidades", "capacidades"},
+	}
+	// helpFlowRE is a description that says what the assistant can do.
+	helpFlowRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bwhat (?:i|we|you|the \w+|this \w+) (?:can|could) do\b|\bque (?:puedo|puedes|podemos|puede) hacer\b`)
+	})
+	talkFlowStems = sync.OnceValue(func() map[string]string {
+		m := map[string]string{}
+		for kind, words := range talkFlowWords {
+			for _, w := range words {
+				m[stem(w)] = kind
+			}
+		}
+		return m
+	})
+)
+
+// talkKind is the kind of small talk a command answers, for a project's
+// flow to answer instead: greet, goodbye or help ("" for none).
+func talkKind(c vm.Command) string {
+	switch {
+	case c.Kind == vm.CmdHelp:
+		return string(vm.CmdHelp)
+	case c.Kind == vm.CmdChitchat && (c.SmallTalk == ir.SmallTalkGreet || c.SmallTalk == ir.SmallTalkGoodbye):
+		return c.SmallTalk
+	}
+	return ""
+}
+
+// talkFlow returns the project's one flow that answers small talk of a
+// kind (talkKind), or "": a flow whose name or trigger phrases say the
+// kind, else a flow whose description does. Two flows that say it as
+// strongly answer nothing: the built-in small talk does. Patterns and
+// flows that cannot start now are left out.
+func (r *Rules) talkFlow(kind string, v vm.View) string {
+	if kind == "" || r.prog == nil {
+		return ""
+	}
+	says := func(text string) bool {
+		norm := values.Normalize(text)
+		if kind == string(vm.CmdHelp) && helpFlowRE().MatchString(norm) {
+			return true
+		}
+		for _, w := range strings.Fields(norm) {
+			if talkFlowStems()[stem(w)] == kind {
+				return true
+			}
+		}
+		return false
+	}
+	var strong, weak []string
+	for _, f := range r.prog.Flows {
+		if f == nil || f.Builtin || ir.IsPattern(f.Name) || r.byName[f.Name] == nil {
+			continue
+		}
+		if v.CanStart != nil && !v.CanStart(f.Name) {
+			continue
+		}
+		named := says(strings.ReplaceAll(f.Name, "_", " ")) || says(f.Label)
+		for _, t := range f.Triggers {
+			named = named || says(t)
+		}
+		switch {
+		case named:
+			strong = append(strong, f.Name)
+		case says(f.Description):
+			weak = append(weak, f.Name)
+		}
+	}
+	for _, tier := range [][]string{strong, weak} {
+		if len(tier) == 1 {
+			return tier[0]
+		}
+		if len(tier) > 1 {
+			return ""
+		}
+	}
+	return ""
+}

@@ -1,0 +1,76 @@
+package understand
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/compiler"
+)
+
+// talkFlowsYAML is an imported assistant with its own flows for a
+// greeting, a goodbye and a list of what it can do, described the way
+// such projects describe them, and a flow whose description only
+// mentions greetings.
+const talkFlowsYAML = `version: "1.0"
+flows:
+  welcome:
+    description: greet the user and ask how you can help
+    steps: [{step: s, type: say, message: "Welcome to the travel desk!"}]
+  goodbye:
+    description: say goodbye to user
+    steps: [{step: s, type: say, message: "See you!"}]
+  list_skills:
+    description: tell the user what i can do
+    steps: [{step: s, type: say, message: "I book cars and hotels."}]
+  out_of_scope:
+    description: for requests we have no flow for; should not respond to greetings
+    steps: [{step: s, type: say, message: "I can't do that."}]
+  search_hotel:
+    description: search for hotels
+    trigger: {intents: ["search hotel"]}
+    slots: [{name: city, type: text}]
+    steps: [{step: ask, type: collect, slot: city, message: "In which city?"}]
+`
+
+// TestProjectFlowsWinOverSmallTalk: a project's own flows for a
+// greeting, a goodbye and "what can you do" answer them, not soni's
+// built-in small talk and help; a flow whose description only mentions
+// greetings does not; thanks and other small talk stay built in.
+func TestProjectFlowsWinOverSmallTalk(t *testing.T) {
+	res := compiler.CompileSource("talk.yaml", []byte(talkFlowsYAML), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"hi", nil, "hi", "start_flow welcome", false},
+		{"hello there", nil, "hello there", "start_flow welcome", false},
+		{"bye", nil, "bye", "start_flow goodbye", false},
+		{"thanks bye is a goodbye", nil, "ok thanks, bye", "start_flow goodbye", false},
+		{"what can you do", nil, "what can you do?", "start_flow list_skills", false},
+		{"help", nil, "help", "start_flow list_skills", false},
+		{"thanks stays small talk", nil, "thanks!", "chitchat (thanks)", false},
+		{"a joke stays small talk", nil, "tell me a joke", "chitchat", false},
+		{"bye during a question", []string{"search hotel"}, "bye", "start_flow goodbye", false},
+	})
+
+	// Without such flows, the built-in small talk and help answer; two
+	// flows that both say goodbye leave it to the built-in small talk.
+	res = compiler.CompileSource("talk.yaml", []byte(`version: "1.0"
+flows:
+  farewell_user:
+    description: say goodbye to the user
+    steps: [{step: s, type: say, message: "Bye!"}]
+  goodbye:
+    description: end the chat
+    steps: [{step: s, type: say, message: "See you!"}]
+  search_hotel:
+    description: search for hotels
+    trigger: {intents: ["search hotel"]}
+    steps: [{step: s, type: say, message: "Searching."}]
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"hi with no greeting flow", nil, "hi", "chitchat (greet)", false},
+		{"help with no skills flow", nil, "what can you do?", "help", false},
+		{"two goodbye flows", nil, "bye", "chitchat (goodbye)", false},
+	})
+}

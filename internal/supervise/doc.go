@@ -2,9 +2,10 @@
 // process, so that nothing the command starts outlives the action or soni.
 //
 // On Linux, a program that calls Init first thing in main can start
-// supervisors: copies of itself, re-executed through /proc/self/exe, that
-// this package recognises while the program's packages are initialized,
-// before main runs. A supervisor
+// supervisors: copies of itself, re-executed through /proc/self/exe, in
+// which Init (or Supervise, called earlier) supervises and exits. The
+// package has no init: it never exits a program that did not ask for
+// supervisors. A supervisor
 //
 //   - is a child subreaper (PR_SET_CHILD_SUBREAPER): every process the
 //     command starts, and every process those start, stays its

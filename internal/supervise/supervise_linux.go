@@ -3,9 +3,11 @@
 package supervise
 
 // This package imports as little as it can (no os/exec, os/signal or fmt):
-// a copy of the program started as a supervisor is recognised in init,
-// which runs as soon as these few packages are initialized, so that it
-// does not pay for initializing the rest of the program.
+// soni's command calls Supervise while its packages are initialized
+// (cmd/soni/internal/supervisor), as soon as these few packages are, so
+// that a supervisor does not pay for initializing the rest of the program.
+// This package has no init of its own: a program that embeds soni and
+// never calls Init or Supervise is never exited by it.
 
 import (
 	"errors"
@@ -52,19 +54,23 @@ const (
 // exe is the program started as a supervisor: "" until Init enables it.
 var exe string
 
-// init runs the supervisor, and exits, when the process was started as
-// one.
-func init() {
+// Supervise runs the supervisor and exits when this process is a copy of
+// the program that Start started as one (its argv[0] and environment say
+// so); otherwise it returns at once. Init calls it; a program may call it
+// earlier, from an init of its own main package's imports, so that a
+// supervisor starts faster.
+func Supervise() {
 	if len(os.Args) >= 3 && os.Args[0] == argv0 && os.Getenv(envKey) == envValue {
 		os.Exit(supervisor(os.Args[1], commandEnv(os.Environ()), os.Args[2:]))
 	}
 }
 
 // Init must be called first thing in main by a program that wants its
-// commands supervised: it enables Start where the system allows it. (A
-// copy of the program started as a supervisor supervises and exits while
-// the program's packages are initialized, before main runs.)
+// commands supervised. In a copy of the program started as a supervisor
+// it supervises and exits (Supervise); otherwise it enables Start where
+// the system allows it.
 func Init() {
+	Supervise()
 	// A supervisor finds the processes to kill in /proc, waits on pidfds
 	// (Linux 5.3), and is started through /proc/self/exe, which stays
 	// valid when the program's file is replaced or removed while it runs.

@@ -66,6 +66,11 @@ type Options struct {
 	// Transport sends the HTTP requests; default a clone of
 	// http.DefaultTransport.
 	Transport http.RoundTripper
+	// RasaSenderSuffix is added to the session id that a Rasa action
+	// server sees as the sender_id. soni test sets a suffix per run, so
+	// that an action server that keeps state per sender (a demo's
+	// balances) does not see the last run's.
+	RasaSenderSuffix string
 }
 
 // Runner runs the actions of one program. It is safe for concurrent use;

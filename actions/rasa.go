@@ -179,38 +179,25 @@ func (r *Runner) rasaRequest(req vm.ActionRequest) rasaRequest {
 	if conv.Slots == nil {
 		conv.Slots = req.Inputs
 	}
+	// Rasa's slots are global: the tracker shows every slot of the
+	// assistant, null when unset, and a called flow's action sees its
+	// caller's slots.
 	slots := map[string]any{}
-	for _, name := range r.rasaSlotNames(conv.Flow) {
+	for _, name := range r.rasaSlotNames() {
 		slots[name] = nil
 	}
+	maps.Copy(slots, conv.StackSlots)
 	maps.Copy(slots, conv.Slots)
-	var events []map[string]any
-	latest := map[string]any{"text": conv.Message, "intent": map[string]any{}, "entities": []any{}}
-	if len(conv.Metadata) > 0 {
-		latest["metadata"] = conv.Metadata
-	}
-	for _, m := range conv.History {
-		if m.Role == vm.RoleUser {
-			events = append(events, map[string]any{"event": "user", "text": m.Text, "parse_data": map[string]any{"text": m.Text, "intent": map[string]any{}, "entities": []any{}}})
-		} else {
-			events = append(events, map[string]any{"event": "bot", "text": m.Text})
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(conv.Slots)) {
-		events = append(events, map[string]any{"event": "slot", "name": k, "value": conv.Slots[k]})
-	}
-	if events == nil {
-		events = []map[string]any{}
-	}
+	sender := req.Session + r.opts.RasaSenderSuffix
 	return rasaRequest{
 		NextAction: req.Action,
-		SenderID:   req.Session,
+		SenderID:   sender,
 		Tracker: rasaTracker{
-			SenderID:         req.Session,
+			SenderID:         sender,
 			Slots:            slots,
-			LatestMessage:    latest,
+			LatestMessage:    rasaLatestMessage(conv),
 			LatestActionName: "action_listen",
-			Events:           events,
+			Events:           rasaEvents(conv, slots),
 			ActiveLoop:       map[string]string{},
 			Stack:            []any{},
 		},
@@ -219,10 +206,118 @@ func (r *Runner) rasaRequest(req vm.ActionRequest) rasaRequest {
 	}
 }
 
-// rasaSlotNames lists the slots a Rasa tracker shows for an action of
-// flow: the conversation slots and the flow's own, sorted. (In Rasa every
-// slot is in the tracker, null when unset.)
-func (r *Runner) rasaSlotNames(flow string) []string {
+// rasaParseData is a user message as Rasa's tracker shows it: its text,
+// no intent or entities (soni has no classifier), and the commands it was
+// understood as, in the shape of Rasa CALM's command generators.
+func rasaParseData(text string, commands []vm.Command) map[string]any {
+	pd := map[string]any{"text": text, "intent": map[string]any{"name": nil, "confidence": 0.0}, "entities": []any{}}
+	if commands != nil {
+		cs := make([]any, 0, len(commands))
+		for _, c := range commands {
+			cs = append(cs, rasaCommand(c))
+		}
+		pd["commands"] = cs
+	}
+	return pd
+}
+
+// rasaCommand writes a soni command as Rasa CALM names it.
+func rasaCommand(c vm.Command) map[string]any {
+	switch c.Kind {
+	case vm.CmdStartFlow:
+		return map[string]any{"command": "start flow", "flow": c.Flow}
+	case vm.CmdSetSlot:
+		return map[string]any{"command": "set slot", "name": c.Slot, "value": c.Value}
+	case vm.CmdCorrectSlot:
+		return map[string]any{"command": "correct slot", "name": c.Slot, "value": c.Value}
+	case vm.CmdCancelFlow:
+		return map[string]any{"command": "cancel flow"}
+	case vm.CmdClarify:
+		return map[string]any{"command": "clarify", "options": c.Flows}
+	case vm.CmdChitchat:
+		return map[string]any{"command": "chitchat"}
+	case vm.CmdHandoff:
+		return map[string]any{"command": "human handoff"}
+	}
+	return map[string]any{"command": string(c.Kind)}
+}
+
+// rasaLatestMessage is the tracker's latest_message: this turn's user
+// message as rasaParseData shows it, with the session's metadata.
+func rasaLatestMessage(conv vm.ActionConversation) map[string]any {
+	latest := rasaParseData(conv.Message, conv.Commands)
+	if len(conv.Metadata) > 0 {
+		latest["metadata"] = conv.Metadata
+	}
+	return latest
+}
+
+// rasaEvents is the tracker's event list, in the order things happened:
+// the earlier turns' messages (the history keeps only those), then this
+// turn's user message, its slot events, the actions it ran (action
+// events, as Rasa logs every action it runs) and the bot's replies,
+// interleaved as the turn ran them. Slots set before this turn, which no
+// event of it shows, come first as slot events, so that a tracker rebuilt
+// from the events holds the same slots.
+func rasaEvents(conv vm.ActionConversation, slots map[string]any) []map[string]any {
+	events := []map[string]any{}
+	// The history ends with this turn's user message and the replies the
+	// turn said so far; those are laid out with the turn's events.
+	past := conv.History
+	own := len(conv.ReplyEvents)
+	if conv.Message != "" {
+		own++
+	}
+	if own <= len(past) {
+		past = past[:len(past)-own]
+	}
+	for _, m := range past {
+		if m.Role == vm.RoleUser {
+			events = append(events, map[string]any{"event": "user", "text": m.Text, "parse_data": rasaParseData(m.Text, nil)})
+		} else {
+			events = append(events, map[string]any{"event": "bot", "text": m.Text})
+		}
+	}
+	setThisTurn := map[string]bool{}
+	for _, e := range conv.Events {
+		if e.Type == vm.EventSlotSet {
+			setThisTurn[e.Slot] = true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(slots)) {
+		if slots[k] != nil && !setThisTurn[k] {
+			events = append(events, map[string]any{"event": "slot", "name": k, "value": slots[k]})
+		}
+	}
+	if conv.Message != "" {
+		events = append(events, map[string]any{"event": "user", "text": conv.Message, "parse_data": rasaParseData(conv.Message, conv.Commands)})
+	}
+	replies := conv.History[len(conv.History)-len(conv.ReplyEvents):]
+	reply := 0
+	sayUpTo := func(n int) {
+		for reply < len(conv.ReplyEvents) && conv.ReplyEvents[reply] <= n {
+			events = append(events, map[string]any{"event": "bot", "text": replies[reply].Text})
+			reply++
+		}
+	}
+	for i, e := range conv.Events {
+		sayUpTo(i)
+		switch e.Type {
+		case vm.EventSlotSet:
+			events = append(events, map[string]any{"event": "slot", "name": e.Slot, "value": e.New})
+		case vm.EventActionExecuted, vm.EventActionFailed:
+			events = append(events, map[string]any{"event": "action", "name": e.Action})
+		}
+	}
+	sayUpTo(len(conv.Events))
+	return events
+}
+
+// rasaSlotNames lists the slots a Rasa tracker shows: every slot of the
+// program, the conversation slots and every flow's own but soni's
+// patterns' context, sorted. (In Rasa every slot is global, in the tracker
+// and null when unset.)
+func (r *Runner) rasaSlotNames() []string {
 	if r.prog == nil {
 		return nil
 	}
@@ -231,10 +326,11 @@ func (r *Runner) rasaSlotNames(flow string) []string {
 		names = append(names, s.Name)
 	}
 	for _, f := range r.prog.Flows {
-		if f.Name == flow {
-			for _, s := range f.Slots {
-				names = append(names, s.Name)
-			}
+		if f.Builtin {
+			continue
+		}
+		for _, s := range f.Slots {
+			names = append(names, s.Name)
 		}
 	}
 	slices.Sort(names)

@@ -301,7 +301,8 @@ func (im *importer) resetValue(slot string) any {
 	if si == nil || si.n == nil {
 		return nil
 	}
-	if v := si.n.get("initial_value"); v != nil && v.kind != kNull {
+	// An empty list is no initial value (see slotDef): reset to null.
+	if v := si.n.get("initial_value"); v != nil && v.kind != kNull && !(v.kind == kSeq && len(v.items) == 0) {
 		return nodeY(v)
 	}
 	return nil

@@ -84,6 +84,19 @@ type ActionConversation struct {
 	Message string
 	// Metadata is the session's metadata ([State.Metadata]).
 	Metadata map[string]any
+	// StackSlots holds every slot that holds a value anywhere in the
+	// conversation: the conversation slots and the slots of every flow on
+	// the stack (a flow higher on the stack wins a name two flows share).
+	// A called flow's action sees its caller's slots there, as Rasa's
+	// tracker, whose slots are global, shows them.
+	StackSlots map[string]any
+	// Events are this turn's events so far, in order, and ReplyEvents
+	// says how many of them came before each of this turn's replies (see
+	// [Result.ReplyEvents]): the turn's timeline up to the action.
+	Events      []Event
+	ReplyEvents []int
+	// Commands are the commands this turn applied (understood or given).
+	Commands []Command
 }
 
 // ActionFunc is an action implemented in Go. It is also an [ActionRunner]

@@ -523,6 +523,22 @@ func (t *turn) conversation(nr *nodeRT) ActionConversation {
 	for _, r := range t.res.Replies {
 		c.History = append(c.History, Message{Role: RoleBot, Text: r})
 	}
+	c.StackSlots = make(map[string]any, len(c.Slots))
+	for k, v := range t.st.Slots {
+		if v != nil {
+			c.StackSlots[k] = v
+		}
+	}
+	for _, f := range t.st.Stack {
+		for k, v := range f.Slots {
+			if _, conv := t.m.conv[k]; !conv && v != nil && !ir.IsPatternSlot(f.Flow, k) {
+				c.StackSlots[k] = v
+			}
+		}
+	}
+	c.Events = slices.Clone(t.res.Events)
+	c.ReplyEvents = slices.Clone(t.res.ReplyEvents)
+	c.Commands = slices.Clone(t.res.Commands)
 	return c
 }
 

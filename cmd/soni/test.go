@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"regexp"
@@ -36,6 +38,7 @@ func testCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "coverage-min", Usage: "fail when a project's step coverage is below `PERCENT` (implies --coverage)", DefaultText: "off"},
 			&cli.StringFlag{Name: "run", Usage: "run only the test cases whose names match `REGEXP`"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run `N` test cases at once", DefaultText: "the number of CPUs"},
+			&cli.StringFlag{Name: "sender-suffix", Value: "auto", Usage: "add `SUFFIX` to the sender_id a Rasa action server sees; auto is a new one each run, so per-sender state from the last run is not seen; empty adds none"},
 			llmFixturesFlag(),
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) (err error) {
@@ -59,12 +62,16 @@ func testCommand(e *env) *cli.Command {
 				return err
 			}
 			defer func() { err = finish(err) }()
+			suffix := c.String("sender-suffix")
+			if suffix == "auto" {
+				suffix = runSuffix()
+			}
 			opts := convtest.Options{
 				Flows:    c.String("flows"),
 				Jobs:     c.Int("jobs"),
 				Compiler: compilerOptions(c),
 				Actions: func(p *ir.Program, dir string, env func(string) (string, bool)) vm.ActionRunner {
-					return actions.New(p, dir, actions.Options{LookupEnv: env})
+					return actions.New(p, dir, actions.Options{LookupEnv: env, RasaSenderSuffix: suffix})
 				},
 				Understander: func(p *ir.Program, dir string) (vm.Understander, error) {
 					u, _, err := llm.Select(p, dir, over, nil)
@@ -226,3 +233,11 @@ func afterFirstGC(gen, limit int64) {
 
 // firstGC is the heap size at which a batch command first collects.
 const firstGC = 256 << 20
+
+// runSuffix is a sender_id suffix of its own for one soni test run: a
+// dash and eight random hex digits.
+func runSuffix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "-" + hex.EncodeToString(b[:])
+}

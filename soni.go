@@ -33,6 +33,7 @@ import (
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand/llm"
+	"github.com/soni-dev/soni/versions"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -82,6 +83,7 @@ type Engine struct {
 	store   checkpoints.Store
 	runner  *actions.Runner
 	actions vm.ActionRunner // the runner turns use: Options.Actions or runner
+	ver     engineVersions
 }
 
 // ProjectError is returned by [Load] when the project has errors; it holds
@@ -158,21 +160,30 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 	if opts.Actions != nil {
 		runner = opts.Actions
 	}
-	u := opts.Understander
-	if u == nil {
-		var err error
-		if u, _, err = llm.Select(p, dir, opts.Understanding, nil); err != nil {
-			return nil, fmt.Errorf("understanding: %w", err)
-		}
-	}
-	// Button payloads are read first, whatever the understanding layer.
-	u = payloadUnderstander{next: u}
 	var validators vm.ValidatorRunner = e.runner
 	if opts.Validators != nil {
 		validators = opts.Validators
 	}
-	m, err := vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u})
+	// build makes the machine of a program version: this one, and the
+	// older ones sessions still run on (see package versions).
+	build := func(p *ir.Program) (*vm.Machine, error) {
+		u := opts.Understander
+		if u == nil {
+			var err error
+			if u, _, err = llm.Select(p, dir, opts.Understanding, nil); err != nil {
+				return nil, fmt.Errorf("understanding: %w", err)
+			}
+		}
+		// Button payloads are read first, whatever the understanding layer.
+		u = payloadUnderstander{next: u}
+		return vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u})
+	}
+	m, err := build(p)
 	if err != nil {
+		return nil, err
+	}
+	e.ver.build = build
+	if e.ver.policy, err = versions.ParsePolicy(p.Settings.VersionPolicy); err != nil {
 		return nil, err
 	}
 	e.m = m
@@ -218,6 +229,13 @@ type Reply struct {
 	// ran, and the reply is the first attempt's, rebuilt from its record
 	// (Result.State is then nil).
 	Duplicate bool
+	// VersionPath says what the turn did about program versions (see
+	// package versions): versions.Same for a session saved with the
+	// engine's program.
+	VersionPath versions.Path
+	// Moved is true when a session that finished its flows on an older
+	// version moved to the engine's at the end of the turn.
+	Moved bool
 }
 
 // Slots returns the slot values visible after the turn: the conversation
@@ -249,24 +267,11 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := e.decode(session, b)
+	r, err := e.resolve(ctx, session, b)
 	if err != nil {
 		return nil, 0, err
 	}
-	return st, rev, nil
-}
-
-// decode reads a session's checkpoint bytes, which are the store's and
-// read-only: the state's strings may share them.
-func (e *Engine) decode(session string, b []byte) (*vm.State, error) {
-	st, err := e.codec.DecodeOwned(b)
-	if err == nil && st.Session != session {
-		err = fmt.Errorf("its session field is %q, not %q (was it copied or renamed from another session?)", st.Session, session)
-	}
-	if err != nil {
-		return nil, &ResumeError{Session: session, Err: err}
-	}
-	return st, nil
+	return r.st, rev, nil
 }
 
 // ResumeError reports a stored checkpoint that cannot be resumed with this
@@ -308,6 +313,11 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 	if len(key) > checkpoints.MaxKeyLength {
 		return nil, fmt.Errorf("%w: message id is %d bytes, over the limit of %d", checkpoints.ErrInvalidData, len(key), checkpoints.MaxKeyLength)
 	}
+	// The engine's first turn saves its program version, before any
+	// checkpoint of it commits.
+	if err := e.saveProgram(ctx); err != nil {
+		return nil, err
+	}
 	tx, err := e.store.Begin(ctx, session)
 	if err != nil {
 		return nil, err
@@ -323,10 +333,10 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 		}
 	}
 	b, rev := tx.Checkpoint()
-	var st *vm.State
+	r := &resolved{d: versions.Decision{Path: versions.Same, Run: e.m}, codec: e.codec}
 	if rev == 0 {
-		st = e.m.NewState(session)
-	} else if st, err = e.decode(session, b); err != nil {
+		r.st = e.m.NewState(session)
+	} else if r, err = e.resolve(ctx, session, b); err != nil {
 		return nil, err
 	}
 	// The log says how long each action call took.
@@ -335,15 +345,16 @@ func (e *Engine) HandleMessage(ctx context.Context, session, key string, in vm.I
 		timed.run = e.actions
 	}
 	in.Actions = timed
-	res, err := e.m.TurnOwned(ctx, st, in) // st was just decoded: no copy
+	res, err := r.d.Run.TurnOwned(ctx, r.st, in) // st was just decoded: no copy
 	if err != nil {
 		return nil, err
 	}
-	reply := &Reply{Result: res, Session: session, Revision: res.State.Revision}
+	reply := &Reply{Result: res, Session: session, Revision: res.State.Revision, VersionPath: r.d.Path}
+	reply.Moved = e.settle(r, res.State)
 	reply.Record = recordOf(reply, key, in)
 	reply.Record.Actions = timed.calls
 	bp := encodeBuffers.Get().(*[]byte)
-	out, err := e.codec.AppendEncode((*bp)[:0], res.State)
+	out, err := r.codec.AppendEncode((*bp)[:0], res.State)
 	if err == nil {
 		// The record goes as a value: a store that keeps it in memory
 		// encodes it only if it is ever read.
@@ -374,6 +385,9 @@ func (e *Engine) Seed(ctx context.Context, session string, slots map[string]any)
 	defer tx.Close()
 	if _, rev := tx.Checkpoint(); rev != 0 {
 		return fmt.Errorf("session %q already exists (revision %d): only a new session can be seeded", session, rev)
+	}
+	if err := e.saveProgram(ctx); err != nil {
+		return err
 	}
 	st := e.m.NewState(session)
 	maps.Copy(st.Slots, slots)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/internal/cmdshape"
+	"github.com/soni-dev/soni/versions"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -23,6 +24,12 @@ type TurnRecord struct {
 	Session  string    `json:"session"`
 	Revision uint64    `json:"revision"`
 	Time     time.Time `json:"time"`
+	// Version is the program version the turn saved the session with.
+	Version string `json:"version,omitempty"`
+	// VersionPath says what the turn did about program versions when the
+	// session was saved with another one: move, finish, stay or
+	// code_change (package versions); absent for the same version.
+	VersionPath string `json:"version_path,omitempty"`
 	// MessageID is the turn's idempotency key, when it had one.
 	MessageID string `json:"message_id,omitempty"`
 	// Text is the user's message; Given, the commands sent instead of
@@ -98,8 +105,12 @@ func recordOf(r *Reply, key string, in vm.Input) *TurnRecord {
 		Stack: []string{}, Metadata: in.Metadata, Warnings: r.Warnings, Visited: r.Visited,
 		Understood: r.Understood,
 	}
+	if r.VersionPath != "" && r.VersionPath != versions.Same {
+		rec.VersionPath = string(r.VersionPath)
+	}
 	if r.State != nil {
 		rec.Time = r.State.Updated
+		rec.Version = r.State.Fingerprint
 		for _, f := range r.State.Stack {
 			rec.Stack = append(rec.Stack, f.Flow)
 		}

@@ -44,7 +44,7 @@ var fieldNames = []string{"format", "session", "revision", "fingerprint", "creat
 // resumes as long as every flow and step it points at still exists; slots
 // the program no longer has are dropped. Both are noted in State.Notes.
 func (c *Codec) Decode(b []byte) (*vm.State, error) {
-	st, err := c.decodeFrom(b, string(b))
+	st, err := c.decodeFrom(b, string(b), true)
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
 	}
@@ -59,7 +59,22 @@ func (c *Codec) DecodeOwned(b []byte) (*vm.State, error) {
 	if len(b) == 0 {
 		return c.Decode(b)
 	}
-	st, err := c.decodeFrom(b, unsafe.String(&b[0], len(b)))
+	st, err := c.decodeFrom(b, unsafe.String(&b[0], len(b)), true)
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoint: %w", err)
+	}
+	return st, nil
+}
+
+// DecodeOwnedUnchecked is DecodeOwned without the check against the
+// codec's program ([vm.Machine.Resume]): the state is read as written,
+// whatever version of the program it was saved with (st.Fingerprint), for
+// the caller to decide which program resumes it (package versions).
+func (c *Codec) DecodeOwnedUnchecked(b []byte) (*vm.State, error) {
+	if len(b) == 0 {
+		return c.Decode(b)
+	}
+	st, err := c.decodeFrom(b, unsafe.String(&b[0], len(b)), false)
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
 	}
@@ -67,7 +82,7 @@ func (c *Codec) DecodeOwned(b []byte) (*vm.State, error) {
 }
 
 // decodeFrom decodes b, src being b as a string (a copy, or b itself).
-func (c *Codec) decodeFrom(b []byte, src string) (*vm.State, error) {
+func (c *Codec) decodeFrom(b []byte, src string, resume bool) (*vm.State, error) {
 	d := decoder{b: b, src: src}
 	d.ws()
 	if d.i == len(b) {
@@ -183,6 +198,9 @@ func (c *Codec) decodeFrom(b []byte, src string) (*vm.State, error) {
 		}
 	}
 	st.Fingerprint = fingerprint
+	if !resume {
+		return st, nil
+	}
 	if err := c.m.Resume(st); err != nil {
 		return nil, err
 	}

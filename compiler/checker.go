@@ -120,6 +120,7 @@ var checks = []check{
 	{"outputs", checkOutputs},
 	{"patterns", checkPatterns},
 	{"reachability", checkReachability},
+	{"replaces", checkReplaces},
 	{"read_only_slots", checkReadOnlySlots},
 	{"recursion", checkRecursion},
 	{"reserved_names", checkReservedNames},

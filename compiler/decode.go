@@ -733,6 +733,8 @@ func (d *decoder) step(f *flow, n ast.Node, pos diag.Pos, path string, inline *[
 			}
 		case "jump_to":
 			s.JumpTo = jump(str(e), "jump_to")
+		case "replaces":
+			s.Replaces = d.strList(e.value, e.key.Path)
 		case "message":
 			s.Message = str(e)
 		case "response":

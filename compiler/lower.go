@@ -178,6 +178,10 @@ func lowerSettings(p *project) ir.Settings {
 			if isStr {
 				s.Language = str
 			}
+		case "version_policy":
+			if isStr {
+				s.VersionPolicy = str
+			}
 		case "carry_over_slots":
 			if b, ok := st.Value.(bool); ok {
 				s.DropSlotsOnExpiry = !b
@@ -280,6 +284,9 @@ func (f *flow) optPtr(s posStr) *int {
 
 func lowerStep(p *project, f *flow, s *step) *ir.Node {
 	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
+	for _, r := range s.Replaces {
+		n.Replaces = append(n.Replaces, r.V)
+	}
 	switch n.Kind {
 	case ir.KindSay:
 		n.Message = msgOf(s.Message, s.Response)

@@ -260,6 +260,8 @@ type step struct {
 	Path string
 
 	JumpTo  posStr
+	// Replaces are the step's former ids (replaces:).
+	Replaces []posStr
 	Message posStr
 	// Response is the response the step says instead of a message.
 	Response  posStr

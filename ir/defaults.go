@@ -18,6 +18,7 @@ const (
 	ResponseCannotHandle        = "utter_cannot_handle"
 	ResponseCanDoSomethingElse  = "utter_can_do_something_else"
 	ResponseClarification       = "utter_clarification_options_rasa"
+	ResponseCodeChange          = "utter_inform_code_change"
 	ResponseCorrected           = "utter_corrected_previous_input"
 	ResponseFlowCancelled       = "utter_flow_cancelled_rasa"
 	ResponseContinueInterrupted = "utter_flow_continue_interrupted"
@@ -45,7 +46,7 @@ const (
 // DefaultResponses lists the names of the responses the default patterns
 // say, sorted.
 var DefaultResponses = []string{
-	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseCannotHandle, ResponseClarification,
+	ResponseAskRephrase, ResponseCanDoSomethingElse, ResponseCannotHandle, ResponseClarification, ResponseCodeChange,
 	ResponseCorrected, ResponseFlowCancelled, ResponseContinueInterrupted,
 	ResponseChitchat, ResponseHelp, ResponseHumanHandoff, ResponseInternalError,
 	ResponseSkipQuestion, ResponseBooleanRejection, ResponseCategoricalRejection, ResponseFloatRejection,

@@ -102,6 +102,10 @@ type Settings struct {
 	// (12/04/2026) is read: "dmy" (day first) or "mdy" (month first);
 	// "" refuses it and asks for the month in words.
 	DateOrder string `json:"date_order,omitempty"`
+	// VersionPolicy says what a session saved with another version of the
+	// program does (version_policy): "finish" (the default, ""),
+	// "upgrade" or "restart"; see docs/serve.md, "Deploying new flows".
+	VersionPolicy string `json:"version_policy,omitempty"`
 	// Language is the project's default language: the language of a
 	// session whose language slot and metadata name none. "" means the
 	// responses' texts as written, never a translation.
@@ -344,6 +348,10 @@ type Node struct {
 	Pos  diag.Pos `json:"pos"`
 	// Next is the successor after the node has run normally.
 	Next int `json:"next"`
+	// Replaces are the ids this step had in earlier versions of the flow
+	// (replaces:): a session paused at one of them resumes here, so a
+	// renamed step is a compatible change.
+	Replaces []string `json:"replaces,omitempty"`
 
 	// say, collect, confirm
 	Message *Template `json:"message,omitempty"`

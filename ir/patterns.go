@@ -10,6 +10,7 @@ const (
 	PatternCannotHandle        = "pattern_cannot_handle"
 	PatternChitchat            = "pattern_chitchat"
 	PatternClarification       = "pattern_clarification"
+	PatternCodeChange          = "pattern_code_change"
 	PatternCompleted           = "pattern_completed"
 	PatternContinueInterrupted = "pattern_continue_interrupted"
 	PatternCorrection          = "pattern_correction"
@@ -24,7 +25,7 @@ const (
 // Patterns lists every pattern, sorted.
 var Patterns = []string{
 	PatternCancelFlow, PatternCannotHandle, PatternChitchat, PatternClarification,
-	PatternCompleted, PatternContinueInterrupted, PatternCorrection, PatternHelp,
+	PatternCodeChange, PatternCompleted, PatternContinueInterrupted, PatternCorrection, PatternHelp,
 	PatternHumanHandoff, PatternInternalError, PatternRepeatBotMessages,
 	PatternSessionStart, PatternSkipQuestion,
 }
@@ -73,6 +74,10 @@ var PatternSlots = map[string][]PatternSlot{
 		{"flows", TypeAny, "the names of those flows, a list"},
 		{"clarification_options", TypeText, "the options as one phrase: \"check balance or transfer money\" (descriptions when the flows have them)"},
 		{"options", TypeText, "the same phrase, the clarify_message setting's {options}"},
+	},
+	PatternCodeChange: {
+		{"previous_flows", TypeAny, "the names of the flows the update ended, a list, bottom of the stack first"},
+		{"previous_flow_names", TypeText, "their titles as one phrase (\"transfer money and check balance\"); empty when no flow was running"},
 	},
 	PatternCompleted: {
 		{"previous_flow", TypeText, "the name of the flow that completed"},

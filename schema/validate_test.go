@@ -535,7 +535,7 @@ func TestViolationDetails(t *testing.T) {
 	u := got[0]
 	assert.Equal(t, []string{"flows", "f", "steps", "0", "mesage"}, u.Tokens)
 	assert.Equal(t, "flows.f.steps.0.mesage", u.Path())
-	assert.Equal(t, []string{"jump_to", "message", "rephrase", "response", "step", "type"}, u.Allowed)
+	assert.Equal(t, []string{"jump_to", "message", "rephrase", "replaces", "response", "step", "type"}, u.Allowed)
 	assert.Equal(t, diag.CodeUnknownKey, u.Kind.Code())
 	assert.True(t, strings.HasSuffix(u.Keyword, "/$defs/sayStep/additionalProperties"), u.Keyword)
 

@@ -65,6 +65,9 @@ type slotRT struct {
 type flowRT struct {
 	f     *ir.Flow
 	index map[string]int
+	// replaced maps the former ids its steps replace (replaces:) to
+	// their index; nil when no step replaces one.
+	replaced map[string]int
 	slots map[string]*slotRT
 	nodes []*nodeRT
 	// collects lists, per slot, the collect steps of the flow that have a
@@ -316,6 +319,12 @@ func (m *Machine) compileFlow(f *ir.Flow) (*flowRT, error) {
 			return nil, fmt.Errorf("flow %q has two steps with id %q", f.Name, n.ID)
 		}
 		fr.index[n.ID] = i
+		for _, old := range n.Replaces {
+			if fr.replaced == nil {
+				fr.replaced = map[string]int{}
+			}
+			fr.replaced[old] = i
+		}
 		nr, err := m.compileNode(fr, n)
 		if err != nil {
 			return nil, fmt.Errorf("%s: flow %q step %q: %w", n.Pos, f.Name, n.ID, err)

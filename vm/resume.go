@@ -30,7 +30,7 @@ func (m *Machine) Resume(st *State) error {
 		if fr == nil {
 			return fmt.Errorf("checkpoint points at flow %q, which the program no longer has", f.Flow)
 		}
-		idx, ok := fr.index[f.Step]
+		idx, ok := fr.find(f.Step)
 		if !ok {
 			return fmt.Errorf("checkpoint points at step %q of flow %q, which the program no longer has", f.Step, f.Flow)
 		}
@@ -55,6 +55,11 @@ func (m *Machine) Resume(st *State) error {
 	if p := st.Pending; p != nil {
 		if len(st.Stack) == 0 {
 			return errors.New("checkpoint has a pending question but no active flow")
+		}
+		if fr := m.flows[p.Flow]; fr != nil {
+			if idx, ok := fr.find(p.Step); ok {
+				p.Step = fr.nodes[idx].n.ID // a renamed step (replaces:)
+			}
 		}
 		top := st.Stack[len(st.Stack)-1]
 		if p.Flow != top.Flow || p.Step != top.Step {
@@ -129,7 +134,7 @@ func (m *Machine) checkUses(st *State, f *Frame, fr *flowRT) {
 	kept := f.Uses[:0]
 	for _, u := range f.Uses {
 		sr := m.conv[u.Slot]
-		i, ok := fr.index[u.Step]
+		i, ok := fr.find(u.Step)
 		var err error
 		if sr != nil && ok {
 			u.Step = fr.nodes[i].n.ID
@@ -145,4 +150,14 @@ func (m *Machine) checkUses(st *State, f *Frame, fr *flowRT) {
 		kept = nil
 	}
 	f.Uses = kept
+}
+
+// find returns the index of the step with the given id, or of the step
+// that replaces that id (a step renamed since a checkpoint was written).
+func (fr *flowRT) find(id string) (int, bool) {
+	if i, ok := fr.index[id]; ok {
+		return i, true
+	}
+	i, ok := fr.replaced[id]
+	return i, ok
 }

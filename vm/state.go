@@ -57,6 +57,9 @@ type State struct {
 	// it was written for an older version of the flows). The next turn
 	// puts them at the start of its trace. They are not saved.
 	Notes []string
+	// codeChange holds the flows [Machine.CodeChange] ended: the next
+	// turn runs pattern_code_change first. It is not saved.
+	codeChange []string
 }
 
 // Frame is one active flow instance on the stack.

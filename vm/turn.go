@@ -332,6 +332,18 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 			return nil, err
 		}
 	}
+	if ended := t.st.codeChange; ended != nil {
+		// The flows a new version could not resume were ended: say so
+		// before the message is applied.
+		t.st.codeChange = nil
+		t.trace("pattern_code_change: the program changed under flows " + strings.Join(ended, ", "))
+		if err := t.pushPattern(ir.PatternCodeChange, m.codeChangeContext(ended)); err != nil {
+			return nil, err
+		}
+		if err := t.run(); err != nil {
+			return nil, err
+		}
+	}
 	t.applying = true
 	for i := range cmds {
 		if err := t.apply(&cmds[i]); err != nil {

@@ -259,10 +259,10 @@ type step struct {
 	Pos  diag.Pos
 	Path string
 
-	JumpTo  posStr
+	JumpTo posStr
 	// Replaces are the step's former ids (replaces:).
 	Replaces []posStr
-	Message posStr
+	Message  posStr
 	// Response is the response the step says instead of a message.
 	Response  posStr
 	Slot      posStr

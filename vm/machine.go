@@ -68,8 +68,8 @@ type flowRT struct {
 	// replaced maps the former ids its steps replace (replaces:) to
 	// their index; nil when no step replaces one.
 	replaced map[string]int
-	slots map[string]*slotRT
-	nodes []*nodeRT
+	slots    map[string]*slotRT
+	nodes    []*nodeRT
 	// collects lists, per slot, the collect steps of the flow that have a
 	// validator or an error message: a value given for the slot at any
 	// time must pass their validators.

@@ -121,6 +121,7 @@ func newApp(e *env) *cli.App {
 		inspectCommand(e),
 		logCommand(e),
 		sessionsCommand(e),
+		deployCommand(e),
 		dbCommand(e),
 		benchCommand(e),
 		evalCommand(e),

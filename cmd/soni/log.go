@@ -150,16 +150,22 @@ func sessionsCommand(e *env) *cli.Command {
 						return cli.Exit(fmt.Sprintf("sessions list: %s", err), exitFailed)
 					}
 					tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "SESSION\tREVISION\tLAST ACTIVITY\tFLOW")
+					fmt.Fprintln(tw, "SESSION\tREVISION\tLAST ACTIVITY\tFLOW\tVERSION")
 					for _, in := range infos {
-						flow := "-"
+						flow, ver := "-", ""
 						if b, _, err := store.Load(c.Context, in.ID); err == nil {
-							var cp struct{ Stack []struct{ Flow string } }
-							if json.Unmarshal(b, &cp) == nil && len(cp.Stack) > 0 {
-								flow = cp.Stack[len(cp.Stack)-1].Flow
+							var cp struct {
+								Fingerprint string
+								Stack       []struct{ Flow string }
+							}
+							if json.Unmarshal(b, &cp) == nil {
+								ver = cp.Fingerprint
+								if len(cp.Stack) > 0 {
+									flow = cp.Stack[len(cp.Stack)-1].Flow
+								}
 							}
 						}
-						fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", in.ID, in.Revision, in.Updated.UTC().Format(time.RFC3339), flow)
+						fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", in.ID, in.Revision, in.Updated.UTC().Format(time.RFC3339), flow, shortVersion(ver))
 					}
 					return tw.Flush()
 				},
@@ -181,11 +187,20 @@ func sessionsCommand(e *env) *cli.Command {
 						return sessionsError(c, err)
 					}
 					defer store.Close()
-					n, err := store.Prune(c.Context, time.Now().Add(-age))
+					before := time.Now().Add(-age)
+					n, err := store.Prune(c.Context, before)
 					if err != nil {
 						return cli.Exit(fmt.Sprintf("sessions prune: %s (%d pruned before the error)", err, n), exitFailed)
 					}
 					fmt.Fprintf(e.stdout, "pruned %d sessions idle for more than %s\n", n, c.String("older-than"))
+					// Then the program versions no session uses any more.
+					gone, err := soni.PruneVersions(c.Context, store, before)
+					if err != nil {
+						return cli.Exit(fmt.Sprintf("sessions prune: program versions: %s", err), exitFailed)
+					}
+					if len(gone) > 0 {
+						fmt.Fprintf(e.stdout, "pruned %d program versions no session uses\n", len(gone))
+					}
 					return nil
 				},
 			},

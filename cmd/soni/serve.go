@@ -149,8 +149,19 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 				logger.Error("reload failed: the old program stays", "error", err.Error())
 				continue
 			}
+			// What the new version will do with the live sessions (soni
+			// deploy check's summary), then the swap; the new version is
+			// saved in the store for the other replicas.
+			if rep, err := ne.CheckDeploy(context.Background()); err != nil {
+				logger.Warn("reload: cannot check the live sessions", "error", err.Error())
+			} else {
+				logger.Info("deploy check", "version", ne.Version(), "policy", string(rep.Policy), "sessions", len(rep.Sessions), "summary", deploySummary(rep))
+			}
 			srv.SetEngine(ne)
-			logger.Info("reloaded", "project", path)
+			if err := ne.SaveVersion(context.Background()); err != nil {
+				logger.Warn("reload: cannot save the program version; the first turn tries again", "error", err.Error())
+			}
+			logger.Info("reloaded", "project", path, "version", ne.Version())
 		}
 	}()
 

@@ -406,3 +406,37 @@ func TestServeReloadsOnSIGHUP(t *testing.T) {
 	_, body = send(t, s.url, "h3", `{"text": "count"}`)
 	assert.Contains(t, body, `"Counted again."`)
 }
+
+// TestServeReloadKeepsPausedConversations is issue 29's report: a user
+// asked "How much?" when the team renames that step and reloads. Before,
+// every later message of that user was answered 500 cannot_resume; now
+// the session finishes its transfer on the version it started with, and
+// the reload logs what the new version does with the live sessions.
+func TestServeReloadKeepsPausedConversations(t *testing.T) {
+	const v1 = `flows:
+  transfer:
+    description: send money
+    trigger: {intents: [send money]}
+    slots:
+      - {name: recipient, type: text}
+      - {name: amount, type: number}
+    steps:
+      - {step: ask_recipient, type: collect, slot: recipient, message: "Who to?"}
+      - {step: ask_amount, type: collect, slot: amount, message: "How much?"}
+      - {step: done, type: say, message: "Sent {amount} to {recipient}."}
+`
+	dir := writeProject(t, v1)
+	s := startServe(t, dir, "--store", "file:"+filepath.Join(dir, "store"))
+	_, body := send(t, s.url, "u1", `{"text": "send money"}`)
+	require.Contains(t, body, `"Who to?"`)
+	_, body = send(t, s.url, "u1", `{"text": "Ana"}`)
+	require.Contains(t, body, `"How much?"`)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(strings.Replace(v1, "step: ask_amount,", "step: ask_the_amount,", 1)), 0o644))
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	s.waitLog(t, `"summary":"same 0, move 0, finish 1, stay 0, code_change 0"`)
+	s.waitLog(t, `"msg":"reloaded"`)
+	code, body := send(t, s.url, "u1", `{"text": "50"}`)
+	assert.Equal(t, http.StatusOK, code, body)
+	assert.Contains(t, body, `"Sent 50 to Ana."`)
+	assert.Contains(t, body, `"version_path":"finish"`)
+}

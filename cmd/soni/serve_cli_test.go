@@ -344,14 +344,15 @@ func TestPruneWhileServing(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run(t.Context(), []string{"soni", "sessions", "prune", "--store", store, "--older-than", "1ns"}, strings.NewReader(""), &out, &errOut)
 	require.Equal(t, exitOK, code, errOut.String())
-	assert.Equal(t, "pruned 2 sessions idle for more than 1ns\n", out.String())
+	// The server's version goes with them: no session uses it any more.
+	assert.Equal(t, "pruned 2 sessions idle for more than 1ns\npruned 1 program versions no session uses\n", out.String())
 	code2, body := send(t, s.url, "p1", `{"text": "count"}`)
 	require.Equal(t, 200, code2, body)
 	assert.Contains(t, body, `"revision":1,`, "the pruned conversation starts afresh")
 	out.Reset()
 	code = run(t.Context(), []string{"soni", "sessions", "list", "--store", store}, strings.NewReader(""), &out, &errOut)
 	require.Equal(t, exitOK, code, errOut.String())
-	assert.Regexp(t, `(?m)^p1 +1 +\S+ +-$`, out.String())
+	assert.Regexp(t, `(?m)^p1 +1 +\S+ +- +sha256:[0-9a-f]{12}$`, out.String())
 }
 
 // TestMessageIDAcrossARestart: a message id answered before a restart is

@@ -122,3 +122,14 @@ func TestOpeningKeepsItsWords(t *testing.T) {
 		{"a negated verb", nil, "the heating won't come on", "start_flow report_fault fault=the heating won't come on", false},
 	})
 }
+
+// TestStemIsNoValue: a form in -ing that the lexicon does not list
+// shares only a stem with a value ("charging", "charge"); the plural and
+// the past keep the value's sense.
+func TestStemIsNoValue(t *testing.T) {
+	runGeneral(t, "support", []gcase{
+		{"charging is no charge", nil, "I tried charging it", "start_flow open_ticket", false},
+		{"charged is a charge", nil, "you charged me twice this month", "start_flow open_ticket category=billing", false},
+		{"the lexicon lists crashing", nil, "the app keeps crashing", "start_flow open_ticket category=technical description=the app keeps crashing", false},
+	})
+}

@@ -472,7 +472,9 @@ func (r *Rules) valueByStem(fr *flowRules, def *ir.Slot, head string) (string, b
 	}
 	msg := map[string]bool{}
 	for w := range strings.FieldsSeq(values.Normalize(head)) {
-		if st := stem(w); !stopWords[w] && !own[st] {
+		// "charging" shares a stem with "charge" and no sense
+		// (stemsense.go).
+		if st := stem(w); !stopWords[w] && !own[st] && r.keepsSense(w) {
 			msg[st] = true
 		}
 	}

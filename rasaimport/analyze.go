@@ -309,6 +309,9 @@ func (im *importer) walkSteps(flow string, steps []*node) {
 			if act := im.askAction(st); act != "" {
 				im.useAction(act, flow, st.at)
 			}
+			if act := im.validationAction(slot); act != "" {
+				im.useAction(act, flow, st.at)
+			}
 			for _, rj := range st.get("rejections").list() {
 				im.condSlots(flow, rj.get("if").str())
 				im.responseUse(flow, rj.get("utter").str())

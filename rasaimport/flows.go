@@ -189,6 +189,13 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 	m, comment := b.step(st, id)
 	b.stepKeys(st)
 	nx := st.get("next")
+	if m != nil && st.has("collect") && b.validation(st, m, comment, nx, fall) {
+		b.im.sum.Steps.add(false)
+		if len(b.im.rep.items) == before+1 { // only the validation's own note
+			b.im.sum.Steps.Converted++
+		}
+		return
+	}
 	b.im.sum.Steps.add(false)
 	defer func() {
 		if len(b.im.rep.items) == before {

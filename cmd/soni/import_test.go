@@ -172,6 +172,15 @@ func TestImportedCasesRun(t *testing.T) {
 		"action_check_soil": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
 			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("soil_moisture", 0.42)}}, nil
 		},
+		// validate_slot's action, as its actions.py does it.
+		"validate_check_in": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			v, _ := req.Tracker.Slot("check_in").(string)
+			if v == "yesterday" {
+				return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("check_in", nil)},
+					Responses: []map[string]any{{"text": "That date is in the past."}}}, nil
+			}
+			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("check_in", v), fakeactionserver.SlotSet("check_in_readable", titleCase(v))}}, nil
+		},
 	}))
 	defer srv.Close()
 	t.Setenv("RASA_ACTION_ENDPOINT", srv.URL+"/webhook")
@@ -203,4 +212,14 @@ func TestImportedCasesRun(t *testing.T) {
 		})
 	}
 	assert.Positive(t, ran)
+}
+
+// titleCase capitalises each word, as Python's str.title does for plain
+// lower-case words.
+func titleCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
 }

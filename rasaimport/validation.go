@@ -1,0 +1,96 @@
+package rasaimport
+
+import "fmt"
+
+// Rasa runs a custom action named validate_SLOT after a collect step
+// fills SLOT: the action checks the value and answers with events, a
+// SlotSet of the slot to null to reject it (Rasa asks again, after the
+// messages the action sent) or to a value to accept it (a normalised
+// one, say), and SlotSets of other slots (a readable form of a date,
+// SLOT_readable). soni has no such hook on a collect, so the import writes
+// what Rasa does as steps:
+//
+//	- the collect, as translated
+//	- an action step that calls validate_SLOT and maps every slot it sets
+//	- a branch: SLOT is null (rejected) → a copy of the collect that asks
+//	  again (force: true) and then runs the validation again; else on.
+
+// validationAction returns the action Rasa runs to validate slot after a
+// collect fills it (validate_SLOT, when the domain lists it or a Python
+// class of the action server names it), or "".
+func (im *importer) validationAction(slot string) string {
+	name := "validate_" + slot
+	if im.p.py[name] != nil || im.domainAction(name) {
+		return name
+	}
+	return ""
+}
+
+// validation writes the collect m, the steps that run its slot's
+// validation action after it and where the flow goes on (nx, else fall),
+// and reports true; with no validation action, or a collect followed by
+// branches, it writes nothing and reports false.
+func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, fall string) bool {
+	slot := st.get("collect").str()
+	act := b.im.validationAction(slot)
+	if act == "" {
+		return false
+	}
+	if nx != nil && nx.kind == kSeq {
+		b.im.rep.add(st.at, "step", StatusManual, b.out, "run the action in an action step after the collect, before its branches",
+			"flow %q collects %q and branches after it: the import cannot run Rasa's validation action %q between the two", b.f.name, slot, act)
+		return false
+	}
+	id := m.get("step").(string)
+	b.emit(m, comment)
+
+	validate := b.unique(id + "_validate")
+	am := &ymap{}
+	am.add("step", validate)
+	am.add("type", "action")
+	am.add("call", act)
+	b.mapOutputs(am, act)
+	if am.get("map_outputs") == nil {
+		mo := &ymap{}
+		mo.add(slot, slot)
+		am.add("map_outputs", mo)
+	}
+	b.emit(am, []string{fmt.Sprintf("Rasa runs %s after the collect fills %s; setting the slot to null rejects it.", act, slot)})
+
+	again := b.unique(id + "_again")
+	check := &ymap{}
+	check.add("step", b.unique(id+"_validated"))
+	check.add("type", "branch")
+	check.add("evaluate", slot+" == nil")
+	check.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: again}}})
+
+	// The copy that asks again comes right after the check, which must
+	// therefore always jump on: to the collect's next, or past it.
+	to := fall
+	switch {
+	case nx != nil && nx.kind == kScalar:
+		to = b.target(nx.str(), nx.at)
+	case to == "":
+		to = "__end__"
+	}
+	check.add("jump_to", to)
+	b.emit(check, nil)
+
+	ask := &ymap{}
+	for _, e := range m.entries {
+		switch e.key {
+		case "step":
+			ask.entries = append(ask.entries, yentry{key: "step", val: again})
+		case "force", "jump_to":
+		default:
+			ask.entries = append(ask.entries, e)
+		}
+	}
+	ask.add("force", true)
+	ask.add("jump_to", validate)
+	b.emit(ask, []string{"Asked again when " + act + " rejects the answer."})
+
+	b.im.rep.add(st.at, "action", StatusApproximated, b.out, "nothing, unless the action relied on Rasa's other events",
+		"the validation action %q runs after the collect of %q, as Rasa runs it, as steps of flow %q; a rejection (the slot set to null) asks again", act, slot, b.f.name)
+	return true
+}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,4 +126,32 @@ func TestNeovim(t *testing.T) {
 	assert.Contains(t, res.Renamed["trip.yaml"], `"Which city?"`)
 	require.Len(t, res.AfterRename, 2, "the renamed project has the same diagnostics: %v", res.AfterRename)
 	assert.Contains(t, res.AfterRename[0].Message, `conversation slot "town"`)
+}
+
+// TestNeovimDocSnippet runs the Neovim configuration of docs/editors.md as
+// it is written there, with soni on PATH, and checks that the project's
+// diagnostics arrive in the buffer.
+func TestNeovimDocSnippet(t *testing.T) {
+	nvim := needTool(t, "nvim")
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "editors.md"))
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(string(doc), "```lua\n-- soni lsp")
+	require.True(t, ok, "docs/editors.md has no Neovim snippet")
+	snippet, _, _ := strings.Cut("-- soni lsp"+after, "```")
+	bin := buildSoni(t)
+	dir := copyProject(t, "trip")
+	init := filepath.Join(t.TempDir(), "init.lua")
+	require.NoError(t, os.WriteFile(init, []byte("vim.cmd('filetype on')\n"+snippet), 0o644))
+	out := filepath.Join(t.TempDir(), "out.txt")
+	wait := fmt.Sprintf(`lua vim.wait(60000, function() return #vim.diagnostic.get(0) >= 2 end, 20); vim.fn.writefile({tostring(#vim.diagnostic.get(0)), vim.bo.omnifunc}, %q)`, out)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-n", "-u", init, "-i", "NONE", "trip.yaml", "-c", wait, "-c", "qa!")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	log, err := cmd.CombinedOutput()
+	require.NoError(t, err, "nvim: %s", log)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err, "nvim: %s", log)
+	assert.Equal(t, "2\nv:lua.vim.lsp.omnifunc\n", string(b), "the two W017 warnings of trip.yaml")
 }

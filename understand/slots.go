@@ -495,12 +495,21 @@ func unitOf(s *slotRef) map[string]bool {
 			m[stem(w)] = true
 		}
 	}
-	if m["passenger"] || m["people"] || m["person"] || m["traveller"] || m["guest"] {
+	// The cues compared by stem, as the name's words are.
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if m[stem(w)] {
+				return true
+			}
+		}
+		return false
+	}
+	if has("passenger", "people", "person", "traveller", "guest") {
 		for _, w := range []string{"passenger", "people", "person", "adult", "traveller", "traveler", "guest", "pax", "persona", "pasajero", "adulto", "ticket", "seat"} {
 			m[w] = true
 		}
 	}
-	if m["night"] || m["stay"] {
+	if has("night", "stay") {
 		for _, w := range []string{"night", "noche", "day"} {
 			m[w] = true
 		}

@@ -79,13 +79,21 @@ func (r *Rules) talkFlow(kind string, v vm.View) string {
 			continue
 		}
 		named := says(strings.ReplaceAll(f.Name, "_", " ")) || says(f.Label)
+		described := says(f.Description)
 		for _, t := range f.Triggers {
-			named = named || says(t)
+			// A long phrase is a description (an import copies
+			// descriptions into phrases): "should not respond to
+			// greetings" names no greeting flow.
+			if fieldsUnder(t, 6) {
+				named = named || says(t)
+			} else {
+				described = described || says(t)
+			}
 		}
 		switch {
 		case named:
 			strong = append(strong, f.Name)
-		case says(f.Description):
+		case described:
 			weak = append(weak, f.Name)
 		}
 	}

@@ -7,8 +7,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -75,46 +79,43 @@ func contentWords(norm string, buf []string) (words []string, allStop bool) {
 	return buf[start : start+len(out)], allStop
 }
 
-// stem strips the commonest English and Spanish inflections from a content
-// word, so that "booking", "booked" and "books" match "book", and
-// "vuelos" matches "vuelo". It is deliberately small: it only has to map
-// the forms of one word to the same string, for trigger and message
-// alike, and it never makes a word shorter than three letters.
+// stem maps the forms of a content word to one string, for trigger and
+// message alike, with the Snowball stemmer of English
+// (github.com/kljensen/snowball): "booking", "booked" and "books" are
+// "book", "charge", "charged" and "charges" are "charg". The words are
+// normalized (lower case, no accents). Spanish words lose their plural
+// s the same way ("vuelos" is "vuelo"); the Spanish stemmer is not
+// applied, because the rules do not know which language a word is in,
+// and run after the English one it joins English words with Spanish
+// ones they have nothing to do with ("case" and "caso"). A word of three
+// letters or fewer stays as it is, and no stem is shorter than three
+// letters.
 func stem(w string) string {
-	s := stemSuffix(w)
-	// "charge", "charged" and "charges" are one word: a final e goes
-	// (not of "free" or "agree", nor of a short word).
-	if n := len(s); n >= 5 && s[n-1] == 'e' && s[n-2] != 'e' && !stopWords[s] {
-		return s[:n-1]
+	if len(w) <= 3 {
+		return w
+	}
+	if s, ok := stemCache.Load(w); ok {
+		return s.(string)
+	}
+	s := english.Stem(w, false)
+	if len(s) < 3 {
+		s = w
+	}
+	if stemCached.Add(1) <= maxStemCache {
+		stemCache.Store(w, s)
 	}
 	return s
 }
 
-func stemSuffix(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return undouble(w[:len(w)-3])
-	case len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
-		return undouble(w[:len(w)-2])
-	case len(w) > 5 && (strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "xes")):
-		// "crashes", "matches", "boxes".
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:len(w)-1]
-	}
-	return w
-}
+// stemCache holds the stems of the words seen, up to maxStemCache words:
+// the trigger phrases' words and the common words of messages, so that
+// a message's words are stemmed once.
+var (
+	stemCache  sync.Map
+	stemCached atomic.Int64
+)
 
-// undouble drops a doubled final consonant left by a suffix: "stopp"
-// (stopping) is "stop"; "call" keeps its double l, as "ll" and "ss" are
-// part of the word.
-func undouble(w string) string {
-	n := len(w)
-	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		return w[:n-1]
-	}
-	return w
-}
+const maxStemCache = 1 << 16
 
 // allWords appends to dst the distinct words of a normalized text, sorted.
 func allWords(dst []string, norm string) []string {

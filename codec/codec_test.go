@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -456,4 +457,26 @@ func TestDecodeRejectsUnsafeValues(t *testing.T) {
 	_, err = m.Decode([]byte(over))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "revision 18446744073709551615 would overflow on the next save")
+}
+
+// TestDecodeWithoutFingerprint: a checkpoint with no "fingerprint" field
+// (no program version) still loads, as a state of an unknown version:
+// Fingerprint is empty, Resume checks it against the program like any
+// other version's, and it is written back with the program's.
+func TestDecodeWithoutFingerprint(t *testing.T) {
+	m := newMachine(t, fixtureProgram(), vm.Options{})
+	good := string(readFixture(t, "mid_collect.json"))
+	line := fmt.Sprintf("\n  \"fingerprint\": %q,", m.Fingerprint())
+	require.Contains(t, good, line)
+	b := []byte(strings.Replace(good, line, "", 1))
+	raw, err := m.Codec.DecodeOwnedUnchecked(append([]byte(nil), b...))
+	require.NoError(t, err)
+	assert.Empty(t, raw.Fingerprint, "unknown version")
+	st, err := m.Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, m.Fingerprint(), st.Fingerprint)
+	require.NotEmpty(t, st.Notes)
+	out, err := m.Encode(st)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), line, "written back with the program's version")
 }

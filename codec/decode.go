@@ -35,6 +35,11 @@ const (
 	// fClarify is optional too: only a turn that asked a clarify question
 	// writes it.
 	fClarify = fMetadata << 1
+	// fRequired are the fields every checkpoint has. The fingerprint (the
+	// program version) may be missing: such a checkpoint is of an unknown
+	// version, which the engine checks against its program (package
+	// versions).
+	fRequired = fAll &^ fFingerprint
 )
 
 var fieldNames = []string{"format", "session", "revision", "fingerprint", "created", "updated", "stack", "slots", "pending", "history", "metadata", "clarify"}
@@ -190,9 +195,9 @@ func (c *Codec) decodeFrom(b []byte, src string, resume bool) (*vm.State, error)
 	if d.i != len(b) {
 		return nil, d.errf("unexpected data after the checkpoint object")
 	}
-	if seen&fAll != fAll {
+	if seen&fRequired != fRequired {
 		for i, name := range fieldNames {
-			if seen&(1<<i) == 0 {
+			if seen&(1<<i) == 0 && (1<<i)&fRequired != 0 {
 				return nil, fmt.Errorf("checkpoint has no %q field", name)
 			}
 		}

@@ -229,6 +229,16 @@ type DeployReport struct {
 	Unreadable []string `json:"unreadable,omitempty"`
 }
 
+// Versions counts the sessions per program version they were saved with
+// (the metric soni_sessions_by_version).
+func (r *DeployReport) Versions() map[string]int {
+	out := map[string]int{}
+	for _, s := range r.Sessions {
+		out[s.Version]++
+	}
+	return out
+}
+
 // CodeChanges is how many sessions would run pattern_code_change.
 func (r *DeployReport) CodeChanges() int { return r.Paths[versions.CodeChange] }
 

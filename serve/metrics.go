@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/versions"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -20,6 +22,14 @@ type Metrics struct {
 	storeTime *prometheus.HistogramVec
 	conflicts prometheus.Counter
 	flows     *prometheus.CounterVec
+	// versionPaths counts turns of sessions saved with another program
+	// version, by what they did (move, finish, stay, code_change);
+	// idleMoves the sessions that moved once their flows finished.
+	versionPaths *prometheus.CounterVec
+	idleMoves    prometheus.Counter
+	// sessions counts the stored sessions per program version, as of the
+	// last check (start and each reload).
+	sessions *prometheus.GaugeVec
 }
 
 // NewMetrics creates the metrics and registers them on reg.
@@ -50,7 +60,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "soni_flows_total", Help: "Flows started, completed and cancelled, by flow.",
 		}, []string{"flow", "event"}),
 	}
-	reg.MustRegister(m.turns, m.turnTime, m.actions, m.actFailed, m.storeTime, m.conflicts, m.flows)
+	m.versionPaths = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "soni_version_changes_total", Help: "Turns of sessions saved with another program version, by path: move, finish, stay, code_change.",
+	}, []string{"path"})
+	m.idleMoves = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "soni_version_idle_moves_total", Help: "Sessions that finished their flows on an older program version and then moved to the running one.",
+	})
+	m.sessions = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "soni_sessions_by_version", Help: "Stored sessions per program version, as of the last check (server start and each reload).",
+	}, []string{"version"})
+	reg.MustRegister(m.turns, m.turnTime, m.actions, m.actFailed, m.storeTime, m.conflicts, m.flows, m.versionPaths, m.idleMoves, m.sessions)
 	return m
 }
 
@@ -65,6 +84,26 @@ func (m *Metrics) turn(outcome string, d time.Duration, events []vm.Event) {
 		case vm.EventActionFailed:
 			m.actFailed.WithLabelValues(e.Action).Inc()
 		}
+	}
+}
+
+// version records what a turn did about program versions.
+func (m *Metrics) version(rep *soni.Reply) {
+	if rep == nil || rep.Duplicate || rep.VersionPath == "" || rep.VersionPath == versions.Same {
+		return
+	}
+	m.versionPaths.WithLabelValues(string(rep.VersionPath)).Inc()
+	if rep.Moved {
+		m.idleMoves.Inc()
+	}
+}
+
+// SessionVersions sets the count of stored sessions per program version
+// (from [soni.DeployReport.Versions]), replacing the previous counts.
+func (m *Metrics) SessionVersions(counts map[string]int) {
+	m.sessions.Reset()
+	for v, n := range counts {
+		m.sessions.WithLabelValues(v).Set(float64(n))
 	}
 }
 

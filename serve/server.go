@@ -546,6 +546,7 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 		events = rep.Events
 	}
 	s.metrics.turn(outcome, d, events)
+	s.metrics.version(rep)
 	switch {
 	case outcome == "store_unavailable":
 		s.storeFailed(he.message)

@@ -1,6 +1,6 @@
 // Package versions decides what a session saved with one version of a
 // program does when another version runs (issue 29; docs/serve.md,
-// "Deploying new flows"). A version is a program's hash ([ir.Hash]); every
+// "Deploying new flows"). A version is a program's fingerprint ([ir.Fingerprint]); every
 // checkpoint carries the version it was saved with, and the stores keep
 // every version a live session uses (see package checkpoints).
 //

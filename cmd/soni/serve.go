@@ -122,6 +122,10 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
 	}
 	srv.SetEngine(eng)
+	// The sessions per version, for /metrics, as of the start.
+	if rep, err := eng.CheckDeploy(c.Context); err == nil {
+		srv.Metrics().SessionVersions(rep.Versions())
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("serve: cannot listen on %q: %s", addr, errText(err)), exitUsage)
@@ -156,6 +160,7 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 				logger.Warn("reload: cannot check the live sessions", "error", err.Error())
 			} else {
 				logger.Info("deploy check", "version", ne.Version(), "policy", string(rep.Policy), "sessions", len(rep.Sessions), "summary", deploySummary(rep))
+				srv.Metrics().SessionVersions(rep.Versions())
 			}
 			srv.SetEngine(ne)
 			if err := ne.SaveVersion(context.Background()); err != nil {

@@ -440,4 +440,15 @@ func TestServeReloadKeepsPausedConversations(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code, body)
 	assert.Contains(t, body, `"Sent 50 to Ana."`)
 	assert.Contains(t, body, `"version_path":"finish"`)
+
+	// /metrics: the sessions per version as the reload found them, and
+	// the turn that finished on v1 and then moved.
+	mresp, err := http.Get(s.url + "/metrics")
+	require.NoError(t, err)
+	defer mresp.Body.Close()
+	b, err := io.ReadAll(mresp.Body)
+	require.NoError(t, err)
+	assert.Regexp(t, `soni_sessions_by_version\{version="sha256:[0-9a-f]{64}"\} 1`, string(b))
+	assert.Contains(t, string(b), `soni_version_changes_total{path="finish"} 1`)
+	assert.Contains(t, string(b), `soni_version_idle_moves_total 1`)
 }

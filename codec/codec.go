@@ -2,7 +2,8 @@
 // bytes and reads it back. The VM works on State values only; the soni
 // Engine decodes a session's checkpoint with a [Codec], runs the turn on
 // the State and encodes the new State, and the checkpoint stores keep the
-// bytes without looking inside them.
+// bytes (the file store reads the top-level "revision" field out of them,
+// [checkpoints.Revision]; the others keep the revision beside them).
 //
 // A checkpoint is indented JSON with its fields in a fixed order and map
 // keys sorted, so the same state always gives the same bytes;

@@ -1,7 +1,6 @@
 // Package convtest runs conversation tests: YAML files whose top level has
 // test_cases, each a scripted conversation with the replies, slots and
-// events expected at every turn (shared/spec/conversation-tests.md; the
-// user guide is docs/testing.md).
+// events expected at every turn (docs/testing.md describes the format).
 //
 // The phases run in one direction, like the compiler's: [Load] finds the
 // test files below the paths it is given, parses them with positions,

@@ -17,7 +17,7 @@
 //  4. A pending collect takes the message as its answer, except a question
 //     at a free-text slot ("how much do I have?").
 //  5. A trigger's verb with a value for its flow ("Transfer 100 euros to
-//     John") starts it, filled (values.go).
+//     John") starts it, filled (slots.go).
 //  6. Anything else is a fallback.
 package understand
 

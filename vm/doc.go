@@ -8,8 +8,11 @@
 // [Machine.Turn] takes a state and the user's input (text, or commands given
 // directly), applies the commands, runs the top flow until it needs input or
 // the stack is empty, and returns the replies with a new state; the state it
-// was given is never modified, so a failed turn leaves the previous state
-// intact. The VM works on State values only: package codec turns a state
+// was given is not modified, so a failed turn leaves the previous state
+// intact. [Machine.TurnOwned] is the same turn on a state the caller gives
+// up: it changes that state in place and returns it as the result's, which
+// saves a copy when the state was just decoded from a checkpoint (the soni
+// Engine's path). The VM works on State values only: package codec turns a state
 // into checkpoint bytes (JSON, format "soni.checkpoint/v1") and back, and
 // [Machine.Resume] checks a state read from a checkpoint against the
 // program.

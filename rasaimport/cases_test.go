@@ -136,3 +136,22 @@ func TestImportRefusesToWriteIntoTheProject(t *testing.T) {
 	_, err := Import(src, src+"-soni", Options{})
 	require.NoError(t, err)
 }
+
+// TestImportDanglingLink: a link to nothing is reported and not followed
+// (made here, as a dangling link in the repository would trip every
+// reader of its files).
+func TestImportDanglingLink(t *testing.T) {
+	src := t.TempDir()
+	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join(casesDir, "model", "in"))))
+	require.NoError(t, os.Symlink("nowhere.yml", filepath.Join(src, "data", "dangling.yml")))
+	_, rep, err := Translate(src)
+	require.NoError(t, err)
+	var found bool
+	for _, it := range rep.Items {
+		if it.File == "data/dangling.yml" {
+			found = true
+			assert.Equal(t, `the symbolic link "data/dangling.yml" points to nothing that exists (or loops), so it is not followed`, it.Message)
+		}
+	}
+	assert.True(t, found, "the dangling link is reported")
+}

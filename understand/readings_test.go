@@ -83,6 +83,10 @@ func TestSeveralValuesInOneAnswer(t *testing.T) {
 		{"a start and an end day", []string{"book a hotel", "Valencia"}, "from may 14th to the 17th", "set_slot check_in=2027-05-14; set_slot nights=3", false},
 		{"an end in the next month", []string{"book a hotel", "Valencia"}, "may 30th to june 2nd", "set_slot check_in=2027-05-30; set_slot nights=3", false},
 		{"one date is one date", []string{"book a hotel", "Valencia"}, "may 14th", "set_slot check_in=2027-05-14", true},
+		{"a date, then nights", []string{"book a hotel", "Valencia"}, "May 14th for 3 nights", "set_slot check_in=2027-05-14; set_slot nights=3", false},
+		{"nights, then a room", []string{"book a hotel", "Valencia", "5 March 2027"}, "3 nights, a double room", "set_slot nights=3; set_slot room=double", false},
+		{"a date, then people", []string{"book a flight", "Madrid", "Rome"}, "next friday for 2 people", "set_slot departure_date=2027-03-19; set_slot passengers=2", false},
+		{"a value in a sentence is no value", []string{"book a flight", "Madrid", "Rome"}, "april 2nd, first thing in the morning", "set_slot departure_date=2027-04-02", false},
 	})
 	runCasesWith(t, citydesk(t), []gcase{
 		{"hours at a station", []string{"rent a bike"}, "3 hours at Riverside", "set_slot station=Riverside; set_slot hours=3", false},

@@ -288,3 +288,132 @@ func (r *Rules) setOrCorrect(name string, value any, v vm.View) vm.Command {
 	}
 	return vm.Command{Kind: vm.CmdSetSlot, Slot: name, Value: value}
 }
+
+// clauseSeparators split an answer into the parts that may each give a
+// value: "3 nights, a double room", "may 14th and 2 people".
+var clauseSeparators = wordSet("and", "with", "plus", "y", "con")
+
+// alsoNamed reads, in an answer to a typed question, the values of the
+// flow's other collected slots that hold none yet and that the answer
+// names by unit or by type: a number followed by a word of a number
+// slot ("May 14th for 3 nights", "next friday for 2 people") and, in a
+// part of the answer of its own (after a comma, "and" or "with"), a
+// value of a categorical slot ("3 nights, a double room"). The answer's
+// own value is never read again for another slot.
+func (r *Rules) alsoNamed(p *vm.Pending, cmd vm.Command, head string, v vm.View) []vm.Command {
+	if p == nil || p.Kind != vm.PendingCollect || cmd.Kind != vm.CmdSetSlot || cmd.Slot != p.Slot || v.Slot == nil {
+		return nil
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	fr := r.byName[p.Flow]
+	if fr == nil || !typed(def) || def.Type == ir.TypeBoolean || len(head) > 200 {
+		return nil
+	}
+	unset := func(s *slotRef) bool {
+		if s.name == p.Slot || !fr.collected[s.name] || s.def == nil {
+			return false
+		}
+		old, ok := v.Slot(s.name)
+		return !ok || old == nil
+	}
+	conv := v.Converter()
+	var out []vm.Command
+	// A number and its unit.
+	toks := tokens(head)
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.ends || !(isNumberish(t.norm) || values.IsNumberWord(t.norm)) {
+			continue
+		}
+		unit := stem(toks[i+1].norm)
+		var num *slotRef
+		n := 0
+		for k := range fr.slots {
+			s := &fr.slots[k]
+			if s.def != nil && (s.def.Type == ir.TypeNumber || s.def.Type == ir.TypeInteger) && fr.collected[s.name] && unitOf(s)[unit] {
+				num = s
+				n++
+			}
+		}
+		if n != 1 || !unset(num) {
+			continue
+		}
+		if x, err := conv.Convert(num.def, t.text+" "+toks[i+1].text); err == nil && !hasCommand(out, num.name) {
+			out = append(out, vm.Command{Kind: vm.CmdSetSlot, Slot: num.name, Value: x})
+		}
+	}
+	// A categorical value in a part of its own.
+	var parts []string
+	var part []string
+	for _, t := range toks {
+		if clauseSeparators[t.norm] {
+			parts, part = append(parts, strings.Join(part, " ")), nil
+			continue
+		}
+		part = append(part, t.text)
+		if t.ends {
+			parts, part = append(parts, strings.Join(part, " ")), nil
+		}
+	}
+	parts = append(parts, strings.Join(part, " "))
+	if len(parts) < 2 {
+		return out
+	}
+	for _, text := range parts {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if _, err := conv.Convert(def, text); err == nil {
+			continue // the part that answers the question
+		}
+		for k := range fr.slots {
+			s := &fr.slots[k]
+			if !unset(s) || s.def.Type != ir.TypeCategorical || hasCommand(out, s.name) {
+				continue
+			}
+			if x, err := conv.Convert(s.def, text); err == nil && onlyValueWords(s, text) {
+				out = append(out, vm.Command{Kind: vm.CmdSetSlot, Slot: s.name, Value: x})
+			}
+		}
+	}
+	return out
+}
+
+// hasCommand reports whether commands set a slot.
+func hasCommand(cmds []vm.Command, slot string) bool {
+	for _, c := range cmds {
+		if c.Slot == slot {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyValueWords reports whether a part of an answer says nothing but a
+// value of a categorical slot: its words are words of the slot's values,
+// synonyms, name, label or description, or stop words ("a double room",
+// "an e-bike"), not "first thing in the morning".
+func onlyValueWords(s *slotRef, text string) bool {
+	known := map[string]bool{}
+	add := func(t string) {
+		for _, w := range strings.Fields(values.Normalize(strings.ReplaceAll(t, "_", " "))) {
+			known[stem(w)] = true
+		}
+	}
+	add(s.name)
+	add(s.def.Label)
+	add(s.def.Description)
+	for _, v := range s.def.Values {
+		add(v.Value)
+		add(v.Label)
+		for _, syn := range v.Synonyms {
+			add(syn)
+		}
+	}
+	for _, w := range strings.Fields(values.Normalize(text)) {
+		if !stopWords[w] && !articles[w] && !politeWords[w] && !known[stem(w)] {
+			return false
+		}
+	}
+	return true
+}

@@ -55,6 +55,11 @@ var politeAround = wordSet("please", "pls", "i", "id", "would", "like", "to", "w
 
 // answerReading says how sure an answer to the pending question is.
 func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, v vm.View, why string) Reading {
+	// "May 14th for 3 nights": other slots named with the answer
+	// (several.go).
+	if more := r.alsoNamed(p, cmd, head, v); len(more) > 0 {
+		return Reading{Commands: append([]vm.Command{cmd}, more...), Reason: why + ", with a value of " + more[0].Slot}
+	}
 	switch {
 	case p.Kind == vm.PendingConfirm && (cmd.Kind == vm.CmdAffirm || cmd.Kind == vm.CmdDeny) && exactYesNo(norm):
 		return sure("a yes or no word at a confirmation", cmd)

@@ -26,3 +26,41 @@ func TestListSlots(t *testing.T) {
 		{"no value is the raw text for the VM to refuse", pizza, "pineapple", "set_slot toppings=pineapple", false},
 	})
 }
+
+// TestListEdits: at the confirmation of a list, or at a later question of
+// its flow, add and remove words change the list instead of replacing
+// it; a message without them, or naming none of its values, replaces it
+// or is read as before.
+func TestListEdits(t *testing.T) {
+	res := compiler.CompileSource("pizza.yaml", []byte(`version: "1.0"
+flows:
+  order_pizza:
+    description: Order a pizza with toppings
+    trigger: {intents: ["order a pizza"]}
+    slots:
+      - {name: toppings, type: list, values: [pepperoni, mushrooms, olives, onions], max_items: 3}
+      - {name: address, type: text}
+    steps:
+      - {step: ask, type: collect, slot: toppings, message: "Which toppings?"}
+      - {step: ok, type: confirm, slot: toppings, message: "A pizza with {toppings}?"}
+      - {step: where, type: collect, slot: address, message: "Where to?"}
+      - {step: done, type: say, message: "Ordered {toppings} to {address}."}
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	atConfirm := []string{"order a pizza", "pepperoni and mushrooms"}
+	atAddress := append(atConfirm, "yes")
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"add", atConfirm, "add olives", "correct_slot toppings=[pepperoni mushrooms olives]", false},
+		{"also", atConfirm, "also onions please", "correct_slot toppings=[pepperoni mushrooms onions]", false},
+		{"too after the value", atConfirm, "olives too", "correct_slot toppings=[pepperoni mushrooms olives]", false},
+		{"as well", atConfirm, "actually olives as well", "correct_slot toppings=[pepperoni mushrooms olives]", false},
+		{"remove", atConfirm, "remove the mushrooms", "correct_slot toppings=[pepperoni]", false},
+		{"without", atConfirm, "without mushrooms", "correct_slot toppings=[pepperoni]", false},
+		{"remove and add", atConfirm, "remove the mushrooms and add olives", "correct_slot toppings=[pepperoni olives]", false},
+		{"a value already there", atConfirm, "add pepperoni", "correct_slot toppings=[pepperoni mushrooms]", false},
+		{"no add word replaces", atConfirm, "no, olives and onions", "correct_slot toppings=[olives onions]", false},
+		{"yes is yes", atConfirm, "yes", "affirm", true},
+		{"at a later question", atAddress, "oh, add olives too", "correct_slot toppings=[pepperoni mushrooms olives]", false},
+		{"an address is no list edit", atAddress, "Main Street 1", "set_slot address=Main Street 1", false},
+	})
+}

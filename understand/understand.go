@@ -956,6 +956,9 @@ func (r *Rules) answer(p *vm.Pending, text, head, norm string, v vm.View) (vm.Co
 // (or of one other set slot of the flow), a yes, a no, or a fallback.
 func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
 	conv := v.Converter()
+	if cmd, ok := r.listEdit(p, head, v); ok {
+		return cmd, true
+	}
 	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}
@@ -1027,6 +1030,9 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 // as an attempt).
 func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command, bool) {
 	conv := v.Converter()
+	if cmd, ok := r.listEdit(p, head, v); ok {
+		return cmd, true
+	}
 	if cmd, ok := r.named(p, head, conv); ok {
 		return cmd, true
 	}

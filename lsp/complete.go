@@ -67,6 +67,11 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	}
 	line := ls[n]
 	before := line[:utf16ToByte(line, int(p.Position.Character))]
+	// While the file does not parse, its names come from the last
+	// compile in which it did.
+	view := *proj
+	view.syms = proj.completionSymbols()
+	proj = &view
 	flow := s.flowAt(proj, path, n)
 	items := s.complete(proj, ls, n, before, flow)
 	if items == nil {

@@ -28,6 +28,11 @@ type project struct {
 	syms      *compiler.Symbols
 	tests     []testRef
 	testFiles []string
+	// lastGood is the last compile in which every file parsed, and
+	// goodSyms its index: completion falls back on them while a file has
+	// a YAML error (its definitions are missing from the current one).
+	lastGood *compiler.Result
+	goodSyms *compiler.Symbols
 	// published holds, per file, the diagnostics last sent, so that a
 	// change sends only the files whose diagnostics changed.
 	published map[string]string
@@ -219,7 +224,34 @@ func (s *Server) compile(dir string) *project {
 	}
 	p.res = compiler.CompileSourcesIndexed(inputs, s.opts)
 	p.indexed, p.syms, p.tests, p.testFiles = false, nil, nil, testFiles
+	if parsed(p.res) {
+		p.lastGood, p.goodSyms = p.res, nil
+	}
 	return p
+}
+
+// parsed reports whether every file of a compile could be read and
+// parsed.
+func parsed(r *compiler.Result) bool {
+	for _, d := range r.Diags {
+		switch d.Code {
+		case diag.CodeFileRead, diag.CodeFileLimit, diag.CodeYAMLSyntax, diag.CodeMultiDoc, diag.CodeAliasLimit, diag.CodeNestingLimit, diag.CodeNotUTF8:
+			return false
+		}
+	}
+	return true
+}
+
+// completionSymbols returns the index completion reads: the current
+// one, or while a file does not parse, the last one in which all did.
+func (p *project) completionSymbols() *compiler.Symbols {
+	if p.lastGood == nil || p.lastGood == p.res {
+		return p.syms
+	}
+	if p.goodSyms == nil {
+		p.goodSyms = p.lastGood.Symbols()
+	}
+	return p.goodSyms
 }
 
 // index builds the project's symbol index and resolves its test files'

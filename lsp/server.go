@@ -71,7 +71,14 @@ func New(opts compiler.Options, version string) *Server {
 // the next message is read.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	h := s.handler()
-	handle := func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	handle := func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+		// A bug must not end the editor's session: the request fails,
+		// with the method it failed in, and the server goes on.
+		defer func() {
+			if v := recover(); v != nil {
+				result, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("soni lsp failed in %q: %v; please report it", req.Method, v)}
+			}
+		}()
 		gc := &glsp.Context{
 			Method: req.Method,
 			Notify: func(method string, params any) { _ = c.Notify(ctx, method, params) },

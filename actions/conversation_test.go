@@ -35,6 +35,7 @@ slots:
       savings: []
 actions:
   lookup:
+    description: Look up the balance of the account
     inputs:
       - name: account_type
         required: true
@@ -177,7 +178,7 @@ func TestConversationFaults(t *testing.T) {
 		{
 			name: "exit 3 without on_error", run: `exec: ["./exit3.sh"]`, noOnError: true,
 			scripts: map[string]string{"exit3.sh": `echo 'ledger offline' >&2; exit 3`},
-			wantErr: `exit status 3; stderr: "ledger offline"`, wantReply: "Sorry, I could not lookup.",
+			wantErr: `exit status 3; stderr: "ledger offline"`, wantReply: "Sorry, I could not look up the balance of the account.",
 		},
 		{
 			name: "hangs past the timeout", run: "exec: [\"./hang.sh\"]\ntimeout: 500ms",
@@ -238,7 +239,7 @@ func TestConversationFaults(t *testing.T) {
 		},
 		{
 			name: "http connection refused without on_error", run: fmt.Sprintf(`http: {url: "%s/ok"}`, refused), noOnError: true,
-			wantErr: `connection failed: dial tcp`, wantReply: "Sorry, I could not lookup.",
+			wantErr: `connection failed: dial tcp`, wantReply: "Sorry, I could not look up the balance of the account.",
 		},
 	}
 	for _, tc := range tests {

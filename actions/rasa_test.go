@@ -45,6 +45,7 @@ actions:
     run:
       rasa: {url: "%[1]s"}
   execute_transfer:
+    description: Send the money
     outputs: [reference, has_funds]
     run:
       rasa: {url: "%[1]s", retry: {attempts: 2, backoff: 1ms}}
@@ -227,7 +228,7 @@ func TestRasaActionServer(t *testing.T) {
 		defer other.Close()
 		eng := loadRasa(t, other.URL)
 		rep := converse(t, eng, "send money", "Bob", "50")
-		assert.Equal(t, []string{"Sorry, I could not execute_transfer."}, rep.Replies)
+		assert.Equal(t, []string{"Sorry, I could not send the money."}, rep.Replies)
 		failed := eventsOf(rep, vm.EventActionFailed)
 		require.Len(t, failed, 1)
 		assert.Equal(t, `POST `+other.URL+`/webhook: the action server has no action "execute_transfer": No registered action found for name 'execute_transfer'.`, failed[0].Error)

@@ -271,6 +271,9 @@ func (e *Engine) State(ctx context.Context, session string) (*vm.State, uint64, 
 	if err != nil {
 		return nil, 0, err
 	}
+	// The state as its next turn would take it, with the version it was
+	// last saved with.
+	r.st.Fingerprint = r.saved
 	return r.st, rev, nil
 }
 

@@ -124,6 +124,8 @@ func (e *Engine) loadVersion(ctx context.Context, v string) (*progVersion, error
 // resolved is a session's state ready for its turn, and on which version.
 type resolved struct {
 	st *vm.State
+	// saved is the version the checkpoint was saved with.
+	saved string
 	d  versions.Decision
 	// codec encodes the state after the turn, unless it moves.
 	codec *codec.Codec
@@ -145,7 +147,7 @@ func (e *Engine) resolve(ctx context.Context, session string, b []byte) (*resolv
 		if err := e.m.Resume(st); err != nil {
 			return nil, &ResumeError{Session: session, Err: err}
 		}
-		return &resolved{st: st, d: versions.Decision{Path: versions.Same, Run: e.m}, codec: e.codec}, nil
+		return &resolved{st: st, saved: st.Fingerprint, d: versions.Decision{Path: versions.Same, Run: e.m}, codec: e.codec}, nil
 	}
 	pv, err := e.loadVersion(ctx, st.Fingerprint)
 	if err != nil {
@@ -161,7 +163,7 @@ func (e *Engine) resolve(ctx context.Context, session string, b []byte) (*resolv
 		newer = !own.IsZero() && pv.saved.After(own)
 	}
 	d := versions.Decide(e.ver.policy, st, e.m, saved, newer)
-	r := &resolved{st: st, d: d, codec: e.codec}
+	r := &resolved{st: st, saved: st.Fingerprint, d: d, codec: e.codec}
 	switch d.Path {
 	case versions.Move:
 		err = e.m.Resume(st)

@@ -612,8 +612,10 @@ func numbers[T any](v T) T {
 
 // sessionView is the answer of GET /v1/sessions/{id}.
 type sessionView struct {
-	Session  string         `json:"session"`
-	Revision uint64         `json:"revision"`
+	Session  string `json:"session"`
+	Revision uint64 `json:"revision"`
+	// Version is the program version the session was last saved with.
+	Version  string         `json:"version,omitempty"`
 	Created  time.Time      `json:"created"`
 	Updated  time.Time      `json:"updated"`
 	Stack    []frameView    `json:"stack"`
@@ -644,7 +646,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no session %q", session))
 		return
 	}
-	v := sessionView{Session: session, Revision: rev, Created: st.Created, Updated: st.Updated, Stack: []frameView{}, Slots: st.Slots, Pending: st.Pending, Metadata: st.Metadata}
+	v := sessionView{Session: session, Revision: rev, Version: st.Fingerprint, Created: st.Created, Updated: st.Updated, Stack: []frameView{}, Slots: st.Slots, Pending: st.Pending, Metadata: st.Metadata}
 	for _, f := range st.Stack {
 		fv := frameView{Flow: f.Flow, Step: f.Step, Slots: f.Slots, AfterCall: f.AfterCall}
 		if fv.Slots == nil {

@@ -441,6 +441,14 @@ func TestServeReloadKeepsPausedConversations(t *testing.T) {
 	assert.Contains(t, body, `"Sent 50 to Ana."`)
 	assert.Contains(t, body, `"version_path":"finish"`)
 
+	// The session's view (the inspector's) names its version: v2's now.
+	sresp, err := http.Get(s.url + "/v1/sessions/u1")
+	require.NoError(t, err)
+	sb, err := io.ReadAll(sresp.Body)
+	sresp.Body.Close()
+	require.NoError(t, err)
+	assert.Regexp(t, `"version":"sha256:[0-9a-f]{64}"`, string(sb))
+
 	// /metrics: the sessions per version as the reload found them, and
 	// the turn that finished on v1 and then moved.
 	mresp, err := http.Get(s.url + "/metrics")

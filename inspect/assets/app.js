@@ -146,6 +146,7 @@ function renderState() {
   const p = ui.view && ui.view.pending;
   $("pending").textContent = p ? p.kind + " " + (p.slot || "") + " at " + p.flow + "." + p.step + ': "' + (p.prompt || "") + '"' : "none";
   $("revision").textContent = String(ui.view ? ui.view.revision : 0);
+  $("version").textContent = (ui.view && ui.view.version) || "none";
 }
 
 function pending() { return ui.view && ui.view.pending; }

@@ -126,7 +126,7 @@ type resolved struct {
 	st *vm.State
 	// saved is the version the checkpoint was saved with.
 	saved string
-	d  versions.Decision
+	d     versions.Decision
 	// codec encodes the state after the turn, unless it moves.
 	codec *codec.Codec
 }

@@ -30,6 +30,8 @@ type Metrics struct {
 	// sessions counts the stored sessions per program version, as of the
 	// last check (start and each reload).
 	sessions *prometheus.GaugeVec
+	// outages counts the understanding model's outages.
+	outages prometheus.Counter
 }
 
 // NewMetrics creates the metrics and registers them on reg.
@@ -59,6 +61,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		flows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "soni_flows_total", Help: "Flows started, completed and cancelled, by flow.",
 		}, []string{"flow", "event"}),
+		outages: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "soni_model_outages_total", Help: "Times the understanding model stopped answering (refused, timed out or failed), once per outage.",
+		}),
 	}
 	m.versionPaths = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "soni_version_changes_total", Help: "Turns of sessions saved with another program version, by path: move, finish, stay, code_change.",
@@ -69,7 +74,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.sessions = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "soni_sessions_by_version", Help: "Stored sessions per program version, as of the last check (server start and each reload).",
 	}, []string{"version"})
-	reg.MustRegister(m.turns, m.turnTime, m.actions, m.actFailed, m.storeTime, m.conflicts, m.flows, m.versionPaths, m.idleMoves, m.sessions)
+	reg.MustRegister(m.turns, m.turnTime, m.actions, m.actFailed, m.storeTime, m.conflicts, m.flows, m.versionPaths, m.idleMoves, m.sessions, m.outages)
 	return m
 }
 
@@ -106,6 +111,11 @@ func (m *Metrics) SessionVersions(counts map[string]int) {
 		m.sessions.WithLabelValues(v).Set(float64(n))
 	}
 }
+
+// ModelOutage counts one outage of the understanding model: call it when
+// the model stops answering (llm.Config.OnHealth), not once per failed
+// request.
+func (m *Metrics) ModelOutage() { m.outages.Inc() }
 
 // Actions wraps an action runner so that each call's duration is measured.
 func (m *Metrics) Actions(r vm.ActionRunner) vm.ActionRunner {

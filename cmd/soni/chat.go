@@ -21,6 +21,7 @@ import (
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/internal/text"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand/llm"
 
 	"github.com/soni-dev/soni/internal/suggest"
 
@@ -87,7 +88,9 @@ func chatCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			u, err := understanderFor(c, prog, soni.ProjectDir(path))
+			u, err := understanderFor(c, prog, soni.ProjectDir(path), func(h llm.Health) {
+				fmt.Fprintln(e.stderr, "soni chat: "+modelWarning(h))
+			})
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/serve"
+	"github.com/soni-dev/soni/understand/llm"
 	"github.com/urfave/cli/v2"
 )
 
@@ -108,7 +109,14 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	measured := srv.Metrics().Store(store)
 	build := func(p *ir.Program) (*soni.Engine, error) {
 		dir := soni.ProjectDir(path)
-		u, err := understanderFor(c, p, dir)
+		u, err := understanderFor(c, p, dir, func(h llm.Health) {
+			if h.Down {
+				srv.Metrics().ModelOutage()
+				logger.Warn("the model cannot be asked: until it answers, messages are understood by the rules alone (hybrid) or not at all (llm)", "endpoint", h.Endpoint, "error", h.Err)
+				return
+			}
+			logger.Info("the model answers again", "endpoint", h.Endpoint)
+		})
 		if err != nil {
 			return nil, err
 		}

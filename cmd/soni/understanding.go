@@ -29,9 +29,11 @@ func understandingFlags() []cli.Flag {
 	}
 }
 
-// understanderFor builds the understanding layer of a command.
-func understanderFor(c *cli.Context, prog *ir.Program, dir string) (vm.Understander, error) {
-	u, _, err := llm.Select(prog, dir, llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model")}, nil)
+// understanderFor builds the understanding layer of a command. health,
+// when not nil, hears when the model stops answering and when it answers
+// again (llm.Health), once per change.
+func understanderFor(c *cli.Context, prog *ir.Program, dir string, health func(llm.Health)) (vm.Understander, error) {
+	u, _, err := llm.Select(prog, dir, llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model"), OnHealth: health}, nil)
 	if err != nil {
 		return nil, cli.Exit(fmt.Sprintf("%s: %s", c.Command.Name, err), exitUsage)
 	}
@@ -125,4 +127,14 @@ func nowOf(c *cli.Context) (time.Time, error) {
 		return time.Time{}, usageError("%s: --now: %s", c.Command.Name, err)
 	}
 	return t, nil
+}
+
+// modelWarning is how soni chat says that the model stopped answering, or
+// answers again: the messages are understood by the rules meanwhile
+// (hybrid), or not at all (llm).
+func modelWarning(h llm.Health) string {
+	if h.Down {
+		return fmt.Sprintf("warning: the model at %s cannot be asked (%s): until it answers, messages are understood by the rules alone (hybrid) or not at all (llm)", h.Endpoint, h.Err)
+	}
+	return fmt.Sprintf("the model at %s answers again", h.Endpoint)
 }

@@ -45,6 +45,11 @@ type Config struct {
 	// Answer is how the model is asked to answer: AnswerText (the
 	// default, the line grammar) or AnswerJSONSchema (structured outputs).
 	Answer AnswerFormat
+	// OnHealth, when set, is told when the model stops answering (the
+	// first failed request of an outage: refused, timed out, an HTTP
+	// error) and when it answers again: once per change, from the
+	// goroutine of the turn that saw it. See Health.
+	OnHealth func(Health)
 }
 
 // Model asks the model and validates its answer. It is a vm.Understander
@@ -52,7 +57,8 @@ type Config struct {
 // error, a malformed answer, after one retry) the message is the fallback,
 // and the trace says why.
 type Model struct {
-	cfg Config
+	cfg    Config
+	health health
 }
 
 // New returns a model understander.
@@ -127,6 +133,7 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, c
 		spent.calls++
 		spent.chars += utf8.RuneCountInString(prompt)
 		answer, err = m.complete(ctx, prompt)
+		m.observe(ctx, err)
 		d := time.Since(start).Round(time.Millisecond)
 		if err == nil {
 			note(v, fmt.Sprintf("llm: answered in %s: %q", d, answer))
@@ -213,17 +220,17 @@ func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 	resp, err := m.cfg.Client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("no answer within %s", m.cfg.Timeout)
+			return "", &unreachable{fmt.Errorf("no answer within %s", m.cfg.Timeout)}
 		}
-		return "", fmt.Errorf("request failed: %v", errors.Unwrap(err))
+		return "", &unreachable{fmt.Errorf("request failed: %v", errors.Unwrap(err))}
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return "", fmt.Errorf("reading the answer: %v", err)
+		return "", &unreachable{fmt.Errorf("reading the answer: %v", err)}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("status %d: %s", resp.StatusCode, cut(strings.TrimSpace(string(b)), 200))
+		return "", &unreachable{fmt.Errorf("status %d: %s", resp.StatusCode, cut(strings.TrimSpace(string(b)), 200))}
 	}
 	var r chatResponse
 	if err := json.Unmarshal(b, &r); err != nil {

@@ -17,6 +17,9 @@ import (
 // the environment or the project says.
 type Overrides struct {
 	Mode, BaseURL, Model string
+	// OnHealth, when set, is the model's Config.OnHealth: the front end
+	// hears when the model stops answering and when it answers again.
+	OnHealth func(Health)
 }
 
 // Select builds the understanding layer a program asks for: the flags
@@ -58,6 +61,7 @@ func Select(prog *ir.Program, dir string, o Overrides, getenv func(string) strin
 		BaseURL:    pick(o.BaseURL, "SONI_LLM_BASE_URL", u.BaseURL),
 		Model:      pick(o.Model, "SONI_LLM_MODEL", u.Model),
 		MaxHistory: u.MaxHistory,
+		OnHealth:   o.OnHealth,
 	}
 	keyEnv := u.APIKeyEnv
 	if keyEnv == "" {

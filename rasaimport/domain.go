@@ -697,6 +697,30 @@ func verbPhrase(d string) string {
 // phraseWords matches a word character: a trigger phrase needs one.
 var phraseWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]`) })
 
+// aboutTheFlow is a flow's description without the sentences that are
+// instructions to Rasa's language model ("Trigger this proactively
+// if...", "This flow is called from any other flow..."): they say when a
+// model should start the flow, not what a user would say, and give no
+// phrases. A description that is only instructions gives none.
+func aboutTheFlow(desc string) string {
+	var kept []string
+	for _, sentence := range sentenceEnd().Split(strings.TrimSpace(desc), -1) {
+		sentence = strings.TrimSpace(sentence)
+		if sentence == "" || modelInstruction().MatchString(strings.ToLower(sentence)) {
+			continue
+		}
+		kept = append(kept, sentence)
+	}
+	return strings.Join(kept, ". ")
+}
+
+var (
+	sentenceEnd      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?]+(?:\s+|$)`) })
+	modelInstruction = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:trigger this|this flow (?:is|should be) (?:called|triggered|used|started|invoked)|use this(?: flow)? (?:when|if|for|to)|call this|only (?:trigger|use|call|start)|(?:do not|don't|never|always) (?:trigger|use|call|start|respond|fill|ask)|should not (?:respond|trigger|be)|conversation repair flow)\b`)
+	})
+)
+
 // triggers computes each flow's trigger phrases: its name, and the
 // nlu.yml examples of its nlu_trigger intents. A phrase goes to the first
 // flow that has it (soni's phrases belong to one flow).
@@ -720,7 +744,7 @@ func (im *importer) triggers() map[string][]string {
 		phrases = append(phrases, strings.NewReplacer("_", " ", "-", " ").Replace(name))
 		// The description is what Rasa's language model starts the flow
 		// from; soni's rules read it as one more phrase.
-		if d := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(f.n.get("description").str()), ".")); d != "" && !strings.Contains(d, "\n") {
+		if d := strings.TrimSpace(strings.TrimSuffix(aboutTheFlow(f.n.get("description").str()), ".")); d != "" && !strings.Contains(d, "\n") {
 			phrases = append(phrases, d)
 			if v := verbPhrase(d); v != "" {
 				phrases = append(phrases, v)

@@ -418,6 +418,11 @@ type flowMeaning struct {
 	// stems are the stems of its own words, before the lexicon: "send"
 	// is a word of "send money", not of "set up a payment".
 	stems map[string]bool
+	// named are the concepts its name and its description share: what
+	// the project says the flow is about ("car" of search_rental_car,
+	// "search for rental cars"). One of them alone may start it, as a
+	// phrase's first word may.
+	named map[string]bool
 }
 
 // meaning holds the concepts of every flow of a program, and the known
@@ -528,6 +533,16 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 				fm.about[c] = true
 			}
 		}
+		fm.named = namedConcepts(l, f)
+		// The usual variants of its words ("rental" is "rent",
+		// "payment" is "pay", "reservation" is "reserve") say what it
+		// is about too.
+		for _, c := range wordVariants(l, about) {
+			fm.core[c] = true
+			if !fm.trigger[c] {
+				fm.about[c] = true
+			}
+		}
 		for _, w := range strings.Fields(about) {
 			fm.stems[stem(w)] = true
 		}
@@ -598,11 +613,12 @@ func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flow
 				s.score += w
 				s.fromTrigger = true
 				s.matched++
-				s.lead = s.lead || fm.lead[c]
+				s.lead = s.lead || fm.lead[c] || fm.named[c]
 				s.whole = s.whole || fm.whole[c]
 			case fm.about[c]:
 				s.score += w / 2
 				s.matched++
+				s.lead = s.lead || fm.named[c]
 			case fm.values[c]:
 				// One of its values: a flow's word on its own.
 				s.score += 0.9 / float64(m.valueCount[c])

@@ -1,0 +1,67 @@
+package understand
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+)
+
+// Openings from the project's own text (docs/understanding.md, "Flows by
+// meaning, not by phrase"): the words a flow's name and description
+// share say what it is about, and the usual variants of its words
+// ("rental" of "rent") are its words too.
+
+// namedConcepts are the concepts a flow's name and description share,
+// generic verbs aside. A description that reads as an instruction to a
+// model ("trigger this when...", "this flow is called from...") names
+// nothing.
+func namedConcepts(l *lex, f *ir.Flow) map[string]bool {
+	out := map[string]bool{}
+	desc := values.Normalize(f.Description)
+	if desc == "" || instructionRE().MatchString(desc) {
+		return out
+	}
+	inDesc := map[string]bool{}
+	for _, c := range l.concepts(desc, nil) {
+		inDesc[c] = true
+	}
+	for _, c := range l.concepts(values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name)), nil) {
+		if inDesc[c] && !genericWords[c] && !extraGeneric[c] {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// instructionRE is a description written to a model, not about what the
+// flow does for a user.
+var instructionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:trigger this|this flow is (?:called|triggered|used|started)|use this (?:flow )?when|call this|do not|dont|always|never|only (?:trigger|use|call))\b`)
+})
+
+// variantSuffixes make a noun or an adjective of a word: "rental" of
+// "rent", "payment" of "pay", "reservation" of "reserve".
+var variantSuffixes = []string{"ation", "ment", "al"}
+
+// wordVariants are the concepts of the words a text's words are made
+// from by a suffix (variantSuffixes), when the lexicon or the stemmer
+// knows the shorter word as another concept.
+func wordVariants(l *lex, norm string) []string {
+	var out []string
+	for _, w := range strings.Fields(norm) {
+		for _, suf := range variantSuffixes {
+			base := strings.TrimSuffix(w, suf)
+			if base == w || len(base) < 3 || stopWords[base] {
+				continue
+			}
+			if c := l.concept(base); c != l.concept(w) {
+				out = append(out, c)
+			}
+			break
+		}
+	}
+	return out
+}

@@ -64,3 +64,27 @@ flows:
 		{"an address is no list edit", atAddress, "Main Street 1", "set_slot address=Main Street 1", false},
 	})
 }
+
+// TestListSlotOfACalledFlow: the message that starts a flow gives the
+// list slot of the flow it calls, which the VM holds until that flow asks
+// (language.md, slots across calls).
+func TestListSlotOfACalledFlow(t *testing.T) {
+	res := compiler.CompileSource("calls.yaml", []byte(`version: "1.0"
+flows:
+  order_pizza:
+    description: Order a pizza
+    trigger: {intents: ["order a pizza"]}
+    steps:
+      - {step: pick, type: call, target: pick_toppings}
+      - {step: done, type: say, message: "Ordered."}
+  pick_toppings:
+    slots:
+      - {name: toppings, type: list, values: [pepperoni, mushrooms, olives]}
+    steps:
+      - {step: ask, type: collect, slot: toppings, message: "Which toppings?"}
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"the called flow's list", nil, "order a pizza with olives and mushrooms", "start_flow order_pizza toppings=[olives mushrooms]", false},
+	})
+}

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
@@ -28,7 +29,7 @@ var (
 // values, is no list edit: it replaces the list as any answer does.
 func (r *Rules) listEdit(p *vm.Pending, head string, v vm.View) (vm.Command, bool) {
 	fr := r.byName[p.Flow]
-	if fr == nil || v.Slot == nil {
+	if fr == nil || v.Slot == nil || !slices.ContainsFunc(fr.slots, func(s slotRef) bool { return s.def != nil && s.def.Type == ir.TypeList }) {
 		return vm.Command{}, false
 	}
 	words := strings.Fields(values.Normalize(head))
@@ -120,6 +121,12 @@ func (r *Rules) listEdit(p *vm.Pending, head string, v vm.View) (vm.Command, boo
 		return vm.Command{}, false
 	}
 	return found[0], true
+}
+
+// valueList reports whether a slot is a list of declared values, which
+// the opening message may name as it names categorical values.
+func valueList(def *ir.Slot) bool {
+	return def != nil && def.Type == ir.TypeList && len(def.Values) > 0
 }
 
 // containsItem reports whether a list holds the item.

@@ -220,9 +220,9 @@ func New(p *ir.Program) *Rules {
 	return r
 }
 
-// calleeSlots lists the collected categorical and pattern slots of the
-// flows fr calls, directly or through other calls, that fr does not have
-// (ir.Program.Callees), by name.
+// calleeSlots lists the collected categorical, list (of declared values)
+// and pattern slots of the flows fr calls, directly or through other
+// calls, that fr does not have (ir.Program.Callees), by name.
 func (r *Rules) calleeSlots(fr *flowRules) []slotRef {
 	callees := r.prog.Callees(fr.name)
 	var out []slotRef
@@ -232,7 +232,7 @@ func (r *Rules) calleeSlots(fr *flowRules) []slotRef {
 			continue
 		}
 		for _, s := range callee.slots {
-			if s.name == name && s.def != nil && (s.def.Type == ir.TypeCategorical || (s.def.Pattern != "" && typed(s.def))) {
+			if s.name == name && s.def != nil && (s.def.Type == ir.TypeCategorical || valueList(s.def) || (s.def.Pattern != "" && typed(s.def))) {
 				out = append(out, s)
 			}
 		}
@@ -248,7 +248,7 @@ func (r *Rules) calleeSlots(fr *flowRules) []slotRef {
 			if own[s.name] || !r.byName[callee].collected[s.name] || r.prog.Slot(s.name) == nil || s.def == nil {
 				continue
 			}
-			if s.def.Type == ir.TypeCategorical || (s.def.Pattern != "" && typed(s.def)) {
+			if s.def.Type == ir.TypeCategorical || valueList(s.def) || (s.def.Pattern != "" && typed(s.def)) {
 				own[s.name] = true
 				out = append(out, s)
 			}

@@ -87,13 +87,22 @@ func (s *Server) complete(proj *project, ls []string, n int, before, flow string
 		return slotItems(proj, flow)
 	}
 	m := keyValueRE.FindStringSubmatch(before)
+	parent, at := parentKey(ls, n, len(before)-len(strings.TrimLeft(before, " ")))
 	if m == nil {
 		if strings.Contains(before, ":") {
 			return nil
 		}
+		if parent == "slots" && inStep(ls, at, ls[at]) {
+			// A key of a set step's slots mapping names a slot.
+			return slotItems(proj, flow)
+		}
 		return keyItems(ls, n, before)
 	}
 	key, value := m[1], m[2]
+	if parent == "map_outputs" && nameValueRE.MatchString(value) {
+		// An action's output goes into a slot.
+		return slotItems(proj, flow)
+	}
 	if !exprKeys[key] && !nameValueRE.MatchString(value) {
 		return nil
 	}
@@ -327,6 +336,25 @@ func stepType(ls []string, n int) string {
 		}
 	}
 	return ""
+}
+
+// parentKey returns the key of the mapping that holds a line whose
+// content starts at column ind, and its line: the nearest line above with
+// less indentation, or "" and -1.
+func parentKey(ls []string, n, ind int) (string, int) {
+	for i := n - 1; i >= 0; i-- {
+		if blank(ls[i]) {
+			continue
+		}
+		if lead := len(ls[i]) - len(strings.TrimLeft(ls[i], " ")); lead < ind {
+			k := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(ls[i]), "- "))
+			if j := strings.Index(k, "#"); j >= 0 {
+				k = strings.TrimSpace(k[:j])
+			}
+			return strings.TrimSuffix(k, ":"), i
+		}
+	}
+	return "", -1
 }
 
 // inCases reports whether line n is an entry of a branch step's cases.

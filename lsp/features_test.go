@@ -82,6 +82,8 @@ func TestCompletion(t *testing.T) {
 		{"flow for a link", edit("target: book_trip", "target: "), 47, 17, []string{"book_trip", "cancel_trip"}},
 		{"action for an action step", edit("call: book_hotel", "call: "), 31, 15, []string{"book_hotel"}},
 		{"response", edit("response: utter_booked", "response: "), 36, 19, []string{"utter_booked"}},
+		{"slot of a set step", edit("      - step: done\n", "      - step: reset\n        type: set\n        slots:\n          \n      - step: done\n"), 37, 11, []string{"city", "nights", "reference"}},
+		{"slot for an action's output", edit("          reference: reference\n", "          reference: \n"), 33, 22, []string{"city", "nights", "reference"}},
 		{"step kinds", edit("        type: say\n", "        type: \n"), 35, 15, []string{"say", "collect", "set", "branch", "while", "action", "link", "call", "confirm"}},
 		{"keys of a say step", edit("        type: say\n", "        type: say\n        \n"), 36, 9, []string{"jump_to", "message", "rephrase", "response", "step", "type"}},
 	}

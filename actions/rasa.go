@@ -106,6 +106,7 @@ func (r *Runner) runRasa(ctx context.Context, req vm.ActionRequest, decl *ir.Act
 			req.Warn(w)
 		}
 	}
+	r.rasaOutputs(req, ans.Outputs)
 	for _, m := range ans.Messages {
 		switch {
 		case req.Say != nil:

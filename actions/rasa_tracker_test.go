@@ -193,3 +193,55 @@ func TestRasaSenderSuffix(t *testing.T) {
 	assert.Equal(t, "alice-run42", reqs[0].SenderID)
 	assert.Equal(t, "alice-run42", reqs[0].Tracker.SenderID)
 }
+
+// TestRasaOutputOfTheWrongType: a Rasa action that sets a text into a
+// boolean or number slot does not fail the action or cancel the flow, as
+// Rasa would not: the boolean takes the text's truth, the number keeps its
+// value, and the turn warns of each.
+func TestRasaOutputOfTheWrongType(t *testing.T) {
+	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
+		"check": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Events: []map[string]any{
+				fakeactionserver.SlotSet("available", "available today"),
+				fakeactionserver.SlotSet("price", "n/a"),
+				fakeactionserver.SlotSet("urgent", "false"),
+			}}, nil
+		},
+	})
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(fmt.Sprintf(`version: "1.0"
+slots:
+  available: {type: boolean}
+  urgent: {type: boolean}
+  price: {type: number, initial: 10}
+actions:
+  check:
+    outputs: [available, price, urgent]
+    run:
+      rasa: {url: "%s"}
+flows:
+  ask:
+    trigger:
+      intents: ["is it available"]
+    steps:
+      - {step: check, type: action, call: check, map_outputs: {available: available, price: price, urgent: urgent}}
+      - step: answer
+        type: branch
+        evaluate: "available and not urgent"
+        cases: {"true": yes}
+      - {step: no, type: say, message: "No.", jump_to: __end__}
+      - {step: yes, type: say, message: "Yes, for {price}."}
+`, srv.URL)), 0o644))
+	eng, err := soni.Load(dir, soni.Options{})
+	require.NoError(t, err)
+	rep, err := eng.Handle(context.Background(), "s", vm.Input{Text: "is it available"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Yes, for 10."}, rep.Replies)
+	assert.Empty(t, eventsOf(rep, vm.EventActionFailed))
+	assert.Equal(t, []string{
+		`action "check" set the boolean slot "available" to "available today", which is no boolean: soni stores true, the truth Rasa's conditions read in it`,
+		`action "check" set the number slot "price" to "n/a", which it cannot hold: the slot keeps its value (Rasa would store the text as it is)`,
+	}, rep.Warnings)
+}

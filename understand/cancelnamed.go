@@ -122,8 +122,10 @@ var (
 // whose object means a flow on the stack cancels that flow (the topmost
 // such), and one that means the flow on top by a pronoun ("I don't want
 // to do this anymore") cancels it. A negated wish for a flow that is not
-// running starts nothing: it is read as nothing (fallback). ok is false
-// when the message is no negated wish.
+// running starts nothing: it is a no at a yes/no question ("I don't
+// need a replacement card" at "Would you like a replacement card?"),
+// and nothing (fallback) elsewhere. ok is false when the message is no
+// negated wish.
 func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Reading, bool) {
 	words := strings.Fields(norm)
 	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]]) {
@@ -175,6 +177,13 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 	for i := len(v.Stack) - 1; i >= 0; i-- {
 		if slices.Contains(candidates, v.Stack[i]) && !ir.IsPattern(v.Stack[i]) {
 			return unsure("a negated wish to do what flow "+v.Stack[i]+" does", cancelFor(p, norm, v.Stack[i], v)), true
+		}
+	}
+	// "I don't need a replacement card" at "Would you like a replacement
+	// card?": a no.
+	if p != nil && r.yesNoPending(p) {
+		if rd, ok := r.yesNoAnswer(p, false, v); ok {
+			return unsure("a negated wish at a yes/no question: no", rd.Commands[0]), true
 		}
 	}
 	return unsure("a negated wish for a flow that is not running: nothing to start", vm.Command{Kind: vm.CmdFallback}), true

@@ -30,6 +30,9 @@ func TestCancelNamesItsFlow(t *testing.T) {
 		{"a negated wish by a pronoun", []string{"book a flight", "Madrid"}, "I don't want to do this anymore", "cancel_flow", false},
 		{"a negated wish for a flow not running starts nothing", nil, "I don't want to book a hotel", "fallback", false},
 	})
+	runGeneral(t, "banking", []gcase{
+		{"a negated wish at a yes/no question is a no", []string{"I lost my card", "4821", "yes"}, "I don't need a replacement card", "set_slot wants_replacement=false", false},
+	})
 	runCasesWith(t, citydesk(t), []gcase{
 		{"a report under a rental", []string{"report a fault", "rent a bike"}, "no, cancel the fault report", "cancel_flow report_fault", false},
 		{"a negated wish", []string{"rent a bike", "Riverside"}, "I don't want to rent a bike anymore", "cancel_flow", false},

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -61,10 +62,18 @@ func (s *Server) configure(hs *http.Server) {
 		return ctx
 	}
 	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		sc, ok := c.(*servedConn)
+		if !ok {
+			return
+		}
 		if st == http.StateIdle || st == http.StateClosed || st == http.StateHijacked {
-			if sc, ok := c.(*servedConn); ok {
-				s.release(sc)
-			}
+			s.release(sc)
+		}
+		if st != http.StateNew {
+			sc.l.setIdle(sc, st == http.StateIdle)
+		}
+		if s.connState != nil {
+			s.connState(c, st)
 		}
 	}
 	s.mu.Lock()
@@ -159,16 +168,22 @@ func (s *Server) release(c *servedConn) {
 	}
 }
 
-// capListener caps the open connections: up to max are served; the next
-// healthReserve answer /healthz and /readyz only; any more are answered
-// 503 at once and closed.
+// capListener caps the open connections: up to max are served; at the
+// cap, the keep-alive connection idle longest is closed to admit a new
+// one, as nginx drains its keep-alive connections when it runs out
+// (a client that holds idle connections cannot lock others out); with
+// none idle, the next healthReserve answer /healthz and /readyz only;
+// any more are answered 503 at once and closed.
 type capListener struct {
 	net.Listener
 	max, reserve int
 	mu           sync.Mutex
 	served, over int
 	conns        map[*servedConn]struct{}
-	closed       bool
+	// idle are the served connections between requests, idle longest
+	// first.
+	idle   list.List
+	closed bool
 }
 
 func (l *capListener) Accept() (net.Conn, error) {
@@ -179,6 +194,7 @@ func (l *capListener) Accept() (net.Conn, error) {
 		}
 		sc := &servedConn{Conn: c, l: l}
 		l.mu.Lock()
+		var drained *servedConn
 		switch {
 		case l.closed:
 			l.mu.Unlock()
@@ -186,6 +202,13 @@ func (l *capListener) Accept() (net.Conn, error) {
 			continue
 		case l.served < l.max:
 			l.served++
+		case l.idle.Len() > 0:
+			// The new connection takes the place of the one idle
+			// longest, which is closed below: its count is handed over
+			// (closing it does not lower served).
+			drained = l.idle.Remove(l.idle.Front()).(*servedConn)
+			drained.idleAt = nil
+			drained.handedOver = true
 		case l.over < l.reserve:
 			l.over++
 			sc.overflow = true
@@ -196,7 +219,27 @@ func (l *capListener) Accept() (net.Conn, error) {
 		}
 		l.conns[sc] = struct{}{}
 		l.mu.Unlock()
+		if drained != nil {
+			_ = drained.Close()
+		}
 		return sc, nil
+	}
+}
+
+// setIdle records whether a served connection is idle between requests:
+// at the cap, the one idle longest is closed for a new one.
+func (l *capListener) setIdle(c *servedConn, idle bool) {
+	if c.overflow {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c.idleAt != nil {
+		l.idle.Remove(c.idleAt)
+		c.idleAt = nil
+	}
+	if idle && !c.handedOver && !l.closed {
+		c.idleAt = l.idle.PushBack(c)
 	}
 }
 
@@ -230,6 +273,11 @@ type servedConn struct {
 	overflow  bool
 	busy      atomic.Bool
 	closeOnce sync.Once
+	// idleAt is the connection's place in l.idle while it is idle;
+	// handedOver, that it was closed to admit a new connection, which
+	// took its place in the count. Both under l.mu.
+	idleAt     *list.Element
+	handedOver bool
 }
 
 func (c *servedConn) Close() error {
@@ -237,9 +285,14 @@ func (c *servedConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.l.mu.Lock()
 		delete(c.l.conns, c)
-		if c.overflow {
+		if c.idleAt != nil {
+			c.l.idle.Remove(c.idleAt)
+			c.idleAt = nil
+		}
+		switch {
+		case c.overflow:
 			c.l.over--
-		} else {
+		case !c.handedOver:
 			c.l.served--
 		}
 		c.l.mu.Unlock()

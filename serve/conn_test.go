@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -185,9 +187,12 @@ func TestConnectionCap(t *testing.T) {
 		require.NoError(t, err)
 		return rawResponse(t, bufio.NewReader(c))
 	}
+	// The first connection is sending its request: it is not idle, so
+	// the next cannot take its place (an idle one would be drained:
+	// TestIdleConnectionsDrainedAtTheCap).
 	first := dial(t, capped.URL)
-	resp, _ := get(first, "/v1/sessions")
-	require.Equal(t, http.StatusOK, resp.StatusCode, "the first connection is served, and kept open")
+	_, err = io.WriteString(first, "GET /v1/sessions HTTP/1.1\r\n")
+	require.NoError(t, err)
 
 	health := dial(t, capped.URL)
 	resp, body := get(health, "/healthz")
@@ -210,8 +215,10 @@ func TestConnectionCap(t *testing.T) {
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	assert.Contains(t, body, `"too_many_connections"`)
 
-	resp, _ = get(first, "/v1/sessions")
-	assert.Equal(t, http.StatusOK, resp.StatusCode, "the connections within the cap are served throughout")
+	_, err = io.WriteString(first, "Host: x\r\n\r\n")
+	require.NoError(t, err)
+	resp, body = rawResponse(t, bufio.NewReader(first))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "the connections within the cap are served throughout: %s", body)
 }
 
 // TestShutdownLetsTurnsFinishAndDropsTheRest: Shutdown closes idle
@@ -273,4 +280,110 @@ func TestShutdownLetsTurnsFinishAndDropsTheRest(t *testing.T) {
 	assert.Contains(t, a.body, "A small pizza?", "the turn in flight finishes and answers")
 	assert.NoError(t, <-shut)
 	assert.True(t, closedByServer(t, trickling, nil), "a connection still sending its request is closed")
+}
+
+// TestIdleConnectionsDrainedAtTheCap: a client holding idle keep-alive
+// connections by the hundred cannot lock another out: at the cap, the
+// connection idle longest is closed to admit a new one, and every turn
+// of a client with the token is answered (issue 29 §4). Before, once the
+// cap was reached every new connection got 503 until the idle timeout.
+func TestIdleConnectionsDrainedAtTheCap(t *testing.T) {
+	const maxConns, attackers = 50, 200
+	r := compiler.CompileSource("shop.yaml", []byte(shopYAML), compiler.Options{})
+	require.NotNil(t, r.Program, "%v", r.Diags)
+	srv := New(nil, Options{Token: "tok", MaxConns: maxConns})
+	eng, err := soni.New(r.Program, soni.Options{Store: checkpoints.NewMemoryStore()})
+	require.NoError(t, err)
+	eng.Register("check_stock", func(ctx context.Context, _ vm.ActionRequest) (map[string]any, error) { return stocked(ctx) })
+	srv.SetEngine(eng)
+	srv.reserve = 1
+	// Each answer on a keep-alive connection is followed by one idle
+	// state: the test waits for it, so that the server has every
+	// connection answered so far on its idle list before the next.
+	idled := make(chan struct{}, 4*attackers)
+	srv.connState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateIdle {
+			idled <- struct{}{}
+		}
+	}
+	ts := newTestServer(t, srv)
+	waitIdle := func() {
+		t.Helper()
+		select {
+		case <-idled:
+		case <-time.After(bound):
+			t.Fatal("the server never marked a connection idle")
+		}
+	}
+
+	// The attacker: a request, then the connection left open and idle.
+	var held []net.Conn
+	attack := func(n int) {
+		t.Helper()
+		for range n {
+			c := dial(t, ts.URL)
+			_, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+			require.NoError(t, err)
+			resp, body := rawResponse(t, bufio.NewReader(c))
+			require.Equal(t, http.StatusOK, resp.StatusCode, body)
+			require.False(t, resp.Close, "connection %d is served, not let go as one over the cap", len(held))
+			held = append(held, c)
+			waitIdle()
+		}
+	}
+	// The legitimate client: a conversation, one turn between bursts.
+	// Its Idempotency-Key lets its transport send a request again on a
+	// new connection when the server drained its idle one meanwhile.
+	client := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(client.CloseIdleConnections)
+	turns := []struct{ text, reply string }{
+		{"order a pizza", "Small or large?"}, {"small", "Is it a gift?"}, {"no", "A small pizza?"},
+		{"yes", "Ordered."}, {"order a pizza", "Is it a gift?"}, {"yes", "A small pizza?"},
+	}
+	turn := 0
+	talk := func() {
+		t.Helper()
+		tt := turns[turn%len(turns)]
+		req, err := http.NewRequest(http.MethodPost, ts.URL+"/v1/sessions/legit/messages", strings.NewReader(`{"text": "`+tt.text+`"}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Idempotency-Key", "turn-"+strconv.Itoa(turn))
+		resp, err := client.Do(req)
+		require.NoError(t, err, "turn %d", turn)
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "turn %d: %s", turn, b)
+		assert.Contains(t, string(b), tt.reply, "turn %d", turn)
+		turn++
+		waitIdle()
+	}
+
+	// Bursts shorter and longer than the cap: after a long one, the
+	// client's own idle connection was the oldest and was drained too.
+	talk()
+	for _, burst := range []int{10, 60, 25, 55, 50} {
+		attack(burst)
+		talk()
+	}
+	require.Len(t, held, attackers)
+
+	// Open now: the 50 connections used last, the client's and the
+	// attacker's 49 newest; the server closed the others, oldest first.
+	kept := attackers - (maxConns - 1)
+	for i, c := range held[:kept] {
+		assert.True(t, closedByServer(t, c, nil), "attacker connection %d is closed", i)
+	}
+	for i, c := range held[kept:] {
+		_, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		require.NoError(t, err)
+		resp, body := rawResponse(t, bufio.NewReader(c))
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "attacker connection %d is still served: %s", kept+i, body)
+	}
+	l := srv.lns[0]
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	assert.Equal(t, maxConns, l.served, "the cap holds")
+	assert.Equal(t, maxConns, len(l.conns))
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // CheckOrigin reports whether o can be given as Options.CORSOrigins: "*"
@@ -35,16 +36,28 @@ const (
 
 // cors adds the CORS headers for a request from an allowed origin, and
 // answers its preflight, before any token is asked for (a browser sends
-// none with a preflight). It reports whether it answered.
+// none with a preflight). A preflight from any other origin is answered
+// 403, naming the origin and --cors-origin, and logged once per origin:
+// the page's team sees why the browser blocked it, and the operator what
+// to allow. It reports whether it answered.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	preflight := r.Method == http.MethodOptions && origin != "" && r.Header.Get("Access-Control-Request-Method") != ""
+	if s.origins == nil && !preflight {
+		return false // no CORS unless asked for: not even Vary
+	}
 	h := w.Header()
 	h.Add("Vary", "Origin")
-	origin := r.Header.Get("Origin")
 	if origin == "" || !s.allowedOrigin(origin) {
+		if preflight {
+			s.refusedOrigins.log(s, origin)
+			writeError(w, http.StatusForbidden, "origin_not_allowed", fmt.Sprintf("pages from origin %q may not call this server: start soni serve with --cors-origin %s to allow them", origin, origin))
+			return true
+		}
 		return false
 	}
 	h.Set("Access-Control-Allow-Origin", origin)
-	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+	if preflight {
 		h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
 		h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
 		h.Set("Access-Control-Max-Age", "600")
@@ -61,4 +74,43 @@ func (s *Server) allowedOrigin(origin string) bool {
 	}
 	_, ok := s.origins[normalOrigin(origin)]
 	return ok
+}
+
+// maxLoggedOrigins bounds the refused origins remembered for logging, so
+// that a client sending a new Origin on every request grows no map: past
+// it, one line says that further origins go unlogged.
+const maxLoggedOrigins = 1024
+
+// refusedOrigins are the origins whose preflight was refused and logged.
+type refusedOrigins struct {
+	mu   sync.Mutex
+	seen map[string]struct{}
+	full bool
+}
+
+// log logs a refused preflight from origin, once per origin.
+func (ro *refusedOrigins) log(s *Server, origin string) {
+	if s.opts.Logger == nil {
+		return
+	}
+	o := normalOrigin(origin)
+	ro.mu.Lock()
+	_, seen := ro.seen[o]
+	first := !seen && !ro.full
+	last := false
+	if first {
+		if ro.seen == nil {
+			ro.seen = map[string]struct{}{}
+		}
+		ro.seen[o] = struct{}{}
+		ro.full = len(ro.seen) >= maxLoggedOrigins
+		last = ro.full
+	}
+	ro.mu.Unlock()
+	if first {
+		s.opts.Logger.Warn("cors preflight refused", "origin", origin, "fix", "add --cors-origin "+origin+" to allow pages from it")
+	}
+	if last {
+		s.opts.Logger.Warn("cors preflight refused", "note", fmt.Sprintf("%d origins refused; further ones are not logged", maxLoggedOrigins))
+	}
 }

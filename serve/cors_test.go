@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -126,4 +128,59 @@ func TestCORSInABrowser(t *testing.T) {
 	assert.Equal(t, "200 Small or large? | 200 streamed", talk(allowed.URL))
 	assert.Equal(t, "blocked: TypeError", talk(other.URL), "an origin not allowed")
 	assert.Equal(t, "blocked: TypeError", talk(none.URL), "no CORS unless asked for")
+}
+
+// TestRefusedPreflight: a preflight from an origin --cors-origin does
+// not allow is answered 403 naming the origin and the flag, and logged
+// once per origin (issue 29 §4). Before, it got 404 "no endpoint
+// OPTIONS" (401 with a token) and nothing was logged.
+func TestRefusedPreflight(t *testing.T) {
+	tests := []struct {
+		name    string
+		origins []string
+	}{
+		{"another origin allowed", []string{"https://app.example.com"}},
+		{"no --cors-origin", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines, logger := newLogLines()
+			ts, _ := newShop(t, Options{Token: "tok", CORSOrigins: tt.origins, Logger: logger}, nil)
+			preflight := func(origin string) (*http.Response, string) {
+				req, err := http.NewRequest(http.MethodOptions, ts.URL+"/webhooks/rest/webhook", nil)
+				require.NoError(t, err)
+				req.Header.Set("Origin", origin)
+				req.Header.Set("Access-Control-Request-Method", "POST")
+				resp, err := ts.Client().Do(req)
+				require.NoError(t, err)
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				require.NoError(t, err)
+				return resp, string(b)
+			}
+			for _, origin := range []string{"https://evil.example", "https://evil.example", "https://other.example", "https://evil.example"} {
+				resp, body := preflight(origin)
+				assert.Equal(t, http.StatusForbidden, resp.StatusCode, body)
+				assert.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"))
+				var e apiError
+				require.NoError(t, json.Unmarshal([]byte(body), &e), body)
+				assert.Equal(t, "origin_not_allowed", e.Error.Code)
+				assert.Contains(t, e.Error.Message, `"`+origin+`"`)
+				assert.Contains(t, e.Error.Message, "--cors-origin "+origin)
+			}
+			// Two origins, two lines: the turn's line after them shows
+			// that no third came (the log is written in order).
+			resp, body := post(t, ts, "/v1/sessions/p/messages", `{"text": "order a pizza"}`, "Authorization", "Bearer tok")
+			require.Equal(t, http.StatusOK, resp.StatusCode, body)
+			var refused []string
+			for m := <-lines; m["msg"] != "turn"; m = <-lines {
+				if assert.Equal(t, "cors preflight refused", m["msg"]) {
+					assert.Equal(t, "WARN", m["level"])
+					assert.Contains(t, m["fix"], "--cors-origin")
+					refused = append(refused, m["origin"].(string))
+				}
+			}
+			assert.Equal(t, []string{"https://evil.example", "https://other.example"}, refused)
+		})
+	}
 }

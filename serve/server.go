@@ -111,10 +111,15 @@ type Server struct {
 	idle     chan struct{}
 	idleOnce sync.Once
 	reserve  int // healthReserve, fewer in tests
+	// connState, when set (by tests), sees each connection's states
+	// after the server has recorded them.
+	connState func(net.Conn, http.ConnState)
 
 	// origins are Options.CORSOrigins, normalised; anyOrigin, "*".
 	origins   map[string]struct{}
 	anyOrigin bool
+	// refusedOrigins logs each origin whose preflight was refused once.
+	refusedOrigins refusedOrigins
 }
 
 // New returns a server for the engine.
@@ -218,7 +223,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "internal", "the server failed on this request; it was logged")
 		}
 	}()
-	if s.origins != nil && s.cors(w, r) {
+	if s.cors(w, r) {
 		return
 	}
 	if c := connOf(r); c != nil && c.overflow {

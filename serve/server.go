@@ -83,6 +83,18 @@ type Options struct {
 	// CORSOrigins are the origins whose pages may call the API from a
 	// browser ("*": any; see CheckOrigin). None by default.
 	CORSOrigins []string
+	// Turns, when set, sees every turn the server runs (package
+	// tracing's *Tracing makes a span of each).
+	Turns TurnObserver
+}
+
+// TurnObserver sees the turns a [Server] runs: StartTurn is called before
+// each with its context, session and message id, and the function it
+// returns after it, with its reply (nil when it failed), its outcome
+// ("ok", "duplicate" or the error code) and its error. The context it
+// returns is the turn's.
+type TurnObserver interface {
+	StartTurn(ctx context.Context, session, messageID string) (context.Context, func(rep *soni.Reply, outcome string, err error))
 }
 
 // Server serves one engine at a time; SetEngine swaps it (a reload).
@@ -534,6 +546,10 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 		in.OnMessage = stream.reply
 		in.OnEvent = stream.event
 	}
+	var observed func(*soni.Reply, string, error)
+	if s.opts.Turns != nil {
+		ctx, observed = s.opts.Turns.StartTurn(ctx, session, key)
+	}
 	start := time.Now()
 	rep, err := eng.HandleMessage(ctx, session, key, in)
 	d := time.Since(start)
@@ -545,6 +561,9 @@ func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream 
 		outcome = he.code
 	case rep.Duplicate:
 		outcome = "duplicate"
+	}
+	if observed != nil {
+		observed(rep, outcome, err)
 	}
 	var events []vm.Event
 	if rep != nil && !rep.Duplicate {

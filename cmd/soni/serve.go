@@ -15,6 +15,7 @@ import (
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/serve"
+	"github.com/soni-dev/soni/tracing"
 	"github.com/soni-dev/soni/understand/llm"
 	"github.com/urfave/cli/v2"
 )
@@ -97,6 +98,23 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	}
 	defer store.Close()
 	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
+	// Traces, when the OTEL_* environment asks for them (docs/serve.md):
+	// off, tr is nil and wraps nothing.
+	tr, err := tracing.FromEnv(c.Context)
+	if err != nil {
+		return usageError("serve: %s", err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tr.Shutdown(ctx); err != nil {
+			logger.Warn("traces not sent at exit", "error", err.Error())
+		}
+	}()
+	var turns serve.TurnObserver
+	if tr != nil {
+		turns = tr
+	}
 	srv := serve.New(nil, serve.Options{
 		Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
 		TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
@@ -105,22 +123,23 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		WriteTimeout: c.Duration("write-timeout"), IdleTimeout: c.Duration("idle-timeout"),
 		StreamIdleTimeout: c.Duration("stream-idle-timeout"), MaxHeaderBytes: c.Int("max-header-bytes"),
 		MaxConns: c.Int("max-conns"), CORSOrigins: c.StringSlice("cors-origin"),
+		Turns: turns,
 	})
-	measured := srv.Metrics().Store(store)
+	measured := tr.Store(srv.Metrics().Store(store))
 	build := func(p *ir.Program) (*soni.Engine, error) {
 		dir := soni.ProjectDir(path)
-		u, err := understanderFor(c, p, dir, func(h llm.Health) {
+		u, err := understanderWith(c, p, dir, func(h llm.Health) {
 			if h.Down {
 				srv.Metrics().ModelOutage()
 				logger.Warn("the model cannot be asked: until it answers, messages are understood by the rules alone (hybrid) or not at all (llm)", "endpoint", h.Endpoint, "error", h.Err)
 				return
 			}
 			logger.Info("the model answers again", "endpoint", h.Endpoint)
-		})
+		}, tr.Client(nil))
 		if err != nil {
 			return nil, err
 		}
-		return soni.New(p, soni.Options{Store: measured, Dir: dir, Understander: u, Actions: srv.Metrics().Actions(actions.New(p, dir, actions.Options{}))})
+		return soni.New(p, soni.Options{Store: measured, Dir: dir, Understander: tr.Understander(u), Actions: tr.Actions(srv.Metrics().Actions(actions.New(p, dir, actions.Options{})))})
 	}
 	eng, err := build(prog)
 	if _, usage := err.(cli.ExitCoder); usage {

@@ -33,7 +33,13 @@ func understandingFlags() []cli.Flag {
 // when not nil, hears when the model stops answering and when it answers
 // again (llm.Health), once per change.
 func understanderFor(c *cli.Context, prog *ir.Program, dir string, health func(llm.Health)) (vm.Understander, error) {
-	u, _, err := llm.Select(prog, dir, llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model"), OnHealth: health}, nil)
+	return understanderWith(c, prog, dir, health, nil)
+}
+
+// understanderWith is understanderFor with the HTTP client of the model's
+// requests (nil: the default).
+func understanderWith(c *cli.Context, prog *ir.Program, dir string, health func(llm.Health), client *http.Client) (vm.Understander, error) {
+	u, _, err := llm.Select(prog, dir, llm.Overrides{Mode: c.String("understanding"), BaseURL: c.String("llm-url"), Model: c.String("llm-model"), OnHealth: health, Client: client}, nil)
 	if err != nil {
 		return nil, cli.Exit(fmt.Sprintf("%s: %s", c.Command.Name, err), exitUsage)
 	}

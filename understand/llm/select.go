@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,9 @@ type Overrides struct {
 	// OnHealth, when set, is the model's Config.OnHealth: the front end
 	// hears when the model stops answering and when it answers again.
 	OnHealth func(Health)
+	// Client, when set, sends the model's requests (soni serve's traces
+	// wrap it); nil is Config's default.
+	Client *http.Client
 }
 
 // Select builds the understanding layer a program asks for: the flags
@@ -62,6 +66,7 @@ func Select(prog *ir.Program, dir string, o Overrides, getenv func(string) strin
 		Model:      pick(o.Model, "SONI_LLM_MODEL", u.Model),
 		MaxHistory: u.MaxHistory,
 		OnHealth:   o.OnHealth,
+		Client:     o.Client,
 	}
 	keyEnv := u.APIKeyEnv
 	if keyEnv == "" {

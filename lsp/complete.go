@@ -49,6 +49,9 @@ var (
 	exprKeys     = map[string]bool{"condition": true, "evaluate": true, "if": true, "validation": true}
 	keyValueRE   = regexp.MustCompile(`^\s*(?:-\s+)?(?:\{\s*)?("[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$`)
 	nameValueRE  = regexp.MustCompile(`^["']?[A-Za-z0-9_-]*$`)
+	// inlineKeyRE finds the last key of a flow mapping on the line:
+	// commands: [{start_flow: che
+	inlineKeyRE = regexp.MustCompile(`[{,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(["']?[A-Za-z0-9_-]*)$`)
 	comparisonRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=)\s*["']?([A-Za-z0-9_-]*)$`)
 )
 
@@ -83,7 +86,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 // complete lists what may be written at the end of before, on line n.
 func (s *Server) complete(proj *project, ls []string, n int, before, flow string) []protocol.CompletionItem {
 	// Inside an unclosed {: a template reference to a slot.
-	if i := strings.LastIndexByte(before, '{'); i >= 0 && !strings.Contains(before[i:], "}") && strings.Contains(before[:i], ":") {
+	if i := strings.LastIndexByte(before, '{'); i >= 0 && !strings.Contains(before[i:], "}") && strings.Contains(before[:i], ":") && !flowMappingBrace(before[:i]) {
 		return slotItems(proj, flow)
 	}
 	m := keyValueRE.FindStringSubmatch(before)
@@ -99,6 +102,9 @@ func (s *Server) complete(proj *project, ls []string, n int, before, flow string
 		return keyItems(ls, n, before)
 	}
 	key, value := m[1], m[2]
+	if im := inlineKeyRE.FindStringSubmatch(before); im != nil && !exprKeys[key] {
+		key, value = im[1], im[2]
+	}
 	if parent == "map_outputs" && nameValueRE.MatchString(value) {
 		// An action's output goes into a slot.
 		return slotItems(proj, flow)
@@ -385,4 +391,19 @@ func (s *Server) flowAt(proj *project, path string, n int) string {
 		}
 	}
 	return best
+}
+
+// flowMappingBrace reports whether a '{' after prefix opens a YAML flow
+// mapping ([{start_flow: x}]) rather than a template reference ("Hi
+// {name}"): it comes where a value or an item starts.
+func flowMappingBrace(prefix string) bool {
+	t := strings.TrimRight(prefix, " \t")
+	if t == "" {
+		return true
+	}
+	switch t[len(t)-1] {
+	case '[', ',', ':', '-', '{':
+		return true
+	}
+	return false
 }

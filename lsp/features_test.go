@@ -126,6 +126,12 @@ func TestCompletionInTestFiles(t *testing.T) {
 	var l completionList
 	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: docPos(uri, 5, 23)}, &l)
 	assert.Equal(t, []string{"book_trip", "cancel_trip"}, labels(l))
+
+	// A start_flow command, in a flow mapping.
+	src = strings.Replace(mustRead(t, path), `      - user: "paris"`, `      - user: "paris"`+"\n        commands: [{start_flow: ca", 1)
+	c.change(uri, 2, src)
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: docPos(uri, 8, 36)}, &l)
+	assert.Equal(t, []string{"book_trip", "cancel_trip"}, labels(l))
 }
 
 type hover struct {

@@ -41,17 +41,17 @@ var stepKeys = sync.OnceValue(func() map[string]map[string]string {
 
 // The keys whose value names a thing of the project, by what they name.
 var (
-	slotKeys     = map[string]bool{"slot": true}
-	stepRefKeys  = map[string]bool{"jump_to": true, "next": true, "on_invalid": true, "exit_to": true, "on_error": true, "on_confirm": true, "on_deny": true}
-	flowRefKeys  = map[string]bool{"target": true, "flow_started": true, "flow_completed": true, "flow_cancelled": true, "start_flow": true, "flow": true}
-	respKeys     = map[string]bool{"response": true, "bot_response": true}
-	actionKeys   = map[string]bool{"ask_action": true, "action_executed": true}
-	exprKeys     = map[string]bool{"condition": true, "evaluate": true, "if": true, "validation": true}
-	keyValueRE   = regexp.MustCompile(`^\s*(?:-\s+)?(?:\{\s*)?("[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$`)
-	nameValueRE  = regexp.MustCompile(`^["']?[A-Za-z0-9_-]*$`)
+	slotKeys    = map[string]bool{"slot": true}
+	stepRefKeys = map[string]bool{"jump_to": true, "next": true, "on_invalid": true, "exit_to": true, "on_error": true, "on_confirm": true, "on_deny": true}
+	flowRefKeys = map[string]bool{"target": true, "flow_started": true, "flow_completed": true, "flow_cancelled": true, "start_flow": true, "flow": true}
+	respKeys    = map[string]bool{"response": true, "bot_response": true}
+	actionKeys  = map[string]bool{"ask_action": true, "action_executed": true}
+	exprKeys    = map[string]bool{"condition": true, "evaluate": true, "if": true, "validation": true}
+	keyValueRE  = regexp.MustCompile(`^\s*(?:-\s+)?(?:\{\s*)?("[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$`)
+	nameValueRE = regexp.MustCompile(`^["']?[A-Za-z0-9_-]*$`)
 	// inlineKeyRE finds the last key of a flow mapping on the line:
 	// commands: [{start_flow: che
-	inlineKeyRE = regexp.MustCompile(`[{,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(["']?[A-Za-z0-9_-]*)$`)
+	inlineKeyRE  = regexp.MustCompile(`[{,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(["']?[A-Za-z0-9_-]*)$`)
 	comparisonRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=)\s*["']?([A-Za-z0-9_-]*)$`)
 )
 

@@ -299,7 +299,7 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 			}
 		}
 		if lead {
-			return v, true
+			return withoutArticle(v), true
 		}
 	}
 	// "it's John Carter", "my name is Ana": a lead-in, then a short value.
@@ -311,7 +311,15 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 		}
 	}
 	if i == 0 {
-		return politeEnd(toks)
+		if v, ok := politeEnd(toks); ok {
+			return v, true
+		}
+		// "I'll go to the Basel Zoo please": the name it says, at a
+		// question whose answer is a name.
+		if ro == roleNone {
+			return "", false
+		}
+		return nameSpan(toks)
 	}
 	if len(toks)-i > 4 {
 		return "", false

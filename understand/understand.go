@@ -1062,6 +1062,13 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
+		// "I'll take the luxury one": the option of the question it
+		// names (sentences.go).
+		if opt, ok := pickOption(p.Prompt, head); ok {
+			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: opt}, true
+		}
+	}
+	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
 		// "to Maria", "it's under John Carter", "from Manchester".
 		ro := roleNone
 		if fr := r.byName[p.Flow]; fr != nil {

@@ -59,7 +59,7 @@ type deployProject struct {
 	// grown is the flow v2 added a slot to: without v1 to compare with,
 	// nothing a session holds shows the change, so it moves.
 	grown string
-	cases   []*convtest.Case
+	cases []*convtest.Case
 	// stubs answers the project's actions as its test files stub them
 	// (the first stub of each action that does not fail): the test is of
 	// versions, and the example actions' go run would take most of its

@@ -60,6 +60,7 @@ var PatternSlots = map[string][]PatternSlot{
 	PatternCancelFlow: {
 		{"canceled_name", TypeText, "the cancelled flow's title (its label, or its name with spaces)"},
 		{"canceled_flow", TypeText, "the cancelled flow's name"},
+		{"nothing_left", TypeBoolean, "true when the cancellation leaves no flow of the project on the stack (Rasa then runs pattern_completed)"},
 	},
 	PatternCannotHandle: {
 		{"reason", TypeText, "why: cannot_handle_default (the message was not understood), cannot_handle_chitchat or cannot_handle_not_supported"},

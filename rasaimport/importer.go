@@ -118,6 +118,9 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 	for _, out := range order {
 		files[out] = emit(byFile[out], header(p, "flows"))
 	}
+	if doc := im.rasaPatterns(); doc != nil {
+		files[patternsFile] = emit(doc, header(p, "patterns"))
+	}
 
 	files["domain.yaml"] = emit(im.domainFile(), header(p, "domain"))
 

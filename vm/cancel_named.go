@@ -44,5 +44,6 @@ func (t *turn) cancelNamed(name string) error {
 		"canceled_name":   fr.f.Title(),
 		"canceled_flow":   fr.f.Name,
 		"canceled_frames": frames,
+		"nothing_left":    t.nothingLeft(frames),
 	})
 }

@@ -177,7 +177,26 @@ func (t *turn) cancelFlow() error {
 		"canceled_name":   fr.f.Title(),
 		"canceled_flow":   fr.f.Name,
 		"canceled_frames": frames,
+		"nothing_left":    t.nothingLeft(frames),
 	})
+}
+
+// nothingLeft reports whether cancelling frames leaves no flow of the
+// project on the stack (only patterns, if anything): what Rasa follows
+// with pattern_completed.
+func (t *turn) nothingLeft(frames []any) bool {
+	gone := make(map[int]bool, len(frames))
+	for _, v := range frames {
+		if i, ok := toInt(v); ok {
+			gone[int(i)] = true
+		}
+	}
+	for i := range t.st.Stack {
+		if !gone[i] && !t.isPatternFrame(&t.st.Stack[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // helpContext lists what the bot can do: the flows a message can start

@@ -23,7 +23,7 @@ func genProject(n, perFile int) []Source {
 		b.Reset()
 	}
 	b.WriteString("version: \"1.0\"\nslots:\n  amount: {type: number, min: 0}\n  account: {type: categorical, values: {checking: [current], savings: [saver]}}\n")
-	b.WriteString("actions:\n  lookup:\n    inputs: [account]\n    outputs: [balance]\n")
+	b.WriteString("actions:\n  lookup:\n    inputs: [account]\n    outputs: [balance]\n    run: {exec: [./lookup]}\n")
 	b.WriteString("flows:\n  helper:\n    trigger:\n      intents: [\"help me\"]\n    steps:\n      - step: hi\n        type: say\n        message: \"I can help.\"\n")
 	flush()
 	for i := 0; i < n; i++ {

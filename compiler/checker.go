@@ -125,6 +125,7 @@ var checks = []check{
 	{"recursion", checkRecursion},
 	{"reserved_names", checkReservedNames},
 	{"responses", checkResponses},
+	{"runnerless_actions", checkRunnerlessActions},
 	{"set_types", checkSetTypes},
 	{"slot_refs", checkSlotRefs},
 	{"slot_types", checkSlotTypes},

@@ -134,6 +134,12 @@ func compileInputs(inputs []input, opts Options, ds diag.List, found, patterns b
 	for _, part := range parts {
 		r.Files = append(r.Files, part.file)
 		ds = append(ds, part.ds...)
+		for _, a := range part.stubs {
+			if proj.stubbed == nil {
+				proj.stubbed = map[string]bool{}
+			}
+			proj.stubbed[a] = true
+		}
 		if part.proj == nil {
 			if part.ds.HasErrors() {
 				broken = append(broken, part.file.Path)
@@ -186,6 +192,8 @@ type filePart struct {
 	file *File
 	ds   diag.List
 	proj *project
+	// stubs are the actions a conversation-test file stubs.
+	stubs []string
 }
 
 // loadInput parses, schema-checks and decodes one file.
@@ -204,6 +212,9 @@ func loadInput(in input, opts Options) filePart {
 	}
 	p := parseFile(in.name, in.src, opts, &part.ds)
 	if p == nil || isOtherFile(p.value) {
+		if p != nil {
+			part.stubs = stubbedActions(p.value)
+		}
 		return part
 	}
 	part.proj = &project{}

@@ -101,6 +101,10 @@ type project struct {
 	validators map[string]*action
 	flows      map[string]*flow
 	responses  map[string]*response
+	// stubbed are the actions the project's conversation tests stub
+	// (stub_custom_actions, ACTION or CASE::ACTION), read from the test
+	// files compiled with it.
+	stubbed map[string]bool
 }
 
 // response is a response definition: a name and its variations.

@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -37,4 +38,25 @@ func isOtherFile(v any) bool {
 		}
 	}
 	return false
+}
+
+// stubbedActions returns the actions a conversation-test file stubs: the
+// keys of its stub_custom_actions, ACTION or CASE::ACTION.
+func stubbedActions(v any) []string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if _, ok := m["test_cases"]; !ok {
+		return nil
+	}
+	stubs, _ := m["stub_custom_actions"].(map[string]any)
+	var out []string
+	for k := range stubs {
+		if i := strings.LastIndex(k, "::"); i >= 0 {
+			k = k[i+2:]
+		}
+		out = append(out, k)
+	}
+	return out
 }

@@ -66,6 +66,7 @@ const (
 	CodeKeptSlot            = "W017"
 	CodeUnusedResponse      = "W018"
 	CodeEndlessPattern      = "W019"
+	CodeRunnerlessAction    = "W020"
 )
 
 // Rules is the catalogue of every diagnostic code, in code order.
@@ -121,6 +122,7 @@ var Rules = []Rule{
 	{CodeKeptSlot, "kept-slot", Warning, "A flow collects a conversation slot and never clears it, so the next run of the flow reuses the old answer.", "Declare the slot in the flow's slots, clear it with a set step (slot: null), or acknowledge a slot meant to outlive the flow with # soni:ignore W017."},
 	{CodeUnusedResponse, "unused-response", Warning, "A response is defined but nothing says it.", "Say it from a step (response: NAME), or remove it."},
 	{CodeEndlessPattern, "endless-pattern", Warning, "A pattern flow that overrides a default can never end, so the conversation it repairs would never resume.", "Give the pattern a path to its end (the last step, or __end__)."},
+	{CodeRunnerlessAction, "runnerless-action", Warning, "A flow calls a declared action that has no run block, and no conversation test of the project stubs it: soni chat and soni serve fail at the action.", "Give the action a run: block (exec, http or rasa), register a Go function for it (Engine.Register), or stub it in the project's tests (stub_custom_actions)."},
 }
 
 var rulesByCode = func() map[string]*Rule {

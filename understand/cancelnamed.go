@@ -89,11 +89,62 @@ func (r *Rules) flowHasWord(name string, stems []string) bool {
 // booking asks for the city): a cancel of that flow, never the answer to
 // the hotel's question.
 func (r *Rules) cancelNamed(p *vm.Pending, norm string, object []string, v vm.View) (Reading, bool) {
+	if r.exactTrigger(norm) {
+		return Reading{}, false
+	}
 	flow := r.namedOnStack(object, v)
-	if flow == "" || flow == topUserFlow(v) || r.exactTrigger(norm) {
+	if flow == "" {
+		// "no, cancel the flight" while only a hotel booking runs: a
+		// flow that is not running is nothing to cancel, and the words
+		// are no answer to the hotel's question.
+		if other := r.namedElsewhere(object, v); other != "" && p != nil {
+			return unsure("a cancel of flow "+other+", which is not running: nothing to cancel", vm.Command{Kind: vm.CmdFallback}), true
+		}
+		return Reading{}, false
+	}
+	if flow == topUserFlow(v) {
 		return Reading{}, false
 	}
 	return unsure("a cancel verb whose object names flow "+flow+" on the stack", cancelFor(p, norm, flow, v)), true
+}
+
+// namedElsewhere is the one flow of the program, not on the stack, whose
+// words hold a content word of a cancel verb's object, when no flow on
+// the stack has one and no trigger phrase of it asks to cancel (a flow
+// whose phrase is "cancel my subscription" starts by it).
+func (r *Rules) namedElsewhere(object []string, v vm.View) string {
+	var own []string
+	for _, w := range object {
+		if !cancelObjects[w] && !stopWords[w] {
+			own = append(own, stem(w))
+		}
+	}
+	if len(own) == 0 || r.prog == nil {
+		return ""
+	}
+	for _, name := range v.Stack {
+		if r.flowHasWord(name, own) {
+			return ""
+		}
+	}
+	found := ""
+	for _, fr := range r.flows {
+		if slices.Contains(v.Stack, fr.name) || ir.IsPattern(fr.name) || !r.flowHasWord(fr.name, own) {
+			continue
+		}
+		for _, t := range fr.triggers {
+			for w := range strings.FieldsSeq(t.norm) {
+				if cancelVerbs[w] {
+					return ""
+				}
+			}
+		}
+		if found != "" {
+			return ""
+		}
+		found = fr.name
+	}
+	return found
 }
 
 // Words of a negated wish: "I don't want to send money anymore", "I no

@@ -29,6 +29,11 @@ func TestCancelNamesItsFlow(t *testing.T) {
 		{"a negated wish for the flow on top", []string{"book a flight", "Madrid"}, "I don't want to book a flight anymore", "cancel_flow", false},
 		{"a negated wish by a pronoun", []string{"book a flight", "Madrid"}, "I don't want to do this anymore", "cancel_flow", false},
 		{"a negated wish for a flow not running starts nothing", nil, "I don't want to book a hotel", "fallback", false},
+		{"a flow not running is no answer", []string{"book a hotel"}, "no, cancel the flight", "fallback", false},
+		{"nor a new flow", []string{"book a hotel"}, "I want to cancel my flight", "fallback", false},
+	})
+	runGeneral(t, "support", []gcase{
+		{"an object of no flow is a free-text answer", []string{"open a ticket", "billing"}, "I want to cancel my subscription", "set_slot description=I want to cancel my subscription", false},
 	})
 	runGeneral(t, "banking", []gcase{
 		{"a negated wish at a yes/no question is a no", []string{"I lost my card", "4821", "yes"}, "I don't need a replacement card", "set_slot wants_replacement=false", false},

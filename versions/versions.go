@@ -95,8 +95,6 @@ func Decide(policy Policy, st *vm.State, running, saved *vm.Machine, savedIsNewe
 		reason = err.Error()
 	}
 	switch {
-	case len(st.Stack) == 0 && st.Pending == nil && err == nil:
-		return Decision{Path: Move, Run: running}
 	case policy == PolicyRestart:
 		if len(st.Stack) == 0 {
 			return Decision{Path: Move, Run: running}

@@ -96,3 +96,24 @@ func TestDiagnosticsForEveryFile(t *testing.T) {
 	assert.Contains(t, got[0].Message, `"city"`)
 	assert.Contains(t, summary(c.latestDiags(duri))[0], `W004 slot "nightz" is declared but never used`)
 }
+
+// A flow file in the home directory, with no workspace folder, is a
+// project of its own: the server does not compile every YAML file below
+// the home directory.
+func TestFileInHomeIsItsOwnProject(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "other"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(home, "other", "broken.yaml"), []byte("flows: [unclosed\n"), 0o644))
+	flow := filepath.Join(home, "hello.yaml")
+	require.NoError(t, os.WriteFile(flow, []byte("version: \"1.0\"\nflows:\n  hello:\n    trigger:\n      intents: [hello]\n    steps:\n      - step: hi\n        type: say\n        message: Hi\n"), 0o644))
+	c := startServer(t, filepath.Join(home, "elsewhere"))
+	uri := c.open(flow)
+	assert.Empty(t, c.latestDiags(uri))
+	c.sync()
+	select {
+	case ds := <-c.diagChan(pathToURI(filepath.Join(home, "other", "broken.yaml"))):
+		t.Fatalf("a file outside the project got diagnostics: %v", summary(ds))
+	default:
+	}
+}

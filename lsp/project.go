@@ -117,7 +117,7 @@ func (s *Server) findProject(path string) string {
 	limit := s.rootOf(path)
 	cur := filepath.Dir(path)
 	found := ""
-	for {
+	for !neverProject(cur) {
 		if s.hasFlowFiles(cur) {
 			found = cur
 			break
@@ -175,10 +175,10 @@ func (s *Server) hasFlowFiles(dir string) bool {
 	return false
 }
 
-// stopDir reports whether the search for a project stops at dir: the
-// root, a repository's top, the home or the temporary directory.
+// stopDir reports whether the search for a project stops at dir: a
+// repository's top, or a directory that is never a project.
 func stopDir(dir string) bool {
-	if filepath.Dir(dir) == dir {
+	if neverProject(dir) {
 		return true
 	}
 	for _, vcs := range []string{".git", ".hg", ".svn"} {
@@ -186,8 +186,20 @@ func stopDir(dir string) bool {
 			return true
 		}
 	}
+	return false
+}
+
+// neverProject reports whether dir is one that is never taken for a
+// project, as soni test never takes it: the root, the home or the
+// temporary directory, which hold unrelated YAML files (compiling every
+// YAML file below the home directory helps nobody). A flow file there is
+// a project of its own.
+func neverProject(dir string) bool {
+	if filepath.Dir(dir) == dir {
+		return true
+	}
 	home, _ := os.UserHomeDir()
-	return dir == home || dir == filepath.Clean(os.TempDir()) || dir == "/tmp"
+	return (home != "" && dir == filepath.Clean(home)) || dir == filepath.Clean(os.TempDir()) || dir == "/tmp"
 }
 
 // within reports whether path is dir or below it.

@@ -178,6 +178,7 @@ func liveAfterCompile(files []Source) float64 {
 // (the model, the program and the sources). Memory, unlike time, is
 // stable enough to assert.
 func TestCompileMemoryBudget(t *testing.T) {
+	t.Parallel()
 	files := genProject(200, 10)
 	size := 0
 	for _, f := range files {
@@ -228,6 +229,7 @@ func startPeakSampler() func() uint64 {
 // project must compile without any diagnostic, errors or warnings, so the
 // benchmark measures a full compile and lowering.
 func TestGeneratedProjectIsClean(t *testing.T) {
+	t.Parallel()
 	files := genProject(3, 2)
 	r := CompileSources(files, Options{})
 	for _, d := range r.Diags {

@@ -12,6 +12,7 @@ import (
 // and what it would have defined or used is not blamed on the other files
 // without saying so.
 func TestBrokenFileComesFirst(t *testing.T) {
+	t.Parallel()
 	main := []byte(`version: "1.0"
 slots:
   unused_here: {type: text}

@@ -13,6 +13,7 @@ import (
 // one (W006), needs no message or utter_ask_SLOT response (no E041), and
 // may not name a built-in action (E014).
 func TestAskActions(t *testing.T) {
+	t.Parallel()
 	const head = `slots:
   handle: {type: text}
 flows:

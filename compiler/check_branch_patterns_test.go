@@ -10,6 +10,7 @@ import (
 )
 
 func TestBranchPatterns(t *testing.T) {
+	t.Parallel()
 	const slots = `slots:
   t: {type: text}
   i: {type: integer}
@@ -97,6 +98,7 @@ func TestBranchPatterns(t *testing.T) {
 }
 
 func TestBranchPatternsSkipUnknownSlots(t *testing.T) {
+	t.Parallel()
 	src := `flows:
   f:
     trigger:
@@ -115,6 +117,7 @@ func TestBranchPatternsSkipUnknownSlots(t *testing.T) {
 // means the pattern true or false, as it did for the Python framework; a
 // quoted "True" is text, which a boolean never prints as.
 func TestBooleanCaseKeys(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   b: {type: boolean}
 flows:

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckDuplicates(t *testing.T) {
+	t.Parallel()
 	a := `settings:
   idle_message: hi
 slots:

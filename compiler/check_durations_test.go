@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckDurations(t *testing.T) {
+	t.Parallel()
 	const head = "version: \"1.0\"\nactions:\n  a:\n    run:\n"
 	const tail = "flows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - {step: s, type: action, call: a}\n"
 	tests := []struct {
@@ -34,6 +35,7 @@ func TestCheckDurations(t *testing.T) {
 // TestSessionExpirationSetting: a duration or a number of minutes; a
 // typo is an error; the IR keeps it as a Go duration.
 func TestSessionExpirationSetting(t *testing.T) {
+	t.Parallel()
 	const tail = "flows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - {step: s, type: say, message: hi}\n"
 	tests := []struct {
 		setting, ir string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckExpressions(t *testing.T) {
+	t.Parallel()
 	const head = `slots:
   amount: {type: number}
   name: {type: text}

@@ -22,6 +22,7 @@ const listFlow = `flows:
 // bounds, and each declaration that cannot work is an E014 naming the
 // slot.
 func TestListSlotDeclarations(t *testing.T) {
+	t.Parallel()
 	r := CompileSource("t.yaml", []byte("slots:\n  toppings: {type: list, values: {pepperoni: [salami], olives: []}, min_items: 1, max_items: 2}\n"+listFlow), Options{})
 	require.NotNil(t, r.Program, "%v", r.Diags)
 	s := r.Program.Slots[0]
@@ -51,6 +52,7 @@ func TestListSlotDeclarations(t *testing.T) {
 // type-checked as conditions over a list of strings (in, len), and set
 // literals and initial values must be lists of its values.
 func TestListSlotExpressionsAndLiterals(t *testing.T) {
+	t.Parallel()
 	const slot = "slots:\n  toppings: {type: list, values: [pepperoni, olives]}\n"
 	step := func(s string) string {
 		return slot + `flows:

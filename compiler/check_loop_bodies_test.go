@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckLoopBodies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		src  string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLoops(t *testing.T) {
+	t.Parallel()
 	const head = "flows:\n  f:\n    trigger:\n      intents: [go]\n    steps:\n"
 	const fix = "add a collect or confirm to the loop, or make a condition in it depend on a slot the loop changes"
 	ask := `      - step: ask

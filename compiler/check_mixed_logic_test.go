@@ -11,6 +11,7 @@ import (
 // parentheses is W016, with soni's reading and the Python framework's
 // (left to right); parentheses, strings and other levels are fine.
 func TestMixedLogic(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, cond string
 		want       []string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestReachability(t *testing.T) {
+	t.Parallel()
 	const head = "flows:\n  f:\n    trigger:\n      intents: [go]\n    steps:\n"
 	for _, tc := range []struct {
 		name string

@@ -11,6 +11,7 @@ import (
 // are reported: a link replaces the linking flow, so links alone never
 // grow the stack, while a call keeps its caller below.
 func TestCallRecursion(t *testing.T) {
+	t.Parallel()
 	const fix = ": every round nests another call until max_stack_depth stops the conversation; break the cycle, for example with a link or by ending a flow instead of calling back"
 	for _, tc := range []struct {
 		name string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckReplaces(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		src  string
@@ -49,6 +50,7 @@ func TestCheckReplaces(t *testing.T) {
 // TestReplacesLowered: a step's replaces and the version_policy setting
 // reach the program.
 func TestReplacesLowered(t *testing.T) {
+	t.Parallel()
 	r := CompileSource("t.yaml", []byte("settings:\n  version_policy: upgrade\nflows:\n  main:\n    steps:\n      - {step: b, type: say, message: hi, replaces: [a]}\n"), Options{})
 	require.NotNil(t, r.Program, r.Diags.Err())
 	assert.Equal(t, []string{"a"}, r.Program.Flow("main").Nodes[0].Replaces)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckReservedNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		want      []string

@@ -24,6 +24,7 @@ flows:
 `
 
 func TestCheckResponses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		src  string

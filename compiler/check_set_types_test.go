@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckSetTypes(t *testing.T) {
+	t.Parallel()
 	const head = `slots:
   count: {type: integer}
   price: {type: number}
@@ -81,6 +82,7 @@ flows:
 }
 
 func TestLiteralMismatch(t *testing.T) {
+	t.Parallel()
 	slot := func(typ ir.SlotType, values ...ir.Value) *slotDef { return &slotDef{Resolved: typ, Values: values} }
 	for _, tc := range []struct {
 		slot *slotDef

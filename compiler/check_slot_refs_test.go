@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckSlotRefs(t *testing.T) {
+	t.Parallel()
 	const declare = `declare it in the top-level slots or the flow's slots, or fix its name`
 	const confirmHint = `a confirm asks the user to check a value the flow already has and does not store the answer: name a slot that is collected, set or mapped from an action before it, or fix its name`
 	for _, tc := range []struct {
@@ -159,6 +160,7 @@ flows:
 // an input that names no slot is a warning beside W005, not an error (the
 // Python framework's banking example declares such an action).
 func TestUncalledActionInputs(t *testing.T) {
+	t.Parallel()
 	src := `actions:
   format_balance: {inputs: [balance]}
 flows:

@@ -11,6 +11,7 @@ import (
 )
 
 func TestUnknownSlotTypes(t *testing.T) {
+	t.Parallel()
 	const known = "text, integer, number, boolean, categorical, date, list, any"
 	src := `slots:
   origin: {type: city}
@@ -60,6 +61,7 @@ flows:
 // type with min or max, which treating the slot as text would drop. A
 // free-form hint with nothing to lose stays a warning (W010).
 func TestUnknownSlotTypeHints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ typ, extra, code, hint string }{
 		{"numbr", "", diag.CodeMisspeltSlotType, `did you mean "number"?`},
 		{"numbr", ", min: 1, max: 5", diag.CodeMisspeltSlotType, `did you mean "number"?`},

@@ -8,6 +8,7 @@ import (
 )
 
 func TestStartable(t *testing.T) {
+	t.Parallel()
 	const fix = `add "trigger: {intents: [...]}" or link or call it from another flow`
 	for _, tc := range []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckTargets(t *testing.T) {
+	t.Parallel()
 	const msg = `: flow "main" has no step with this id (use one of its step ids, or "__end__" to end the flow)`
 	for _, tc := range []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMaybeUnset(t *testing.T) {
+	t.Parallel()
 	const head = "flows:\n  f:\n    trigger:\n      intents: [go]\n    steps:\n"
 	const convFix = ` (collect or set it on every path before this step, or give it an "initial" value)`
 	const flowFix = ` (collect or set it on every path before this step)`
@@ -414,6 +415,7 @@ func TestMaybeUnset(t *testing.T) {
 }
 
 func TestMaybeUnsetRecursionTerminates(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   city: {type: text}
 flows:

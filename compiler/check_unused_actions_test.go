@@ -8,6 +8,7 @@ import (
 )
 
 func TestUnusedActions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		src  string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestUnusedSlots(t *testing.T) {
+	t.Parallel()
 	const flow = "flows:\n  f:\n    trigger:\n      intents: [go]\n    steps:\n"
 	for _, tc := range []struct {
 		name string

@@ -16,6 +16,7 @@ func warnDiags(t *testing.T, src, code string) []string {
 }
 
 func TestSCCs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		edges [][]int
@@ -41,6 +42,7 @@ func TestSCCs(t *testing.T) {
 }
 
 func TestSCCsDeepChain(t *testing.T) {
+	t.Parallel()
 	// A long cycle must not overflow the stack and must come out whole.
 	const n = 200000
 	succ := func(i int) []int { return []int{(i + 1) % n} }
@@ -50,6 +52,7 @@ func TestSCCsDeepChain(t *testing.T) {
 }
 
 func TestBitset(t *testing.T) {
+	t.Parallel()
 	b := newFullBitset(70)
 	require.Len(t, b, 2)
 	assert.True(t, b.has(0))
@@ -71,6 +74,7 @@ func TestBitset(t *testing.T) {
 }
 
 func TestRefPositions(t *testing.T) {
+	t.Parallel()
 	inline := posStr{V: "x", Pos: flowPos(3, 10), Mode: ModeInline}
 	block := posStr{V: "x", Pos: flowPos(5, 7), Mode: ModeBlock}
 	approx := posStr{V: "x", Pos: flowPos(9, 4), Mode: ModeApprox}
@@ -113,6 +117,7 @@ func TestRefPositions(t *testing.T) {
 func flowStrWith(s posStr, v string) posStr { s.V = v; s.Set = true; return s }
 
 func TestQuoteListAndDidYouMean(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, `"a", "b"`, quoteList([]string{"a", "b"}))
 	assert.Equal(t, `did you mean "lookup"?`, didYouMean("lokup", []string{"lookup", "other"}))
 	assert.Equal(t, "", didYouMean("zzzzzz", []string{"lookup"}))
@@ -123,6 +128,7 @@ func flowPos(line, col int) diag.Pos { return diag.Pos{File: "t.yaml", Line: lin
 // TestFlowWarningsOnOddInput compiles malformed projects: the checks of
 // this half must not panic, and must give the same bytes every time.
 func TestFlowWarningsOnOddInput(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"flows:\n  f:\n    steps: []\n",
 		"flows:\n  f:\n    steps: x\n",

@@ -40,6 +40,7 @@ func inputsDiags(t *testing.T, inputs []input, code string) []string {
 }
 
 func TestRefUtils(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s         string
 		off       int
@@ -77,6 +78,7 @@ func TestRefUtils(t *testing.T) {
 // TestRefChecksOnMalformedInput compiles malformed projects: the checks of
 // this half must neither panic nor depend on map order.
 func TestRefChecksOnMalformedInput(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"flows: {a: null}\n",
 		"flows: {a: {steps: null}}\n",

@@ -19,6 +19,7 @@ var wantRe = regexp.MustCompile(`#\s*want:\s*([EW]\d{3})\s+(\d+):(\d+)`)
 // its diagnostics (code, line and column) with the file's "# want: CODE
 // LINE:COL" comments. Every file must produce exactly what it declares.
 func TestCodeCases(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/codes/*.yaml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

@@ -21,6 +21,7 @@ import (
 // TestTenMistakes compiles one file with ten different mistakes and expects
 // all ten, in one pass, sorted by position.
 func TestTenMistakes(t *testing.T) {
+	t.Parallel()
 	r := Compile("../testdata/ten_mistakes.yaml", Options{})
 	require.Nil(t, r.Program)
 	var got []string
@@ -73,6 +74,7 @@ func TestExamplesIRGolden(t *testing.T) {
 
 // TestExamplesStrict: every example project is free of errors and warnings.
 func TestExamplesStrict(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"banking", "travel", "support"} {
 		r := Compile(filepath.Join("..", "flows", name), Options{})
 		for _, d := range r.Diags {
@@ -86,6 +88,7 @@ func TestExamplesStrict(t *testing.T) {
 // text, implicit slots of type any, and the while loop over referenced
 // steps wired as the Python framework ran it.
 func TestPythonStyleLoadsWithSameMeaning(t *testing.T) {
+	t.Parallel()
 	r := Compile("../flows/compat/python_style.yaml", Options{})
 	require.NotNil(t, r.Program, "%v", r.Diags)
 	assert.Empty(t, r.Diags, "its warnings are acknowledged with soni:ignore comments")
@@ -128,6 +131,7 @@ func TestPythonStyleLoadsWithSameMeaning(t *testing.T) {
 // TestAnySlotsCompareInExpressions: slots of type any (implicit ones) may be
 // compared with anything in conditions.
 func TestAnySlotsCompareInExpressions(t *testing.T) {
+	t.Parallel()
 	src := `version: "1.0"
 flows:
   f:
@@ -150,6 +154,7 @@ flows:
 // TestBadInputs: hostile or broken inputs give a positioned diagnostic,
 // never a panic or a hang.
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	deep := func(open, close string, n int) []byte {
 		return []byte("a: " + string(bytes.Repeat([]byte(open), n)) + string(bytes.Repeat([]byte(close), n)) + "\n")
 	}
@@ -236,6 +241,7 @@ func nestingAttacks() []struct {
 // allocated that does not depend on the machine (the 40,000 compact
 // sequences once took 2.5 GB). Their time is BenchmarkNestingAttacks'.
 func TestNestingAttacksRefusedCheaply(t *testing.T) {
+	t.Parallel()
 	for _, tc := range nestingAttacks() {
 		t.Run(tc.name, func(t *testing.T) {
 			var before, after runtime.MemStats
@@ -267,6 +273,7 @@ func BenchmarkNestingAttacks(b *testing.B) {
 // whose real nesting is within the limit, also with block scalars whose
 // text is indented like deep nesting.
 func TestBlockDepthIsALowerBound(t *testing.T) {
+	t.Parallel()
 	var scalar bytes.Buffer
 	scalar.WriteString("version: \"1.0\"\nflows:\n  f:\n    trigger: {intents: [hi]}\n    steps:\n      - step: s\n        type: say\n        message: |\n")
 	for i := range 150 {
@@ -293,6 +300,7 @@ func TestBlockDepthIsALowerBound(t *testing.T) {
 // TestBigFile: a 50 MiB file is refused by the size limit before it is read
 // whole, and the message says how to raise the limit.
 func TestBigFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "big.yaml")
 	f, err := os.Create(path)
 	require.NoError(t, err)
@@ -308,6 +316,7 @@ func TestBigFile(t *testing.T) {
 // TestDirectoryFaults: unreadable entries, symlink loops and hidden or test
 // files in a project directory.
 func TestDirectoryFaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
@@ -355,6 +364,7 @@ func assertSameLines(t *testing.T, want, got, name string) {
 // TestRecursiveAliases: an alias inside its own anchor (which goccy
 // accepts) must be refused, not expanded forever. Found by FuzzCompile.
 func TestRecursiveAliases(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"a: &a [*a, *a]\nflows: {}\n",
 		"settings:\n  b: &b [*b,*b, *b, *b, *b,*b,*b, *b, *b, *b]\nflows: {}\n",
@@ -370,6 +380,7 @@ func TestRecursiveAliases(t *testing.T) {
 // TestLetVariablesAreNotSlots: names declared with let are local to the
 // expression, not unknown slots.
 func TestLetVariablesAreNotSlots(t *testing.T) {
+	t.Parallel()
 	src := `version: "1.0"
 slots:
   amount: {type: number}
@@ -392,6 +403,7 @@ flows:
 // TestPositionsInsideQuotedStrings: a double-quoted template with an
 // apostrophe keeps exact columns for what is inside it.
 func TestPositionsInsideQuotedStrings(t *testing.T) {
+	t.Parallel()
 	src := "version: \"1.0\"\nflows:\n  f:\n    trigger: {intents: [\"go\"]}\n    steps:\n      - {step: a, type: say, message: \"It's {nope}\"}\n"
 	r := CompileSource("t.yaml", []byte(src), Options{})
 	require.NotEmpty(t, r.Diags)
@@ -404,6 +416,7 @@ func TestPositionsInsideQuotedStrings(t *testing.T) {
 // TestCRLFPositions: a file with Windows line endings and comments gets
 // the same positions as its LF form.
 func TestCRLFPositions(t *testing.T) {
+	t.Parallel()
 	src := "# a comment\nversion: \"1.0\"\n# another\nflows:\n  f:\n    trigger: {intents: [go]}\n    steps:\n      - step: a\n        type: say\n        mesage: hi\n"
 	lf := CompileSource("t.yaml", []byte(src), Options{})
 	crlf := CompileSource("t.yaml", []byte(strings.ReplaceAll(src, "\n", "\r\n")), Options{})
@@ -415,6 +428,7 @@ func TestCRLFPositions(t *testing.T) {
 // TestSharedEmptyStepGroupsStayEmpty: steps without a group's fields share
 // one empty group, which nothing may write to.
 func TestSharedEmptyStepGroupsStayEmpty(t *testing.T) {
+	t.Parallel()
 	files := genProject(5, 2)
 	files = append(files, Source{Name: "ten.yaml", Src: mustRead(t, "../testdata/ten_mistakes.yaml")})
 	CompileSources(files, Options{})
@@ -436,6 +450,7 @@ func mustRead(t *testing.T, name string) []byte {
 // TestSlotNamedLikeBuiltinKeepsTheFunction: a slot named len is the slot as
 // a bare name, and len(...) is still the function.
 func TestSlotNamedLikeBuiltinKeepsTheFunction(t *testing.T) {
+	t.Parallel()
 	src := `version: "1.0"
 slots:
   len: {type: integer}
@@ -460,6 +475,7 @@ flows:
 // language (ir.Settings.Language), which picks a response's translation;
 // before, it was kept among the unknown settings and never used.
 func TestLanguageSetting(t *testing.T) {
+	t.Parallel()
 	r := CompileSource("p.yaml", []byte(`version: "1.0"
 settings:
   language: es

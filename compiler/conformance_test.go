@@ -24,6 +24,7 @@ const oneFlow = `flows:
 `
 
 func TestVersionValues(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		version string
 		want    []string
@@ -51,6 +52,7 @@ func TestVersionValues(t *testing.T) {
 }
 
 func TestSlotValues(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		slots string
@@ -100,6 +102,7 @@ func TestSlotValues(t *testing.T) {
 }
 
 func TestFlowSlotMinMax(t *testing.T) {
+	t.Parallel()
 	src := `flows:
   f:
     trigger: {intents: [go]}
@@ -113,6 +116,7 @@ func TestFlowSlotMinMax(t *testing.T) {
 }
 
 func TestInitialValuesAreLoweredTyped(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   pin: {type: text, initial: 1234}
   n: {type: integer, initial: "5"}
@@ -137,6 +141,7 @@ flows:
 }
 
 func TestNullInitialIsUnset(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   x: {type: text, initial: null}
 flows:
@@ -150,6 +155,7 @@ flows:
 }
 
 func TestMessageSettingsAreTemplates(t *testing.T) {
+	t.Parallel()
 	const flows = `flows:
   f:
     trigger: {intents: [go]}
@@ -187,6 +193,7 @@ func TestMessageSettingsAreTemplates(t *testing.T) {
 }
 
 func TestBranchNeedsExactlyOneOfSlotAndEvaluate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		step string
@@ -218,6 +225,7 @@ func TestBranchNeedsExactlyOneOfSlotAndEvaluate(t *testing.T) {
 }
 
 func TestSetLiterals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		value string
@@ -264,6 +272,7 @@ flows:
 // the condition reads, then loop) runs the body at least once, so what the
 // body collects is set after the loop; reading it there is no W003.
 func TestWhileEnteredOnce(t *testing.T) {
+	t.Parallel()
 	const loop = `      - step: loop
         type: while
         condition: %s
@@ -321,6 +330,7 @@ func TestWhileEnteredOnce(t *testing.T) {
 }
 
 func TestNestedWhilesEnteredOnce(t *testing.T) {
+	t.Parallel()
 	src := `flows:
   f:
     trigger: {intents: [go]}
@@ -350,6 +360,7 @@ func TestNestedWhilesEnteredOnce(t *testing.T) {
 }
 
 func TestEndTargetSuggestion(t *testing.T) {
+	t.Parallel()
 	for _, target := range []string{"END", "end", "__END__", "_end"} {
 		t.Run(target, func(t *testing.T) {
 			src := `flows:
@@ -365,6 +376,7 @@ func TestEndTargetSuggestion(t *testing.T) {
 }
 
 func TestTriggerPhrases(t *testing.T) {
+	t.Parallel()
 	a := `flows:
   f:
     trigger: {intents: ["Send money!"]}
@@ -393,6 +405,7 @@ func TestTriggerPhrases(t *testing.T) {
 }
 
 func TestExpressionHints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		eval string
@@ -451,6 +464,7 @@ func locate(t *testing.T, src, needle string, n int) (int, int) {
 // double-quoted strings, ” in single-quoted ones, folded blocks, plain
 // and quoted scalars continued on the next line.
 func TestPositionsInsideEscapedAndFoldedScalars(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		value  string // the message, as written after "message:"
@@ -505,6 +519,7 @@ func TestPositionsInsideEscapedAndFoldedScalars(t *testing.T) {
 }
 
 func TestPositionsInLiteralBlocks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, value string }{
 		{"blank first line", "|\n\n          Second {nme}"},
 		{"indentation indicator", "|2\n            Indented {nme}"},
@@ -527,6 +542,7 @@ func TestPositionsInLiteralBlocks(t *testing.T) {
 }
 
 func TestUnquotedTemplateHints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		message string
@@ -565,6 +581,7 @@ func TestUnquotedTemplateHints(t *testing.T) {
 }
 
 func TestLoopWithSkippedCollectSaysHowToFix(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   choice: {type: categorical, values: [balance, quit]}
 flows:

@@ -26,6 +26,7 @@ func compileOK(t *testing.T, src string) *ir.Program {
 // flow of each pattern and the default responses, marked Builtin, at
 // their real positions in the embedded YAML file.
 func TestDefaultPatterns(t *testing.T) {
+	t.Parallel()
 	p := compileOK(t, flowA)
 	src, err := defaultFiles.ReadFile("defaults/patterns.yaml")
 	require.NoError(t, err)
@@ -63,6 +64,7 @@ func TestDefaultPatterns(t *testing.T) {
 // TestDefaultPatternsYieldToTheProject checks that a project's own
 // pattern flow and response replace the defaults of the same name.
 func TestDefaultPatternsYieldToTheProject(t *testing.T) {
+	t.Parallel()
 	p := compileOK(t, flowA+`  pattern_cancel_flow:
     steps:
       - {step: bye, type: say, message: "Stopped."}
@@ -92,6 +94,7 @@ responses:
 // the defaults: a message setting is the text of its response, at the
 // setting's position; chitchat_message and handoff choose other flows.
 func TestDefaultPatternsFollowTheSettings(t *testing.T) {
+	t.Parallel()
 	t.Run("messages", func(t *testing.T) {
 		src := "settings:\n  fallback_message: \"Pardon?\"\n  chitchat_message: \"I'm a bot.\"\n  handoff: \"Call 555.\"\n" + flowA
 		p := compileOK(t, src)

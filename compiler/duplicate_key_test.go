@@ -10,6 +10,7 @@ import (
 // TestDuplicateKeyMessage: a repeated key says where the first one is and
 // what to do, for a step field and for a flow defined twice in one file.
 func TestDuplicateKeyMessage(t *testing.T) {
+	t.Parallel()
 	src := `flows:
   a:
     trigger: {intents: [go]}

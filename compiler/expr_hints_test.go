@@ -11,6 +11,7 @@ import (
 // written by hand (a yes/no slot compared with 'yes', a number with '3', a
 // bare word for a text value) say how to write the comparison.
 func TestComparisonHints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, eval, code string
 		want             []string

@@ -12,6 +12,7 @@ import (
 // TestValueLabels: a categorical value maps to its synonyms, or to its
 // label and synonyms; a misspelt or empty label is an error.
 func TestValueLabels(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   cabin:
     type: categorical

@@ -13,6 +13,7 @@ import (
 // nearest directories that hold flow files; any other directory or file
 // is one project.
 func TestSplitProjects(t *testing.T) {
+	t.Parallel()
 	const flow = "flows:\n  f:\n    steps:\n      - {step: a, type: say, message: hi}\n"
 	const domain = "slots:\n  x: {type: text}\n"
 	const tests = "test_cases: []\n"

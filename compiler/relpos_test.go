@@ -15,6 +15,7 @@ import (
 // the compiled program is the same bytes, and its positions are relative
 // to the project directory; diagnostics still name files as typed.
 func TestProgramDoesNotDependOnThePath(t *testing.T) {
+	t.Parallel()
 	banking := filepath.Join("..", "flows", "banking")
 	abs, err := filepath.Abs(banking)
 	require.NoError(t, err)

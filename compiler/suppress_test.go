@@ -8,6 +8,7 @@ import (
 )
 
 func TestSuppressComments(t *testing.T) {
+	t.Parallel()
 	src := `version: "1.0"
 slots:
   a: {type: city}   # soni:ignore W010

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSymbols(t *testing.T) {
+	t.Parallel()
 	src := `slots:
   city:
     type: categorical

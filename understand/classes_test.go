@@ -10,6 +10,7 @@ import "testing"
 // word before them, corrections that name another slot by its carrier,
 // and counts said with a noun.
 func TestMessagesAsUsersTypeThem(t *testing.T) {
+	t.Parallel()
 	atDescription := []string{"open a ticket", "technical"}
 	runGeneral(t, "support", []gcase{
 		{"a problem in a value's words", nil, "the website crashed again", "start_flow open_ticket category=technical description=the website crashed again", false},

@@ -136,6 +136,7 @@ func runCasesWith(t *testing.T, read func(before []string, msg string) (Reading,
 // (lexicon, stems, typos), with the values of the opening message; a tie
 // is a clarify; the rules are sure only of an exact trigger.
 func TestOpeningsByMeaning(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "travel", []gcase{
 		{"exact trigger is sure", nil, "book a flight", "start_flow book_flight", true},
 		{"trigger with polite words is sure", nil, "I'd like to book a flight please", "start_flow book_flight", true},
@@ -172,6 +173,7 @@ func TestOpeningsByMeaning(t *testing.T) {
 // more yes/no words, cancel in other words, codes normalised, and no
 // question that traps a digression.
 func TestAnswersAsPeopleSayThem(t *testing.T) {
+	t.Parallel()
 	toConfirm := []string{"send money", "Ana", "50", "checking"}
 	runGeneral(t, "banking", []gcase{
 		{"a bare name is sure", []string{"send money"}, "Maria", "set_slot recipient=Maria", true},
@@ -236,6 +238,7 @@ func TestAnswersAsPeopleSayThem(t *testing.T) {
 
 // TestProjectLexicon: a project's settings extend the built-in lexicon.
 func TestProjectLexicon(t *testing.T) {
+	t.Parallel()
 	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
 		{Name: "refill", Triggers: []string{"refill my prescription"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
 	}}
@@ -251,6 +254,7 @@ func TestProjectLexicon(t *testing.T) {
 // TestFreeTextCarriers: at a free-text question the carrier words of the
 // slot's role, and lead-in words, are not part of the value.
 func TestFreeTextCarriers(t *testing.T) {
+	t.Parallel()
 	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{{
 		Name: "reserve_table", Triggers: []string{"reserve a table"},
 		Slots: []*ir.Slot{{Name: "guest_name", Type: ir.TypeText, Description: "Name of the guest"}},
@@ -277,6 +281,7 @@ func TestFreeTextCarriers(t *testing.T) {
 // followed by a new request (which cancels the flow on top and starts
 // the other; never sure).
 func TestCancelsAndCorrectionsInPassing(t *testing.T) {
+	t.Parallel()
 	toConfirm := []string{"send money", "Ana", "50", "checking"}
 	runGeneral(t, "banking", []gcase{
 		{"an exclamation before should be", toConfirm, "damn, should be Maria", "correct_slot recipient=Maria", false},
@@ -307,6 +312,7 @@ func TestCancelsAndCorrectionsInPassing(t *testing.T) {
 // both; the words after the number must say that slot (or a currency),
 // and two number slots that could take it take nothing. Never sure.
 func TestFreeTextThenANumber(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "banking", []gcase{
 		{"a name, then an amount with its currency", []string{"send money"}, "Ana for 50 euros", "set_slot recipient=Ana; set_slot amount=50", false},
 		{"worth after a comma", []string{"send money"}, "my landlord, worth 850", "set_slot recipient=my landlord; set_slot amount=850", false},
@@ -327,6 +333,7 @@ func TestFreeTextThenANumber(t *testing.T) {
 // (clarify); four are too many to offer, and a word with others no flow
 // knows is no choice.
 func TestOneWordOfThreeFlows(t *testing.T) {
+	t.Parallel()
 	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
 	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
 		{Name: "send_payment", Triggers: []string{"send money to a friend"}, Nodes: say},

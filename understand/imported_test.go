@@ -104,6 +104,7 @@ func readImported(t *testing.T) func(before []string, msg string) (Reading, vm.V
 // it holds an amount, a date or a yes/no is read as one, and given its
 // value as text.
 func TestTextSlotsThatHoldValues(t *testing.T) {
+	t.Parallel()
 	read := readImported(t)
 	atAmount := []string{"send money", "Tomasz"}
 	atOK := []string{"send money", "Tomasz", "75"}
@@ -130,6 +131,7 @@ func TestTextSlotsThatHoldValues(t *testing.T) {
 
 // TestReadAs: which free-text slots hold a number, a date or a yes/no.
 func TestReadAs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		slot ir.Slot
 		want ir.SlotType
@@ -165,6 +167,7 @@ func TestReadAs(t *testing.T) {
 // by their name and description, then by their own words, never by an
 // example phrase's name.
 func TestTiesByWhatFlowsAreAbout(t *testing.T) {
+	t.Parallel()
 	read := readImported(t)
 	runCasesWith(t, read, []gcase{
 		{"the flow about transactions", nil, "show the transactions please", "start_flow statement", false},
@@ -180,6 +183,7 @@ func TestTiesByWhatFlowsAreAbout(t *testing.T) {
 // number, a name corrects the flow's free-text slot, and the old value
 // said before or after the new one is not part of it.
 func TestCorrectionsOfAnotherSlotAtACollect(t *testing.T) {
+	t.Parallel()
 	read := readImported(t)
 	atAmount := []string{"send money", "Tomasz"}
 	atOK := []string{"send money", "Tomasz", "75"}
@@ -194,6 +198,7 @@ func TestCorrectionsOfAnotherSlotAtACollect(t *testing.T) {
 // TestLexiconWordsBeforeStems: a word of the lexicon is its own group's,
 // not another group's stem ("new" is not "news").
 func TestLexiconWordsBeforeStems(t *testing.T) {
+	t.Parallel()
 	l := newLex(nil)
 	assert.Equal(t, l.concept("replacement"), l.concept("new"))
 	assert.Equal(t, l.concept("status"), l.concept("news"))
@@ -201,6 +206,7 @@ func TestLexiconWordsBeforeStems(t *testing.T) {
 
 // TestWithoutNames: the names of example phrases stand for any value.
 func TestWithoutNames(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"How do I add Lucy to my friends?": "How do I add  to my friends?",
 		"Delete Omar from my list.":        "Delete  from my list.",
@@ -217,6 +223,7 @@ func TestWithoutNames(t *testing.T) {
 // project's flows: a help desk's ticket is a case, a travel agency's a
 // flight.
 func TestWordSenses(t *testing.T) {
+	t.Parallel()
 	for project, like := range map[string]string{"support": "complaint", "travel": "flight"} {
 		res := compiler.Compile("../flows/"+project, compiler.Options{})
 		require.NotNil(t, res.Program, "%v", res.Diags)
@@ -231,6 +238,7 @@ func TestWordSenses(t *testing.T) {
 // categorical value of several words is named by part of them; a name
 // after "just" is the name.
 func TestMarkedWordsAndPartsOfValues(t *testing.T) {
+	t.Parallel()
 	read := readImported(t)
 	atKind := []string{"verify my identity"}
 	runCasesWith(t, read, []gcase{

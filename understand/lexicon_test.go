@@ -35,6 +35,7 @@ func lexiconProgram() *ir.Program {
 // the group; and a typo is read as the word one edit away (two for words
 // of eight letters or more) in the middle of a word as at its ends.
 func TestLexiconGroups(t *testing.T) {
+	t.Parallel()
 	r := New(lexiconProgram())
 	for msg, want := range map[string]string{
 		"transfer money":           "start_flow transfer",
@@ -78,6 +79,7 @@ func TestLexiconGroups(t *testing.T) {
 // TestProjectLexiconFromYAML: settings.understanding.lexicon in a
 // project's YAML extends the built-in lexicon, through the compiler.
 func TestProjectLexiconFromYAML(t *testing.T) {
+	t.Parallel()
 	flows := `version: "1.0"
 flows:
   refill:

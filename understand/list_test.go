@@ -12,6 +12,7 @@ import (
 // and guests (a list of any text), filled from an answer and from the
 // opening message; an answer of only values and joining words is sure.
 func TestListSlots(t *testing.T) {
+	t.Parallel()
 	res := compiler.Compile("../testdata/lists", compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	pizza := []string{"I want a pizza"}
@@ -32,6 +33,7 @@ func TestListSlots(t *testing.T) {
 // it; a message without them, or naming none of its values, replaces it
 // or is read as before.
 func TestListEdits(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("pizza.yaml", []byte(`version: "1.0"
 flows:
   order_pizza:
@@ -69,6 +71,7 @@ flows:
 // list slot of the flow it calls, which the VM holds until that flow asks
 // (language.md, slots across calls).
 func TestListSlotOfACalledFlow(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("calls.yaml", []byte(`version: "1.0"
 flows:
   order_pizza:

@@ -9,6 +9,7 @@ import (
 // TestWithinOneIsEditDistance checks withinOne against editDistance on
 // every pair of words of up to five letters over three letters.
 func TestWithinOneIsEditDistance(t *testing.T) {
+	t.Parallel()
 	words := []string{""}
 	for n, level := 0, []string{""}; n < 5; n++ {
 		var next []string
@@ -31,6 +32,7 @@ func TestWithinOneIsEditDistance(t *testing.T) {
 // spelling, as typo correction did before it, on a lexicon's words and
 // misspellings of them.
 func TestTypoIndexIsTheScan(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	known := r.mean.known
 	scan := func(w string) (string, bool) {

@@ -12,6 +12,7 @@ import (
 // is kept in the same memo (it once overwrote them all, so that the answer
 // "2027-03-05" was converted twice).
 func TestReadingMemosSurviveTheVerdict(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	one := *r
 	one.sure = new(sureMemo)
@@ -33,6 +34,7 @@ func TestReadingMemosSurviveTheVerdict(t *testing.T) {
 
 // TestFieldsUnder counts fields as strings.Fields does.
 func TestFieldsUnder(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", " ", "Madrid", " Madrid ", "New York", "a\tb", "a\u00a0b", "a\u2003b c", "¿qué?", "  x  y  z "} {
 		for n := 0; n <= 4; n++ {
 			assert.Equal(t, len(strings.Fields(s)) < n, fieldsUnder(s, n), "%q, %d", s, n)

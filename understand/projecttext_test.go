@@ -46,6 +46,7 @@ flows:
 // variants of its words are its words ("rent" of "rental"). A
 // description written to a model names nothing.
 func TestOpeningsFromTheProjectsText(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("travel.yaml", []byte(projectTextYAML), compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	runCasesWith(t, reader(t, res.Program), []gcase{

@@ -22,6 +22,7 @@ func citydesk(t *testing.T) func(before []string, msg string) (Reading, vm.View)
 // the one on top cancels that flow; a negated wish cancels the flow it
 // names, or starts nothing.
 func TestCancelNamesItsFlow(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "travel", []gcase{
 		{"the flight under a hotel", []string{"book a flight", "Madrid", "book a hotel"}, "no, cancel the flight", "cancel_flow book_flight", false},
 		{"the hotel under a flight", []string{"book a hotel", "Rome", "actually I need a flight first"}, "forget the hotel", "cancel_flow book_hotel", false},
@@ -48,6 +49,7 @@ func TestCancelNamesItsFlow(t *testing.T) {
 // synonyms that start with a negation, and negated verbs of doing, are
 // read as before.
 func TestNegatedValues(t *testing.T) {
+	t.Parallel()
 	ticket := []string{"open a ticket", "technical", "my screen flickers all day"}
 	runGeneral(t, "support", []gcase{
 		{"not urgent", ticket, "not urgent", "fallback", false},
@@ -72,6 +74,7 @@ func TestNegatedValues(t *testing.T) {
 // collect that asks for another flow starts it; one about the flow
 // asking is read as before.
 func TestQuestionAsksForAnotherFlow(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "banking", []gcase{
 		{"at a confirmation", []string{"I lost my card", "4821"}, "wait, what is my savings balance?", "start_flow check_balance account_type=savings", false},
 		{"without a question mark", []string{"I lost my card", "4821"}, "what is my savings balance", "start_flow check_balance account_type=savings", false},
@@ -85,6 +88,7 @@ func TestQuestionAsksForAnotherFlow(t *testing.T) {
 // TestSeveralValuesInOneAnswer: a number with a unit of another slot and
 // the free-text answer; a start and an end.
 func TestSeveralValuesInOneAnswer(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "travel", []gcase{
 		{"nights, then the city", []string{"book a hotel"}, "2 nights in Berlin", "set_slot city=Berlin; set_slot nights=2", false},
 		{"the city, then nights", []string{"book a hotel"}, "Hotel Central 3 nights", "set_slot city=Hotel Central; set_slot nights=3", false},
@@ -107,6 +111,7 @@ func TestSeveralValuesInOneAnswer(t *testing.T) {
 // question, a named correction, a slot said to be wrong and a "no" with
 // the value the slot holds.
 func TestCorrectionsInsideTheCorrectionQuestion(t *testing.T) {
+	t.Parallel()
 	asked := []string{"book a hotel", "Berlin", "5 March 2027", "3", "single", "actually 4 nights"}
 	runGeneral(t, "travel", []gcase{
 		{"a named correction", asked, "change the city to Munich", "correct_slot city=Munich", false},
@@ -124,6 +129,7 @@ func TestCorrectionsInsideTheCorrectionQuestion(t *testing.T) {
 // TestOpeningKeepsItsWords: an opening that describes what the flow's
 // first free-text slot asks for fills it; a request asks for it.
 func TestOpeningKeepsItsWords(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "support", []gcase{
 		{"a negated verb", nil, "my laptop won't turn on", "start_flow open_ticket description=my laptop won't turn on", false},
 		{"a broken thing", nil, "my laptop is broken", "start_flow open_ticket category=technical description=my laptop is broken", false},
@@ -139,6 +145,7 @@ func TestOpeningKeepsItsWords(t *testing.T) {
 // shares only a stem with a value ("charging", "charge"); the plural and
 // the past keep the value's sense.
 func TestStemIsNoValue(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "support", []gcase{
 		{"charging is no charge", nil, "I tried charging it", "start_flow open_ticket", false},
 		{"charged is a charge", nil, "you charged me twice this month", "start_flow open_ticket category=billing", false},

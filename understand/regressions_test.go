@@ -42,6 +42,7 @@ flows:
 // at a free-text question is the user's answer; "Nice" at "Which city?"
 // is the city, not small talk.
 func TestRegressions(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("regressions.yaml", []byte(regressionsYAML), compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	read := reader(t, res.Program)
@@ -66,6 +67,7 @@ func TestRegressions(t *testing.T) {
 // a date slot leaves it a date, and "may 17th" is the 17th of May, not
 // an amount of 17.
 func TestDescriptionWordsKeepTheSlotType(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("dates.yaml", []byte(`version: "1.0"
 flows:
   search_hotel:

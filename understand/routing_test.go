@@ -8,6 +8,7 @@ import "testing"
 // nothing else in the message) or a cancel word is sure; everything else
 // goes to the model in hybrid mode.
 func TestRoutingRule(t *testing.T) {
+	t.Parallel()
 	toConfirm := []string{"send money", "Ana", "50", "checking"}
 	atAmount := []string{"send money", "Ana"}
 	runGeneral(t, "banking", []gcase{
@@ -58,6 +59,7 @@ func TestRoutingRule(t *testing.T) {
 // "oh,"), the yes and no words, and the cancel in other words that issue
 // 18 §2 names and no other test spells out.
 func TestFillersAndWordsOfIssue18(t *testing.T) {
+	t.Parallel()
 	toConfirm := []string{"send money", "Ana", "50", "checking"}
 	runGeneral(t, "banking", []gcase{
 		{"ugh before make it", toConfirm, "ugh, make it 70", "correct_slot amount=70", false},
@@ -78,6 +80,7 @@ func TestFillersAndWordsOfIssue18(t *testing.T) {
 // no other slot of the flow has that word and the value converts; a word
 // two slots share names neither.
 func TestSlotNamedByAWordOfIt(t *testing.T) {
+	t.Parallel()
 	toConfirm := []string{"book a flight", "Madrid", "Paris", "tomorrow", "economy", "1"}
 	runGeneral(t, "travel", []gcase{
 		{"the date", toConfirm, "change the date to the 18th", "correct_slot departure_date=2027-03-18", false},
@@ -97,6 +100,7 @@ func TestSlotNamedByAWordOfIt(t *testing.T) {
 // gives one typed whole; digits in groups are no code there ("100 000"
 // may be an amount).
 func TestCodeInPartsInTheOpening(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "support", []gcase{
 		{"letters and digits apart", nil, "status of ticket t 10001", "start_flow check_ticket_status ticket_id=T-10001", false},
 		{"in capitals", nil, "any news on T 10001?", "start_flow check_ticket_status ticket_id=T-10001", false},
@@ -111,6 +115,7 @@ func TestCodeInPartsInTheOpening(t *testing.T) {
 // noches") fills the slot in the opening and is exactly the answer at its
 // question, as "three nights" is.
 func TestSpanishUnitsOfACount(t *testing.T) {
+	t.Parallel()
 	runGeneral(t, "travel", []gcase{
 		{"nights in the opening", nil, "busco hotel en Valencia para tres noches", "start_flow book_hotel city=Valencia nights=3", false},
 		{"nights at the question", []string{"book a hotel", "Rome", "tomorrow"}, "3 noches", "set_slot nights=3", true},
@@ -121,6 +126,7 @@ func TestSpanishUnitsOfACount(t *testing.T) {
 // manager, or for a human said in three words, is a request for a
 // person; a request for help with something is not.
 func TestHandoffInMoreWords(t *testing.T) {
+	t.Parallel()
 	var cases []gcase
 	for _, msg := range []string{"let me talk to your support staff", "can I speak with customer support",
 		"I want to talk to the support team", "I want a human", "need to speak with a manager",

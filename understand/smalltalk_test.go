@@ -11,6 +11,7 @@ import (
 // TestSmallTalkKind: the kind of small talk a message is, which a model's
 // bare chitchat gets from the message; "" for anything else.
 func TestSmallTalkKind(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ msg, want string }{
 		{"hi", ir.SmallTalkGreet},
 		{"Good evening!", ir.SmallTalkGreet},
@@ -43,6 +44,7 @@ func TestSmallTalkKind(t *testing.T) {
 // it would otherwise be stored as the answer; a request that follows
 // "let me" is not.
 func TestAskingForAMoment(t *testing.T) {
+	t.Parallel()
 	atDescription := []string{"open a ticket", "billing"}
 	var cases []gcase
 	for _, msg := range []string{"hang on a sec", "hold on a second", "give me a minute", "gimme 2 mins",

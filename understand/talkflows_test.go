@@ -38,6 +38,7 @@ flows:
 // built-in small talk and help; a flow whose description only mentions
 // greetings does not; thanks and other small talk stay built in.
 func TestProjectFlowsWinOverSmallTalk(t *testing.T) {
+	t.Parallel()
 	res := compiler.CompileSource("talk.yaml", []byte(talkFlowsYAML), compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	runCasesWith(t, reader(t, res.Program), []gcase{

@@ -172,6 +172,7 @@ func runCases(t *testing.T, cases []ucase) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"cancel idle", "cancel", idle, cancel},
 		{"stop during collect", "Stop!", askAmount, cancel},
@@ -219,6 +220,7 @@ func TestCancel(t *testing.T) {
 // cancels there only when its object is a pronoun or names a flow on the
 // stack; a plain cancel word always cancels.
 func TestCancelObjectAtFreeText(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"an object that names no flow is the answer", "cancel my subscription", askRecipient,
 			set("recipient", "cancel my subscription")},
@@ -236,6 +238,7 @@ func TestCancelObjectAtFreeText(t *testing.T) {
 }
 
 func TestNothingToRead(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"empty", "", askRecipient, fallback},
 		{"spaces", "   ", askAmount, fallback},
@@ -247,6 +250,7 @@ func TestNothingToRead(t *testing.T) {
 }
 
 func TestTriggers(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"exact", "send money", idle, start("transfer_funds")},
 		{"exact with case and punctuation", "Send money!", idle, start("transfer_funds")},
@@ -282,6 +286,7 @@ func TestTriggers(t *testing.T) {
 }
 
 func TestSlotFilling(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"categorical and pattern", "book a business class flight from MAD", idle,
 			start("book_flight", vm.SlotValue{Slot: "origin", Value: "MAD"}, vm.SlotValue{Slot: "class", Value: "business"})},
@@ -303,6 +308,7 @@ func TestSlotFilling(t *testing.T) {
 }
 
 func TestDigression(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"exact trigger interrupts a text collect", "check balance", askRecipient, start("check_balance")},
 		{"strong trigger interrupts a text collect", "I'd like to check my balance please", askRecipient, start("check_balance")},
@@ -318,6 +324,7 @@ func TestDigression(t *testing.T) {
 }
 
 func TestConfirm(t *testing.T) {
+	t.Parallel()
 	cases := []ucase{}
 	for _, s := range []string{"yes", "Yes please", "y", "yeah", "yep", "sure", "OK", "okay", "correct", "confirm",
 		"sí", "SI", "Sí, claro", "claro", "vale", "de acuerdo"} {
@@ -365,6 +372,7 @@ func TestConfirm(t *testing.T) {
 }
 
 func TestCollect(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"number", "50", askAmount, set("amount", 50.0)},
 		{"number in text", "about 25 euros", askAmount, set("amount", 25.0)},
@@ -410,6 +418,7 @@ func TestCollect(t *testing.T) {
 }
 
 func TestFallbackAndOddViews(t *testing.T) {
+	t.Parallel()
 	unknown := view([]string{"ghost"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "ghost", Slot: "thing"}, nil)
 	odd := view([]string{"transfer_funds"}, &vm.Pending{Kind: "other", Flow: "transfer_funds", Slot: "amount"}, nil)
 	noSlotFunc := vm.View{Stack: []string{"book_flight"}, Pending: askPax.Pending}
@@ -424,6 +433,7 @@ func TestFallbackAndOddViews(t *testing.T) {
 }
 
 func TestNilProgram(t *testing.T) {
+	t.Parallel()
 	r := New(nil)
 	got, err := r.Understand(context.Background(), "cancel", idle)
 	require.NoError(t, err)
@@ -437,6 +447,7 @@ func TestNilProgram(t *testing.T) {
 }
 
 func TestContextCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, stop := context.WithCancel(context.Background())
 	stop()
 	got, err := New(testProgram()).Understand(ctx, "send money", idle)
@@ -449,6 +460,7 @@ func TestContextCancelled(t *testing.T) {
 // and a budget on the bytes allocated per message, which does not depend on
 // the machine: understanding that went quadratic would allocate far beyond it.
 func TestHugeMessage(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	for _, tc := range hugeCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -491,6 +503,7 @@ func hugeCases() []ucase {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	msgs := []string{"book a business class flight from MAD", "report a problem", "actually 3", "no, negócios"}
 	for _, m := range msgs {
@@ -505,6 +518,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestCorrectionPrefixes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, rest string
 		weak, ok bool
@@ -580,6 +594,7 @@ func FuzzUnderstand(f *testing.F) {
 // answers the question; only the exact phrase digresses. Found in the
 // banking greeting menu, where "balance" started check_balance.
 func TestTypedAnswerBeatsLooseTrigger(t *testing.T) {
+	t.Parallel()
 	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
 		{Name: "menu", Triggers: []string{"hello"},
 			Slots: []*ir.Slot{{Name: "service", Type: ir.TypeCategorical, Values: []ir.Value{{Value: "balance"}, {Value: "transfer"}}}},
@@ -606,6 +621,7 @@ func TestTypedAnswerBeatsLooseTrigger(t *testing.T) {
 // stemmer), different words keep different ones, and short words stay
 // as they are.
 func TestStem(t *testing.T) {
+	t.Parallel()
 	same := [][]string{
 		{"booking", "booked", "books", "book"},
 		{"stopping", "stop", "stops"},
@@ -636,6 +652,7 @@ func TestStem(t *testing.T) {
 // A correction that names its slot changes that slot, whatever its type,
 // at a confirm or a collect.
 func TestNamedCorrection(t *testing.T) {
+	t.Parallel()
 	runCases(t, []ucase{
 		{"change the amount at a confirm", "change the amount to 60", confirmAmount, correct("amount", 60.0)},
 		{"another slot, free text", "Change the recipient to Bob García", confirmAmount, correct("recipient", "Bob García")},
@@ -661,6 +678,7 @@ func TestNamedCorrection(t *testing.T) {
 // TestTriggerPlaceholders: example phrases written the Python framework's
 // way, with {slot} placeholders, match messages that fill them.
 func TestTriggerPlaceholders(t *testing.T) {
+	t.Parallel()
 	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
 		{Name: "transfer", Triggers: []string{"Send {amount} to {beneficiary_name}"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
 		{Name: "greet", Triggers: []string{"hello"}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}},
@@ -683,6 +701,7 @@ func TestTriggerPlaceholders(t *testing.T) {
 // corrects a free-text slot only when X could be the value itself; "no, the
 // name should be Maria" must not become the value of an untyped slot.
 func TestNoCommaSentenceIsNotAValue(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	cases := []struct {
 		msg  string
@@ -706,6 +725,7 @@ func TestNoCommaSentenceIsNotAValue(t *testing.T) {
 // framework's transfer_confirmed) is a label: yes and no answer it, and it
 // is never a correction target (W014).
 func TestConfirmLabelSlot(t *testing.T) {
+	t.Parallel()
 	r := New(testProgram())
 	label := view([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingConfirm, Flow: "transfer_funds", Step: "confirm", Slot: "transfer_confirmed"}, transferSlots)
 	cases := []struct {
@@ -730,6 +750,7 @@ func TestConfirmLabelSlot(t *testing.T) {
 // flow start it: an amount with a currency, a capitalised name after "to"
 // (values.go). A free-text question is not answered by a question.
 func TestValuesInTheFirstMessage(t *testing.T) {
+	t.Parallel()
 	amt := func(v float64) vm.SlotValue { return vm.SlotValue{Slot: "amount", Value: v} }
 	to := func(v string) vm.SlotValue { return vm.SlotValue{Slot: "recipient", Value: v} }
 	runCases(t, []ucase{
@@ -755,6 +776,7 @@ func TestValuesInTheFirstMessage(t *testing.T) {
 // TestWordIs checks the in-place comparison of a word with a normalized
 // one against normalizing the word.
 func TestWordIs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		word, want string
 	}{

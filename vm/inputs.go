@@ -233,3 +233,18 @@ func trimUses(uses []Use, n int) []Use {
 	clear(uses[n:])
 	return uses[:n]
 }
+
+// readBefore reports whether a past step of frame fi (a flow, not a
+// pattern) read the conversation slot while it held a value: a new value
+// for it is then a correction.
+func (t *turn) readBefore(fi int, slot string) bool {
+	if fi < 0 || fi >= len(t.st.Stack) {
+		return false
+	}
+	f := &t.st.Stack[fi]
+	if t.isPatternFrame(f) {
+		return false
+	}
+	i := useIndex(f, slot)
+	return i >= 0 && f.Uses[i].Value != nil
+}

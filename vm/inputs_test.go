@@ -46,6 +46,11 @@ func TestDecisionsFollowTheirInputs(t *testing.T) {
 		assert.Equal(t, []string{"Mild in Rome.", "Nights?"}, res.Replies)
 		assert.Equal(t, []Use{{Slot: "city", Step: "pick", Value: "Rome"}}, res.State.Stack[0].Uses, "the reads of the steps run again are new")
 	})
+	t.Run("a set_slot of a slot the flow read is a correction", func(t *testing.T) {
+		res := do(t, m, waiting, setSlot("city", "Rome"))
+		assert.Equal(t, []string{"Mild in Rome.", "Nights?"}, res.Replies)
+		assert.Contains(t, allEventTypes(res), "flow_started pattern_correction")
+	})
 	t.Run("a pattern that changes the slot is a writer", func(t *testing.T) {
 		res := do(t, m, waiting, Command{Kind: CmdChitchat})
 		assert.Equal(t, []string{"Hi.", "Mild in Lima.", "Nights?"}, res.Replies)

@@ -843,6 +843,12 @@ func (t *turn) setSlot(name string, raw any) error {
 	} else if fr != nil && !sr.conv {
 		collects = fr.collects[name]
 	}
+	if answering == nil && sr.conv && t.readBefore(fi, name) {
+		// A value for a conversation slot that a past decision of the
+		// flow read is a correction, whoever gives it (language.md §6.10,
+		// decisions follow their inputs).
+		return t.correctSlot(name, raw)
+	}
 	v, err := t.check(sr, collects, raw)
 	if err != nil {
 		t.trace("invalid value for slot " + name + ": " + err.Error())

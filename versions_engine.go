@@ -16,6 +16,12 @@ import (
 	"github.com/soni-dev/soni/vm"
 )
 
+// resaveEvery is how often a turn saves the engine's program version
+// again: it marks the version used, so that a prune keeps it, and puts it
+// back if a prune (soni sessions prune, while no session used it) took
+// it, so that the other replicas can run its sessions.
+const resaveEvery = 10 * time.Minute
+
 // maxLoadedVersions bounds the other program versions an engine keeps
 // loaded: sessions of older deploys are few and short-lived.
 const maxLoadedVersions = 16
@@ -39,18 +45,20 @@ type engineVersions struct {
 	mu sync.Mutex
 	// saved is when the store first saved the engine's own program; zero
 	// until it has.
-	saved  time.Time
-	loaded map[string]*progVersion
+	saved time.Time
+	// savedAt is when this process last saved it.
+	savedAt time.Time
+	loaded  map[string]*progVersion
 }
 
-// saveProgram saves the engine's program in the store, once (and again
-// after a failure): any process sharing the store can then run the
-// sessions it saves.
+// saveProgram saves the engine's program in the store before its first
+// turn (and again after a failure, and every resaveEvery): any process
+// sharing the store can then run the sessions it saves.
 func (e *Engine) saveProgram(ctx context.Context) error {
 	e.ver.mu.Lock()
-	done := !e.ver.saved.IsZero()
+	fresh := !e.ver.saved.IsZero() && time.Since(e.ver.savedAt) < resaveEvery
 	e.ver.mu.Unlock()
-	if done {
+	if fresh {
 		return nil
 	}
 	return e.SaveVersion(ctx)
@@ -69,7 +77,7 @@ func (e *Engine) SaveVersion(ctx context.Context) error {
 		return fmt.Errorf("save the program version: %w", err)
 	}
 	e.ver.mu.Lock()
-	e.ver.saved = saved
+	e.ver.saved, e.ver.savedAt = saved, time.Now()
 	e.ver.mu.Unlock()
 	return nil
 }

@@ -95,11 +95,11 @@ type Store interface {
 
 // ProgramInfo describes a saved program version.
 type ProgramInfo struct {
-	// Version is the program's hash.
+	// Version is the program's fingerprint.
 	Version string
 	// Saved is when the version was first saved; Used when it was last
-	// saved again (a process that runs it saves it at start, at each
-	// reload and at each prune).
+	// saved again (the engine that runs it saves it before its first
+	// turn, at each reload and every ten minutes of turns).
 	Saved, Used time.Time
 	// Size is the length of its bytes.
 	Size int

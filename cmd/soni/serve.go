@@ -149,9 +149,13 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
 	}
 	srv.SetEngine(eng)
-	// The sessions per version, for /metrics, as of the start.
+	// The sessions per version, for /metrics, as of the start; then the
+	// version is saved for the other replicas.
 	if rep, err := eng.CheckDeploy(c.Context); err == nil {
 		srv.Metrics().SessionVersions(rep.Versions())
+	}
+	if err := eng.SaveVersion(c.Context); err != nil {
+		logger.Warn("cannot save the program version; the first turn tries again", "error", err.Error())
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -247,6 +247,27 @@ func (im *importer) actionSlots(action string) []string {
 		for _, s := range py.sets {
 			add(s)
 		}
+		slot, ok := strings.CutPrefix(action, "validate_")
+		switch {
+		case ok && im.slots[slot] != nil:
+			// A slot's validation action computes the names it sets from
+			// the slot's (f"{slot_name}_readable").
+			for _, t := range py.setTemplates {
+				add(fillTemplate(t, slot))
+			}
+		default:
+			for _, re := range py.setPatterns {
+				for _, name := range im.slotOrder {
+					if re.MatchString(name) {
+						add(name)
+					}
+				}
+			}
+		}
+	}
+	// Rasa's validation action of a slot answers with the slot's value.
+	if slot, ok := strings.CutPrefix(action, "validate_"); ok && im.validationAction(slot) == action {
+		add(slot)
 	}
 	for _, s := range im.stubSets[action] {
 		add(s)

@@ -155,3 +155,38 @@ func TestImportDanglingLink(t *testing.T) {
 	}
 	assert.True(t, found, "the dangling link is reported")
 }
+
+// TestImportLinksStayInTheRepository: a variant of an assistant whose
+// domain and data are links to a directory beside it, in the same
+// repository, is read through them; a link that leaves the repository is
+// reported and not followed.
+func TestImportLinksStayInTheRepository(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	require.NoError(t, os.CopyFS(filepath.Join(repo, "shared"), os.DirFS(filepath.Join(casesDir, "model", "in"))))
+	bot := filepath.Join(repo, "bot")
+	require.NoError(t, os.MkdirAll(bot, 0o755))
+	for _, l := range []struct{ target, name string }{
+		{"../shared/domain.yml", "domain.yml"},
+		{"../shared/data", "data"},
+		{"../shared/config.yml", "config.yml"},
+	} {
+		require.NoError(t, os.Symlink(l.target, filepath.Join(bot, l.name)))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(top, "outside.yml"), []byte("version: \"3.1\"\nflows:\n  outside_flow:\n    description: outside\n    steps:\n      - action: utter_pruned\n"), 0o644))
+	require.NoError(t, os.Symlink("../../../outside.yml", filepath.Join(repo, "shared", "data", "outside.yml")))
+
+	files, rep, err := Translate(bot)
+	require.NoError(t, err)
+	assert.Contains(t, string(files["flows/flows.yaml"]), "prune_hedge:", "the flows behind the link are read")
+	assert.NotContains(t, string(files["flows/outside.yaml"]), "outside_flow", "the link out of the repository is not followed")
+	var found bool
+	for _, it := range rep.Items {
+		if it.File == "data/outside.yml" {
+			found = true
+			assert.Equal(t, `the symbolic link "data/outside.yml" points outside the project and its repository, so it is not followed`, it.Message)
+		}
+	}
+	assert.True(t, found, "the link out of the repository is reported")
+}

@@ -30,6 +30,10 @@ func (e *ReadError) Error() string { return e.err.Error() }
 type rasaProject struct {
 	// root is the project directory.
 	root string
+	// boundary is where symbolic links may point: the repository the
+	// project is in (the nearest directory up from root that holds .git),
+	// else the project directory itself (see followLink).
+	boundary string
 	// language is config.yml's language.
 	language string
 	// llm says whether config.yml's pipeline has an LLM command
@@ -429,23 +433,52 @@ func (p *rasaProject) inside(rel string) bool {
 	return ok
 }
 
+// linkBoundary returns where the links of the project at root may point:
+// the repository it is in (the nearest directory up from it that holds
+// .git: variants of one assistant share domain and flow files through
+// links to a directory beside them), else root itself; both resolved.
+func linkBoundary(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return root
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return abs
+	}
+	for d := real; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return real
+		}
+		d = parent
+	}
+}
+
 // followLink resolves the symbolic link at rel (relative to the root) and
-// returns its real target when it stays inside the project. A link that
-// leaves the project or cannot be resolved is reported and not followed;
-// the report names the link, never the target outside.
+// returns its real target when it stays inside the project's repository
+// (p.boundary). A link that leaves it or cannot be resolved is reported
+// and not followed; the report names the link, never the target outside.
 func (p *rasaProject) followLink(rel string) (string, bool) {
-	rootReal, err := filepath.EvalSymlinks(p.root)
+	if p.boundary == "" {
+		p.boundary = linkBoundary(p.root)
+	}
+	rootReal := p.boundary
+	abs, err := filepath.Abs(filepath.Join(p.root, filepath.FromSlash(rel)))
 	if err != nil {
 		return "", false
 	}
-	target, err := filepath.EvalSymlinks(filepath.Join(p.root, filepath.FromSlash(rel)))
+	target, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		p.ignored = append(p.ignored, ignoredPart{at: loc{File: rel}, what: fmt.Sprintf("the symbolic link %q points to nothing that exists (or loops), so it is not followed", rel),
 			fix: "point the link at a file inside the project, or replace it with the file"})
 		return "", false
 	}
 	if target != rootReal && !strings.HasPrefix(target, rootReal+string(filepath.Separator)) {
-		p.ignored = append(p.ignored, ignoredPart{at: loc{File: rel}, what: fmt.Sprintf("the symbolic link %q points outside the project, so it is not followed", rel),
+		p.ignored = append(p.ignored, ignoredPart{at: loc{File: rel}, what: fmt.Sprintf("the symbolic link %q points outside the project and its repository, so it is not followed", rel),
 			fix: "copy what it points to into the project, or import from a directory that contains both"})
 		return "", false
 	}
@@ -607,5 +640,6 @@ func (p *rasaProject) python() error {
 			}
 		}
 	}
+	inherit(p.py)
 	return nil
 }

@@ -19,6 +19,17 @@ type pyAction struct {
 	sets, reads []string
 	// dynamicSet is true when a SlotSet's slot name is not a literal.
 	dynamicSet bool
+	// setPatterns match the names of the slots its SlotSets with an
+	// f-string name may set (f"{slot}_readable": a name ending in
+	// _readable); a name with no literal part gives none.
+	setPatterns []*regexp.Regexp
+	// setTemplates are those f-string names as written ("{slot}_readable").
+	setTemplates []string
+	// class and bases are its Python class and the classes it derives
+	// from, by name: a class that inherits its run from another sets
+	// what that one sets.
+	class string
+	bases []string
 	// messages is true when the action calls dispatcher.utter_message.
 	messages bool
 	// responses are the response names it sends (utter_message(response=...)).
@@ -26,12 +37,14 @@ type pyAction struct {
 }
 
 var (
-	pyClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)`) })
+	pyClass = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([^)]*)\))?`)
+	})
 	pyName  = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`def\s+name\s*\(\s*self\s*\)[^:]*:\s*(?:#[^\n]*)?\n(?:\s*(?:#[^\n]*|"""[^"]*"""|'''[^']*''')?\n)*\s*return\s+["']([^"']+)["']`)
 	})
 	pySlotSet = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`SlotSet\(\s*(?:key\s*=\s*)?(["']([^"']+)["']|[A-Za-z_])`)
+		return regexp.MustCompile(`SlotSet\(\s*(?:key\s*=\s*)?(f["']([^"']*)["']|["']([^"']+)["']|[A-Za-z_])`)
 	})
 	pyGetSlot = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:get_slot\(\s*|slots\.get\(\s*|slots\[\s*)["']([^"']+)["']`)
@@ -70,10 +83,25 @@ func scanPython(file string, src string) []*pyAction {
 			continue
 		}
 		a := &pyAction{name: m[1], at: loc{file, c.start + 1}}
+		if cm := pyClass().FindStringSubmatch(lines[c.start]); cm != nil {
+			a.class = cm[1]
+			for _, b := range strings.Split(cm[2], ",") {
+				if b = strings.TrimSpace(b); b != "" {
+					a.bases = append(a.bases, b)
+				}
+			}
+		}
 		for _, s := range pySlotSet().FindAllStringSubmatch(c.body, -1) {
-			if s[2] != "" {
-				a.sets = append(a.sets, s[2])
-			} else {
+			switch {
+			case s[3] != "":
+				a.sets = append(a.sets, s[3])
+			case strings.HasPrefix(s[1], "f"):
+				a.dynamicSet = true
+				if re := fstringPattern(s[2]); re != nil {
+					a.setPatterns = append(a.setPatterns, re)
+				}
+				a.setTemplates = append(a.setTemplates, s[2])
+			default:
 				a.dynamicSet = true
 			}
 		}
@@ -96,4 +124,88 @@ func scanPython(file string, src string) []*pyAction {
 		out = append(out, a)
 	}
 	return out
+}
+
+// fstringPattern turns an f-string slot name into a pattern of the names
+// it can make: its literal parts, any name part for each {...}. A name
+// with no literal part (f"{slot}") gives nil: it matches every slot.
+func fstringPattern(f string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	literal := false
+	for f != "" {
+		i := strings.IndexByte(f, '{')
+		if i < 0 {
+			b.WriteString(regexp.QuoteMeta(f))
+			literal = true
+			break
+		}
+		if i > 0 {
+			b.WriteString(regexp.QuoteMeta(f[:i]))
+			literal = true
+		}
+		j := strings.IndexByte(f[i:], '}')
+		if j < 0 {
+			return nil
+		}
+		b.WriteString("[A-Za-z0-9_]+")
+		f = f[i+j+1:]
+	}
+	if !literal {
+		return nil
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// inherit gives each action the slots its base classes set (a class that
+// inherits its run from another, across the files of the action server),
+// following the chain of bases.
+func inherit(actions map[string]*pyAction) {
+	byClass := map[string]*pyAction{}
+	for _, a := range actions {
+		if a.class != "" {
+			byClass[a.class] = a
+		}
+	}
+	for _, a := range actions {
+		seen := map[string]bool{a.class: true}
+		queue := slices.Clone(a.bases)
+		for len(queue) > 0 {
+			b := byClass[queue[0]]
+			queue = queue[1:]
+			if b == nil || seen[b.class] {
+				continue
+			}
+			seen[b.class] = true
+			a.sets = append(a.sets, b.sets...)
+			a.setPatterns = append(a.setPatterns, b.setPatterns...)
+			a.setTemplates = append(a.setTemplates, b.setTemplates...)
+			a.dynamicSet = a.dynamicSet || b.dynamicSet
+			queue = append(queue, b.bases...)
+		}
+		slices.Sort(a.sets)
+		a.sets = slices.Compact(a.sets)
+	}
+}
+
+// fillTemplate writes an f-string name with every {...} replaced by v.
+func fillTemplate(f, v string) string {
+	var b strings.Builder
+	for f != "" {
+		i := strings.IndexByte(f, '{')
+		j := strings.IndexByte(f, '}')
+		if i < 0 || j < i {
+			b.WriteString(f)
+			break
+		}
+		b.WriteString(f[:i])
+		b.WriteString(v)
+		f = f[j+1:]
+	}
+	return b.String()
 }

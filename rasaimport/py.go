@@ -40,7 +40,7 @@ var (
 	pyClass = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([^)]*)\))?`)
 	})
-	pyName  = sync.OnceValue(func() *regexp.Regexp {
+	pyName = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`def\s+name\s*\(\s*self\s*\)[^:]*:\s*(?:#[^\n]*)?\n(?:\s*(?:#[^\n]*|"""[^"]*"""|'''[^']*''')?\n)*\s*return\s+["']([^"']+)["']`)
 	})
 	pySlotSet = sync.OnceValue(func() *regexp.Regexp {

@@ -60,30 +60,21 @@ func TestChatWarnsWhenTheModelIsUnreachable(t *testing.T) {
 	assert.Equal(t, 4, strings.Count(out.String(), "How can I help?"), "the rules answered every message")
 }
 
-// TestServeLogsAndCountsModelOutages: a small project with understanding:
-// hybrid whose model fails: soni serve logs one warning per outage and
+// TestServeLogsAndCountsModelOutages: testdata/modelhealth, a small
+// project with understanding: hybrid, whose model fails: soni serve logs one warning per outage and
 // counts it in /metrics (soni_model_outages_total), however many turns
 // fall back to the rules, and logs when the model answers again.
 func TestServeLogsAndCountsModelOutages(t *testing.T) {
 	var failing atomic.Bool
 	failing.Store(true)
 	ts := outageServer(t, &failing)
-	project := fmt.Sprintf(`version: "1.0"
-settings:
-  understanding:
-    mode: hybrid
-    llm:
-      base_url: %s/v1
-      model: tiny
-flows:
-  greet:
-    trigger:
-      intents: ["say hello"]
-    steps:
-      - {step: hi, type: say, message: "Hello there."}
-`, ts.URL)
+	// The project (testdata/modelhealth) reads its model's URL from the
+	// environment, which soni serve inherits.
+	t.Setenv("SONI_LLM_BASE_URL", ts.URL+"/v1")
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte(project), 0o644))
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "modelhealth", "flows.yaml"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), src, 0o644))
 	s := startServe(t, dir)
 	outages := func() string {
 		resp, err := http.Get(s.url + "/metrics")

@@ -112,7 +112,7 @@ func TestTextSlotsThatHoldValues(t *testing.T) {
 	runCasesWith(t, read, []gcase{
 		{"an amount with its symbol", atAmount, "75€", `set_slot pay_amount=75`, true},
 		{"an amount in words", atAmount, "eighty dollars", `set_slot pay_amount=80`, true},
-		{"an amount in a sentence", atAmount, "ah ok, I owe him $60", `set_slot pay_amount=60`, false},
+		{"an amount in a sentence", atAmount, "ah ok, I owe him $60", `set_slot pay_amount=60`, true},
 		{"no number is no amount", atAmount, "no idea", "fallback", false},
 		{"a date in an any slot", atFirst, "March 3rd, 2031", `set_slot so_first_date=2031-03-03`, true},
 		{"yes to a text slot that takes true or false", atOK, "yes please", "set_slot pay_ok=true", true},
@@ -244,9 +244,9 @@ func TestMarkedWordsAndPartsOfValues(t *testing.T) {
 	runCasesWith(t, read, []gcase{
 		{"a handle in a sentence", []string{"follow someone"}, "oh she told me, it's @lina_k", "set_slot user_handle=@lina_k", false},
 		{"a handle in the opening", nil, "follow @lina_k", "start_flow follow_user user_handle=@lina_k", false},
-		{"part of a value", atKind, "the licence", "set_slot id_kind=driving licence", false},
-		{"another part", atKind, "d licence", "set_slot id_kind=driving licence", false},
-		{"the start of a value's word", atKind, "my pass", "set_slot id_kind=passport", false},
+		{"part of a value", atKind, "the licence", "set_slot id_kind=driving licence", true},
+		{"another part", atKind, "d licence", "set_slot id_kind=driving licence", true},
+		{"the start of a value's word", atKind, "my pass", "set_slot id_kind=passport", true},
 		{"starts too short to name a value", atKind, "nat lic", "set_slot id_kind=nat lic", false},
 		{"words of two values name neither", atKind, "national licence", "set_slot id_kind=national licence", false},
 		{"a word of no value names none", atKind, "my student card", "set_slot id_kind=my student card", false},

@@ -58,7 +58,7 @@ func TestRegressions(t *testing.T) {
 		{"Nice at which city", atCity, "Nice", "set_slot city=Nice", false},
 		{"nice! is small talk", atCity, "nice!", "chitchat (ack)", false},
 		{"nice in lower case is small talk", atCity, "nice", "chitchat (ack)", false},
-		{"Nice with no question is small talk", nil, "Nice", "chitchat (ack)", false},
+		{"Nice with no question is small talk", nil, "Nice", "chitchat (ack)", true},
 	})
 }
 

@@ -65,6 +65,10 @@ func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, 
 		return sure("a yes or no word at a confirmation", cmd)
 	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && r.sureAnswerText(p, head, norm, v) && r.nothingElse(p, head, norm):
 		return sure("the message is exactly an answer to the pending question", cmd)
+	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && (typed(r.slotDef(p.Flow, p.Slot)) || r.readsAs(p.Flow, p.Slot)):
+		// A value of the slot's type read out of the answer ("50 euros
+		// please", "next friday"): the type checked it.
+		return sure("a value of the pending slot's type in the answer", cmd)
 	}
 	return unsure(why, cmd)
 }

@@ -425,7 +425,14 @@ func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error
 				// The project's own flow for a greeting, a goodbye or
 				// "what can you do" answers it (talkflows.go).
 				if name := r.talkFlow(talkKind(c), v); name != "" && !onTop(v, name) {
-					return unsure("small talk the project's flow "+name+" answers", vm.Command{Kind: vm.CmdStartFlow, Flow: name}), nil
+					rd := unsure("small talk the project's flow "+name+" answers", vm.Command{Kind: vm.CmdStartFlow, Flow: name})
+					rd.Sure = p == nil
+					return rd, nil
+				}
+				if p == nil {
+					// With nothing asked, a message that is only small
+					// talk is small talk.
+					return sure("small talk: "+string(c.Kind), c), nil
 				}
 				return unsure("small talk: "+string(c.Kind), c), nil
 			}

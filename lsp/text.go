@@ -64,8 +64,9 @@ func lines(src string) []string {
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {
-		n += utf16.RuneLen(r)
-		if utf16.RuneLen(r) < 0 {
+		if l := utf16.RuneLen(r); l > 0 {
+			n += l
+		} else {
 			n++
 		}
 	}

@@ -46,33 +46,60 @@ func (im *importer) agentCall(st *node) (string, bool) {
 	return "", false
 }
 
-// subAgent reports whether sub_agents/NAME/ holds an agent's
-// configuration.
+// subAgent reports whether sub_agents/ holds an agent's configuration
+// for name.
 func (p *rasaProject) subAgent(name string) bool {
-	if !validName(name) {
-		return false
-	}
-	st, err := os.Stat(filepath.Join(p.root, "sub_agents", name))
-	return err == nil && st.IsDir()
+	_, ok := p.subAgentConfig(name)
+	return ok
 }
 
-// subAgentDescription is the description in sub_agents/NAME/config.yml,
-// or "".
-func (p *rasaProject) subAgentDescription(name string) string {
-	if !p.subAgent(name) {
-		return ""
+// subAgentConfig finds the sub-agent name: the directory sub_agents/NAME/
+// (its config.yml may be missing or unreadable, then the config is nil),
+// else the directory of sub_agents/ whose config.yml names it. Rasa names
+// an agent by its config's agent.name, which need not be its directory's
+// name (sub_agents/research_agent/ may configure research_new_cars).
+func (p *rasaProject) subAgentConfig(name string) (*node, bool) {
+	if !validName(name) {
+		return nil, false
 	}
-	rel := "sub_agents/" + name + "/config.yml"
+	if st, err := os.Stat(filepath.Join(p.root, "sub_agents", name)); err == nil && st.IsDir() {
+		return p.readAgentConfig(name), true
+	}
+	entries, err := os.ReadDir(filepath.Join(p.root, "sub_agents"))
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if n := p.readAgentConfig(e.Name()); n.get("agent").get("name").str() == name {
+			return n, true
+		}
+	}
+	return nil, false
+}
+
+// readAgentConfig reads sub_agents/DIR/config.yml, or gives nil.
+func (p *rasaProject) readAgentConfig(dir string) *node {
+	rel := "sub_agents/" + dir + "/config.yml"
 	if !p.inside(rel) {
-		return ""
+		return nil
 	}
 	if _, err := os.Stat(filepath.Join(p.root, filepath.FromSlash(rel))); err != nil {
-		return ""
+		return nil
 	}
 	n, err := p.read(rel)
 	if err != nil {
-		return ""
+		return nil
 	}
+	return n
+}
+
+// subAgentDescription is the description in the sub-agent's config.yml,
+// or "".
+func (p *rasaProject) subAgentDescription(name string) string {
+	n, _ := p.subAgentConfig(name)
 	return strings.TrimSpace(n.get("agent").get("description").str())
 }
 

@@ -165,8 +165,8 @@ func (t *turn) inputsChanged(fi int) (bool, error) {
 	for i := range f.Uses {
 		u := &f.Uses[i]
 		cur := t.st.Slots[u.Slot]
-		if sameInput(u.Value, cur) {
-			continue
+		if sameInput(u.Value, cur) || t.m.conv[u.Slot] == nil {
+			continue // (a hand-built state may name any slot)
 		}
 		if u.Value == nil {
 			// The slot was unset when the flow read it (a collect that

@@ -63,6 +63,12 @@ func TestDecisionsFollowTheirInputs(t *testing.T) {
 		assert.Equal(t, []string{"2 nights in Oslo."}, res.Replies)
 		assert.NotContains(t, allEventTypes(res), "flow_started pattern_correction")
 	})
+	t.Run("a hand-built state's uses of unknown slots and steps are harmless", func(t *testing.T) {
+		st := waiting.Clone()
+		st.Stack[0].Uses = append(st.Stack[0].Uses, Use{Slot: "nights", Step: "nowhere", Value: int64(1)}, Use{Slot: "ghost", Step: "pick", Value: "x"})
+		res := do(t, m, st, correct("city", "Rome"))
+		assert.Equal(t, []string{"Mild in Rome.", "Nights?"}, res.Replies)
+	})
 	t.Run("a slot unset when read is filled, not corrected", func(t *testing.T) {
 		st := waiting.Clone()
 		st.Stack[0].Uses[0].Value = nil

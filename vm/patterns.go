@@ -516,8 +516,11 @@ func (t *turn) applyCorrections(ctx map[string]any) {
 		if u := useIndex(f, slot); u >= 0 {
 			// A step read the slot to decide something: the flow goes
 			// back to the first one (decisions follow their inputs).
-			first = fr.index[f.Uses[u].Step]
-		} else {
+			if i, ok := fr.index[f.Uses[u].Step]; ok {
+				first = i
+			}
+		}
+		if first < 0 {
 			for i, nr := range fr.nodes {
 				if nr.n.Kind == ir.KindCollect && nr.n.Slot == slot {
 					first = i

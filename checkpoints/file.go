@@ -37,7 +37,12 @@ const (
 
 // FileStore is a [Store] that keeps each session in files of one directory:
 // its checkpoint DIR/ID.json, its log DIR/ID.log (one JSON line per turn)
-// and its lock DIR/ID.lock.
+// and its lock DIR/ID.lock. The checkpoint's file is a header line with
+// its revision, "soni-file-store/v1 revision N", then the checkpoint's
+// bytes as the engine gave them, which the store never looks inside. A
+// file written before the header (the bare checkpoint) is read with the
+// revision of its JSON's top-level "revision" field, and gets the header
+// at its next commit.
 //
 // A transaction holds the session's place in this process's queue and an
 // exclusive flock(2) on ID.lock, which the kernel releases when a process
@@ -225,7 +230,7 @@ func (tx *fileTx) Commit(ctx context.Context, rec Record, data []byte) error {
 	if err := s.appendLog(id, rec, line); err != nil {
 		return err
 	}
-	if err := s.writeAtomic(id, s.path(id), data); err != nil {
+	if err := s.writeAtomic(id, s.path(id), rec.Revision, data); err != nil {
 		return err
 	}
 	tx.Committed()
@@ -272,9 +277,11 @@ func (s *FileStore) Load(ctx context.Context, id string) ([]byte, uint64, error)
 	return data, rev, nil
 }
 
-// read reads a checkpoint file and the revision at its top level. A
-// missing file is an error matching fs.ErrNotExist.
-func (s *FileStore) read(path string) ([]byte, uint64, os.FileInfo, error) {
+// read reads a checkpoint file: the checkpoint, and the revision its
+// header gives (see fileHeader; a file written before the header is read
+// as it was, and gets the header at its next commit). A missing file is an
+// error matching fs.ErrNotExist.
+func (s *FileStore) read(path string) (data []byte, rev uint64, fi os.FileInfo, err error) {
 	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -283,25 +290,28 @@ func (s *FileStore) read(path string) ([]byte, uint64, os.FileInfo, error) {
 		return nil, 0, nil, fmt.Errorf("open checkpoint: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("read checkpoint: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, 0, nil, fmt.Errorf("checkpoint %q is not a regular file", path)
 	}
-	if fi.Size() > s.maxSize {
+	if fi.Size() > s.maxSize+int64(maxHeader) {
 		return nil, 0, nil, s.tooLarge(fmt.Sprintf("checkpoint %q", path), fi.Size())
 	}
-	data := make([]byte, fi.Size())
-	n, err := io.ReadFull(f, data)
+	buf := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, 0, nil, fmt.Errorf("read checkpoint: %w", err)
 	}
-	data = data[:n] // the file cannot change under the lock, but Load holds none
-	rev, err := Revision(data)
+	buf = buf[:n] // the file cannot change under the lock, but Load holds none
+	data, rev, _, err = splitFile(buf)
 	if err != nil {
 		return nil, 0, nil, &CorruptError{Path: path, Err: err}
+	}
+	if int64(len(data)) > s.maxSize {
+		return nil, 0, nil, s.tooLarge(fmt.Sprintf("checkpoint %q", path), int64(len(data)))
 	}
 	return data, rev, fi, nil
 }
@@ -311,9 +321,10 @@ func (s *FileStore) tooLarge(what string, size int64) error {
 	return fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes", ErrTooLarge, what, size, s.maxSize)
 }
 
-// writeAtomic writes data to a temporary file, syncs it and renames it over
-// path, then syncs the directory. The caller holds the session lock.
-func (s *FileStore) writeAtomic(id, path string, data []byte) (err error) {
+// writeAtomic writes the header of revision rev and data to a temporary
+// file, syncs it and renames it over path, then syncs the directory. The
+// caller holds the session lock.
+func (s *FileStore) writeAtomic(id, path string, rev uint64, data []byte) (err error) {
 	tmp, err := createTemp(s.tempPath(id))
 	if err != nil {
 		return err
@@ -325,6 +336,9 @@ func (s *FileStore) writeAtomic(id, path string, data []byte) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
+	if _, err := tmp.Write(appendHeader(make([]byte, 0, maxHeader), rev)); err != nil {
+		return fmt.Errorf("write checkpoint: %w", err)
+	}
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}

@@ -104,6 +104,10 @@ func TestFileStoreCorrupt(t *testing.T) {
 		{"string revision", `{"revision":"3"}`, `its "revision" is "\"3\"", not an integer of at least 1`},
 		{"zero revision", `{"revision":0}`, `its "revision" is "0", not an integer of at least 1`},
 		{"two documents", `{"revision":3}{"revision":4}`, "it is not valid JSON"},
+		{"torn header", "soni-file-store/v1 rev", "its header is cut short"},
+		{"header without its line's end", "soni-file-store/v1 revision 3", "its header \"soni-file-store/v1 revision 3\" has no end of line"},
+		{"header with no revision", "soni-file-store/v1 revision \n{}", `its header gives the revision "", not an integer of at least 1`},
+		{"header with revision 0", "soni-file-store/v1 revision 0\n{}", `its header gives the revision "0", not an integer of at least 1`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +142,69 @@ func TestFileStoreCorrupt(t *testing.T) {
 			require.NoError(t, turn(ctx, s, "broken", 0, "", "fresh"))
 		})
 	}
+}
+
+// TestFileStoreMigratesLegacyFiles: a checkpoint file written before the
+// revision header (the bare checkpoint, whose revision is its JSON's) is
+// read as it is by Load, List and a transaction, left as it is until a
+// commit, and written with the header by the commit.
+func TestFileStoreMigratesLegacyFiles(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t)
+	require.NoError(t, os.MkdirAll(s.Dir(), 0o755))
+	path := filepath.Join(s.Dir(), "old.json")
+	legacy := doc(4, "from an older soni")
+	require.NoError(t, os.WriteFile(path, legacy, 0o600))
+
+	data, rev, err := s.Load(ctx, "old")
+	require.NoError(t, err)
+	assert.Equal(t, legacy, data)
+	assert.Equal(t, uint64(4), rev)
+	infos, err := s.List(ctx, "", 0)
+	require.NoError(t, err)
+	require.Len(t, infos, 1)
+	assert.Equal(t, uint64(4), infos[0].Revision)
+	on, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, legacy, on, "a read without the lock changes nothing")
+
+	tx, err := s.Begin(ctx, "old")
+	require.NoError(t, err)
+	data, rev = tx.Checkpoint()
+	assert.Equal(t, legacy, data)
+	assert.Equal(t, uint64(4), rev)
+	on, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, legacy, on, "a transaction that commits nothing changes nothing")
+	tx.Close()
+	tx, err = s.Begin(ctx, "old")
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit(ctx, Record{Revision: 5, Data: []byte(`{}`)}, doc(5, "now")))
+	tx.Close()
+
+	data, rev, err = s.Load(ctx, "old")
+	require.NoError(t, err)
+	assert.Equal(t, doc(5, "now"), data)
+	assert.Equal(t, uint64(5), rev)
+	on, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "soni-file-store/v1 revision 5\n"+string(doc(5, "now")), string(on))
+}
+
+// TestFileStoreNeverLooksInside: the revision is the header's, whatever
+// the checkpoint's bytes hold (the store keeps them as it was given them).
+func TestFileStoreNeverLooksInside(t *testing.T) {
+	ctx := context.Background()
+	s := newFileStore(t)
+	tx, err := s.Begin(ctx, "a")
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit(ctx, Record{Revision: 1, Data: []byte(`{}`)}, []byte("not JSON, and no revision")))
+	tx.Close()
+	data, rev, err := s.Load(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, "not JSON, and no revision", string(data))
+	assert.Equal(t, uint64(1), rev)
+	require.NoError(t, turn(ctx, s, "a", 1, "", "next"))
 }
 
 func TestFileStoreNotARegularFile(t *testing.T) {

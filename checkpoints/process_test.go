@@ -378,7 +378,6 @@ func TestKillLoop(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cp")
 	s, err := NewFileStore(dir)
 	require.NoError(t, err)
-	path := filepath.Join(dir, "victim.json")
 	var rev uint64
 	childRevs := 0
 	saveTime := 5 * time.Millisecond // running estimate of one child save
@@ -422,8 +421,8 @@ func TestKillLoop(t *testing.T) {
 		require.True(t, ok)
 		require.True(t, ws.Signaled(), "kill %d: the child exited by itself (%v): %s", i, err, stderr.String())
 
-		data, err := os.ReadFile(path)
-		if rev == 0 && errors.Is(err, os.ErrNotExist) {
+		data, _, err := s.Load(context.Background(), "victim")
+		if rev == 0 && errors.Is(err, ErrNotFound) {
 			// Killed before its first save finished: nothing on disk yet.
 		} else {
 			require.NoError(t, err, "kill %d", i)

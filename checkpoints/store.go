@@ -1,9 +1,9 @@
 // Package checkpoints keeps the conversation sessions of soni: per session,
 // its checkpoint (bytes the engine's codec writes) with a revision that
 // counts its saves, and a log of its turns with their message ids. The
-// stores keep the bytes as they are given; only [FileStore], whose file is
-// the bare checkpoint, looks inside it, for the top-level "revision" field
-// ([Revision]).
+// stores keep the bytes as they are given, and the revision beside them
+// (the [FileStore] in a header line of the checkpoint's file), never
+// looking inside.
 //
 // One turn is one transaction ([Tx]), and a transaction has one owner, the
 // store: [Store.Begin] checks the session id (the only place a turn checks

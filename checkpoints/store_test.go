@@ -69,23 +69,6 @@ func TestValidateID(t *testing.T) {
 	}
 }
 
-func TestRevision(t *testing.T) {
-	cases := []struct {
-		data string
-		want uint64
-	}{
-		{`{"revision":1}`, 1},
-		{` {"a":[1,2],"revision":42,"b":{"revision":7}} `, 42},
-		{`{"revision":18446744073709551615}`, 18446744073709551615},
-		{`{"revision":1,"revision":3}`, 3}, // the last duplicate wins, as in encoding/json
-	}
-	for _, tc := range cases {
-		got, err := Revision([]byte(tc.data))
-		require.NoError(t, err, tc.data)
-		assert.Equal(t, tc.want, got, tc.data)
-	}
-}
-
 func TestErrorMessages(t *testing.T) {
 	cases := []struct {
 		err  error

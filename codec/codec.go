@@ -2,8 +2,7 @@
 // bytes and reads it back. The VM works on State values only; the soni
 // Engine decodes a session's checkpoint with a [Codec], runs the turn on
 // the State and encodes the new State, and the checkpoint stores keep the
-// bytes (the file store reads the top-level "revision" field out of them,
-// [checkpoints.Revision]; the others keep the revision beside them).
+// bytes, and the revision beside them, without looking inside.
 //
 // A checkpoint is indented JSON with its fields in a fixed order and map
 // keys sorted, so the same state always gives the same bytes;

@@ -20,6 +20,16 @@ func (r *Rules) asksOther(p *vm.Pending, trimmed, norm, head string, m triggerMa
 	if p == nil || !asksSomething(trimmed, norm) {
 		return Reading{}, false
 	}
+	// "how about savings" at "Which account?" answers it: a value of the
+	// question, read whole, is the answer. A value that does not convert
+	// ("what is my savings balance?" as a card number) is none.
+	if cmd, ok := r.answer(p, trimmed, head, norm, v); ok && (cmd.Kind == vm.CmdSetSlot || cmd.Kind == vm.CmdCorrectSlot) {
+		if def := r.slotDef(p.Flow, cmd.Slot); def != nil {
+			if _, err := v.Converter().Convert(def, cmd.Value); err == nil {
+				return Reading{}, false
+			}
+		}
+	}
 	var fr *flowRules
 	if m.flow != nil && !m.smallTalk {
 		fr = m.flow

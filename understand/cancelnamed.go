@@ -201,8 +201,15 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 			}
 		}
 	}
-	if len(words) == 0 || len(words) > 8 {
+	if len(words) == 0 || len(words) > 8 || strings.ContainsAny(head, ",;") {
+		// "I don't want to send it to Ana, send it to Bob": what comes
+		// next says what the user wants instead.
 		return Reading{}, false
+	}
+	for _, w := range words {
+		if clauseBreaks[w] {
+			return Reading{}, false
+		}
 	}
 	rest := strings.Join(words, " ")
 	pronoun := true
@@ -224,6 +231,13 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 	}
 	if len(candidates) == 0 {
 		return Reading{}, false
+	}
+	for _, name := range candidates {
+		if len(r.fill(r.byName[name], rest, v)) > 0 {
+			// "I don't want to send it to Ana": a detail of the task,
+			// not the task.
+			return Reading{}, false
+		}
 	}
 	for i := len(v.Stack) - 1; i >= 0; i-- {
 		if slices.Contains(candidates, v.Stack[i]) && !ir.IsPattern(v.Stack[i]) {

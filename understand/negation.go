@@ -28,6 +28,10 @@ var (
 	// being and having are here.
 	negations      = wordSet("not", "never", "isnt", "arent", "wasnt", "werent", "aint", "without", "nunca", "tampoco", "ni", "sin")
 	negatedCopulas = wordSet("es", "era", "esta", "estan", "son", "fue", "hace", "hay", "tan", "muy")
+	// comparisons after a negation bound a value, not deny it: "not
+	// more than 50" is 50 at most.
+	comparisons = wordSet("more", "less", "over", "under", "above", "below", "before", "after", "later", "earlier",
+		"exceeding", "beyond", "mas", "menos", "antes", "despues")
 	// clauseBreaks end what a negation negates: "not now but urgent".
 	clauseBreaks = wordSet("but", "pero", "sino", "rather", "instead", "just", "only", "solo")
 )
@@ -77,7 +81,7 @@ func negationAt(def *ir.Slot, words []string) int {
 		default:
 			continue
 		}
-		if startsValue(def, words[k:]) {
+		if startsValue(def, words[k:]) || comparisons[words[k+1]] {
 			continue
 		}
 		return k

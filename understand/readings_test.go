@@ -37,6 +37,8 @@ func TestCancelNamesItsFlow(t *testing.T) {
 		{"an object of no flow is a free-text answer", []string{"open a ticket", "billing"}, "I want to cancel my subscription", "set_slot description=I want to cancel my subscription", false},
 	})
 	runGeneral(t, "banking", []gcase{
+		{"a negated wish with what to do instead is no cancel", []string{"send money", "Ana"}, "I don't want to send it to Ana, send it to Bob", "set_slot amount=I don't want to send it to Ana, send it to Bob", false},
+		{"a negated detail is no cancel", []string{"send money", "Ana", "50"}, "I don't want to send it to Ana", "set_slot account_type=I don't want to send it to Ana", false},
 		{"a negated wish at a yes/no question is a no", []string{"I lost my card", "4821", "yes"}, "I don't need a replacement card", "set_slot wants_replacement=false", false},
 	})
 	runCasesWith(t, citydesk(t), []gcase{
@@ -63,6 +65,8 @@ func TestNegatedValues(t *testing.T) {
 	})
 	runGeneral(t, "banking", []gcase{
 		{"one value left of two", []string{"send money", "Ana", "50"}, "not from savings", "set_slot account_type=checking", true},
+		{"a negated comparison bounds the value", []string{"send money", "Ana"}, "not more than 50", "set_slot amount=50", true},
+		{"a suggestion answers", []string{"send money", "Ana", "50"}, "how about savings", "set_slot account_type=savings", true},
 	})
 	runCasesWith(t, citydesk(t), []gcase{
 		{"not critical", []string{"report a fault", "the door squeaks"}, "not critical", "fallback", false},
@@ -91,6 +95,7 @@ func TestSeveralValuesInOneAnswer(t *testing.T) {
 	t.Parallel()
 	runGeneral(t, "travel", []gcase{
 		{"nights, then the city", []string{"book a hotel"}, "2 nights in Berlin", "set_slot city=Berlin; set_slot nights=2", false},
+		{"a question is no city", []string{"book a hotel"}, "what about 3 nights?", "fallback", false},
 		{"the city, then nights", []string{"book a hotel"}, "Hotel Central 3 nights", "set_slot city=Hotel Central; set_slot nights=3", false},
 		{"a start and an end day", []string{"book a hotel", "Valencia"}, "from may 14th to the 17th", "set_slot check_in=2027-05-14; set_slot nights=3", false},
 		{"an end in the next month", []string{"book a hotel", "Valencia"}, "may 30th to june 2nd", "set_slot check_in=2027-05-30; set_slot nights=3", false},

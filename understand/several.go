@@ -43,8 +43,8 @@ func (r *Rules) unitValues(p *vm.Pending, head string, v vm.View) ([]vm.Command,
 		return nil, false
 	}
 	toks := tokens(head)
-	if len(toks) < 3 || len(toks) > 10 {
-		return nil, false
+	if len(toks) < 3 || len(toks) > 10 || asksSomething(head, values.Normalize(head)) {
+		return nil, false // "what about 3 nights?" gives no city
 	}
 	conv := v.Converter()
 	var cmds []vm.Command

@@ -13,7 +13,9 @@ import "fmt"
 //	- the collect, as translated
 //	- an action step that calls validate_SLOT and maps every slot it sets
 //	- a branch: SLOT is null (rejected) → a copy of the collect that asks
-//	  again (force: true) and then runs the validation again; else on.
+//	  again (force: true) and then runs the validation again; else on,
+//	  to the collect's own branches when it has them (they test the
+//	  validated value, as in Rasa).
 
 // validationAction returns the action Rasa runs to validate slot after a
 // collect fills it (validate_SLOT, when the domain lists it or a Python
@@ -28,17 +30,13 @@ func (im *importer) validationAction(slot string) string {
 
 // validation writes the collect m, the steps that run its slot's
 // validation action after it and where the flow goes on (nx, else fall),
-// and reports true; with no validation action, or a collect followed by
-// branches, it writes nothing and reports false.
+// and reports true; with no validation action it writes nothing and
+// reports false. A collect followed by branches (nx a list) gets them
+// after the validation.
 func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, fall string) bool {
 	slot := st.get("collect").str()
 	act := b.im.validationAction(slot)
 	if act == "" {
-		return false
-	}
-	if nx != nil && nx.kind == kSeq {
-		b.im.rep.add(st.at, "step", StatusManual, b.out, "run the action in an action step after the collect, before its branches",
-			"flow %q collects %q and branches after it: the import cannot run Rasa's validation action %q between the two", b.f.name, slot, act)
 		return false
 	}
 	id := m.get("step").(string)
@@ -66,8 +64,11 @@ func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, 
 
 	// The copy that asks again comes right after the check, which must
 	// therefore always jump on: to the collect's next, or past it.
-	to := fall
+	to, branches := fall, ""
 	switch {
+	case nx != nil && nx.kind == kSeq:
+		branches = b.unique(id + "_next")
+		to = branches
 	case nx != nil && nx.kind == kScalar:
 		to = b.target(nx.str(), nx.at)
 	case to == "":
@@ -89,6 +90,9 @@ func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, 
 	ask.add("force", true)
 	ask.add("jump_to", validate)
 	b.emit(ask, []string{"Asked again when " + act + " rejects the answer."})
+	if branches != "" {
+		b.branches(st, branches, nil, nil, nx.list())
+	}
 
 	b.im.rep.add(st.at, "action", StatusApproximated, b.out, "nothing, unless the action relied on Rasa's other events",
 		"the validation action %q runs after the collect of %q, as Rasa runs it, as steps of flow %q; a rejection (the slot set to null) asks again", act, slot, b.f.name)

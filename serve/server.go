@@ -42,6 +42,10 @@ type Options struct {
 	// Token, when set, is required as "Authorization: Bearer TOKEN" on
 	// every endpoint but /healthz and /readyz.
 	Token string
+	// Reload, when set, builds the project again and swaps the engine,
+	// as SIGHUP does: POST /v1/program/reload runs it. Without it that
+	// endpoint answers 404.
+	Reload func(ctx context.Context) (*Reloaded, error)
 	// AllowCommands lets /v1 messages carry commands, which bypass
 	// understanding.
 	AllowCommands bool
@@ -188,6 +192,7 @@ func New(eng *soni.Engine, opts Options) *Server {
 	mux.HandleFunc("GET /v1/sessions/{id}/events", s.auth(s.events))
 	mux.HandleFunc("GET /v1/sessions", s.auth(s.listSessions))
 	mux.HandleFunc("GET /v1/program", s.auth(s.program))
+	mux.HandleFunc("POST /v1/program/reload", s.auth(s.reload))
 	if opts.Inspect {
 		// The page itself is static and holds no data: every request it
 		// makes goes through the API and its token.

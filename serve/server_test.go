@@ -562,3 +562,30 @@ func TestSessionsArePaged(t *testing.T) {
 		assert.Contains(t, body, `"bad_request"`, q)
 	}
 }
+
+// TestReloadEndpoint: POST /v1/program/reload runs the server's Reload
+// (soni serve's rebuild, as SIGHUP), answers the new version and its
+// summary, and 422 reload_failed with the old program kept when the
+// project has errors; a server with no Reload answers 404.
+func TestReloadEndpoint(t *testing.T) {
+	ts, _ := newShop(t, Options{}, nil)
+	resp, body := post(t, ts, "/v1/program/reload", "")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, body)
+	assert.Contains(t, body, "cannot reload its program")
+
+	fail := false
+	ts, _ = newShop(t, Options{Reload: func(ctx context.Context) (*Reloaded, error) {
+		if fail {
+			return nil, errors.New(`flows.yaml:3:5: unknown flow "chekout"`)
+		}
+		return &Reloaded{Version: "sha256:ab", Summary: "same 0, move 1, finish 0, stay 0, code_change 0"}, nil
+	}}, nil)
+	resp, body = post(t, ts, "/v1/program/reload", "")
+	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.JSONEq(t, `{"version":"sha256:ab","summary":"same 0, move 1, finish 0, stay 0, code_change 0"}`, body)
+	fail = true
+	resp, body = post(t, ts, "/v1/program/reload", "")
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, body)
+	assert.Contains(t, body, `"code":"reload_failed"`)
+	assert.Contains(t, body, `the old program stays: flows.yaml:3:5: unknown flow \"chekout\"`)
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -115,7 +116,15 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	if tr != nil {
 		turns = tr
 	}
+	// reload is SIGHUP's and POST /v1/program/reload's, one at a time.
+	var reload func(ctx context.Context) (*serve.Reloaded, error)
+	var reloading sync.Mutex
 	srv := serve.New(nil, serve.Options{
+		Reload: func(ctx context.Context) (*serve.Reloaded, error) {
+			reloading.Lock()
+			defer reloading.Unlock()
+			return reload(ctx)
+		},
 		Token: token, AllowCommands: c.Bool("allow-commands"), MaxBody: c.Int64("max-body"),
 		TurnTimeout: c.Duration("turn-timeout"), Logger: logger, LogMessages: c.Bool("log-messages"),
 		Inspect: inspect, Project: path,
@@ -172,32 +181,22 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	reload = func(ctx context.Context) (*serve.Reloaded, error) {
+		p, err := soni.LoadProgram(path, compilerOptions(c))
+		if err == nil {
+			var ne *soni.Engine
+			if ne, err = build(p); err == nil {
+				return swapEngine(ctx, logger, srv, ne, path), nil
+			}
+		}
+		logger.Error("reload failed: the old program stays", "error", err.Error())
+		return nil, err
+	}
 	go func() {
 		for range hup {
-			p, err := soni.LoadProgram(path, compilerOptions(c))
-			if err != nil {
-				logger.Error("reload failed: the old program stays", "error", err.Error())
-				continue
-			}
-			ne, err := build(p)
-			if err != nil {
-				logger.Error("reload failed: the old program stays", "error", err.Error())
-				continue
-			}
-			// What the new version will do with the live sessions (soni
-			// deploy check's summary), then the swap; the new version is
-			// saved in the store for the other replicas.
-			if rep, err := ne.CheckDeploy(context.Background()); err != nil {
-				logger.Warn("reload: cannot check the live sessions", "error", err.Error())
-			} else {
-				logger.Info("deploy check", "version", ne.Version(), "policy", string(rep.Policy), "sessions", len(rep.Sessions), "summary", deploySummary(rep))
-				srv.Metrics().SessionVersions(rep.Versions())
-			}
-			srv.SetEngine(ne)
-			if err := ne.SaveVersion(context.Background()); err != nil {
-				logger.Warn("reload: cannot save the program version; the first turn tries again", "error", err.Error())
-			}
-			logger.Info("reloaded", "project", path, "version", ne.Version())
+			reloading.Lock()
+			_, _ = reload(context.Background())
+			reloading.Unlock()
 		}
 	}()
 
@@ -218,6 +217,26 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// swapEngine makes a reloaded engine serve: it logs what the new version
+// does with the live sessions (soni deploy check's summary), swaps it in,
+// and saves its version in the store for the other replicas.
+func swapEngine(ctx context.Context, logger *slog.Logger, srv *serve.Server, ne *soni.Engine, path string) *serve.Reloaded {
+	res := &serve.Reloaded{Version: ne.Version()}
+	if rep, err := ne.CheckDeploy(ctx); err != nil {
+		logger.Warn("reload: cannot check the live sessions", "error", err.Error())
+	} else {
+		res.Summary = deploySummary(rep)
+		logger.Info("deploy check", "version", ne.Version(), "policy", string(rep.Policy), "sessions", len(rep.Sessions), "summary", res.Summary)
+		srv.Metrics().SessionVersions(rep.Versions())
+	}
+	srv.SetEngine(ne)
+	if err := ne.SaveVersion(ctx); err != nil {
+		logger.Warn("reload: cannot save the program version; the first turn tries again", "error", err.Error())
+	}
+	logger.Info("reloaded", "project", path, "version", ne.Version())
+	return res
 }
 
 // loopback reports whether an address listens on the loopback interface

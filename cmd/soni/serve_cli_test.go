@@ -459,4 +459,21 @@ func TestServeReloadKeepsPausedConversations(t *testing.T) {
 	assert.Regexp(t, `soni_sessions_by_version\{version="sha256:[0-9a-f]{64}"\} 1`, string(b))
 	assert.Contains(t, string(b), `soni_version_changes_total{path="finish"} 1`)
 	assert.Contains(t, string(b), `soni_version_idle_moves_total 1`)
+
+	// The API reloads as SIGHUP does; a broken project leaves v2 serving.
+	rresp, err := http.Post(s.url+"/v1/program/reload", "application/json", nil)
+	require.NoError(t, err)
+	rb, _ := io.ReadAll(rresp.Body)
+	rresp.Body.Close()
+	assert.Equal(t, http.StatusOK, rresp.StatusCode, string(rb))
+	assert.Regexp(t, `^\{"version":"sha256:[0-9a-f]{64}","summary":"same 1, move 0, finish 0, stay 0, code_change 0"\}`, string(rb))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "flows.yaml"), []byte("flows: [broken\n"), 0o644))
+	rresp, err = http.Post(s.url+"/v1/program/reload", "application/json", nil)
+	require.NoError(t, err)
+	rb, _ = io.ReadAll(rresp.Body)
+	rresp.Body.Close()
+	assert.Equal(t, http.StatusUnprocessableEntity, rresp.StatusCode, string(rb))
+	assert.Contains(t, string(rb), `"code":"reload_failed"`)
+	_, body = send(t, s.url, "u1", `{"text": "send money"}`)
+	assert.Contains(t, body, `"Who to?"`, "the old program still serves")
 }

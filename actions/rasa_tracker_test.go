@@ -53,12 +53,25 @@ flows:
         map_outputs: {in_stock: in_stock}
 `
 
+// serveRasa starts a fake action server of acts and writes project (a
+// format with %[1]s for the server's URL) into a new directory, which it
+// returns with the server.
+func serveRasa(t *testing.T, project string, acts map[string]fakeactionserver.Action) (*fakeactionserver.Server, string) {
+	t.Helper()
+	fake := fakeactionserver.New(acts)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(fmt.Sprintf(project, srv.URL)), 0o644))
+	return fake, dir
+}
+
 // TestRasaTrackerAsRasaShowsIt: a called flow's action sees its caller's
 // slots; the events are in the order they happened, with an action event
 // for each action run; latest_message carries the commands the message
 // was understood as.
 func TestRasaTrackerAsRasaShowsIt(t *testing.T) {
-	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
+	fake, dir := serveRasa(t, trackerProject, map[string]fakeactionserver.Action{
 		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
 			return fakeactionserver.Answer{}, nil
 		},
@@ -66,10 +79,6 @@ func TestRasaTrackerAsRasaShowsIt(t *testing.T) {
 			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("in_stock", true)}}, nil
 		},
 	})
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(fmt.Sprintf(trackerProject, srv.URL)), 0o644))
 	eng, err := soni.Load(dir, soni.Options{})
 	require.NoError(t, err)
 	for _, m := range []string{"order a shirt", "red", "XL"} {
@@ -108,18 +117,7 @@ func TestRasaTrackerAsRasaShowsIt(t *testing.T) {
 // TestRasaTrackerActionEvents: an action run earlier in the same turn is
 // an action event, in its place among the turn's slot events and replies.
 func TestRasaTrackerActionEvents(t *testing.T) {
-	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
-		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("ticket", "T1")}}, nil
-		},
-		"check_stock": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{}, nil
-		},
-	})
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	dir := t.TempDir()
-	project := fmt.Sprintf(`version: "1.0"
+	fake, dir := serveRasa(t, `version: "1.0"
 actions:
   note_order:
     outputs: [ticket]
@@ -140,8 +138,14 @@ flows:
       - {step: note, type: action, call: note_order, map_outputs: {ticket: ticket}}
       - {step: said, type: say, message: "Ticket {ticket}."}
       - {step: stock, type: action, call: check_stock}
-`, srv.URL)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(project), 0o644))
+`, map[string]fakeactionserver.Action{
+		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("ticket", "T1")}}, nil
+		},
+		"check_stock": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{}, nil
+		},
+	})
 	eng, err := soni.Load(dir, soni.Options{})
 	require.NoError(t, err)
 	for _, m := range []string{"order a shirt", "red"} {
@@ -176,13 +180,9 @@ func describeEvents(events []map[string]any) []string {
 // TestRasaSenderSuffix: the runner adds its suffix to the sender_id the
 // action server sees.
 func TestRasaSenderSuffix(t *testing.T) {
-	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
+	fake, dir := serveRasa(t, trackerProject, map[string]fakeactionserver.Action{
 		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) { return fakeactionserver.Answer{}, nil },
 	})
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(fmt.Sprintf(trackerProject, srv.URL)), 0o644))
 	prog, err := soni.LoadProgram(dir, compiler.Options{})
 	require.NoError(t, err)
 	r := actions.New(prog, dir, actions.Options{RasaSenderSuffix: "-run42"})
@@ -199,19 +199,7 @@ func TestRasaSenderSuffix(t *testing.T) {
 // Rasa would not: the boolean takes the text's truth, the number keeps its
 // value, and the turn warns of each.
 func TestRasaOutputOfTheWrongType(t *testing.T) {
-	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
-		"check": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{
-				fakeactionserver.SlotSet("available", "available today"),
-				fakeactionserver.SlotSet("price", "n/a"),
-				fakeactionserver.SlotSet("urgent", "false"),
-			}}, nil
-		},
-	})
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bot.yaml"), []byte(fmt.Sprintf(`version: "1.0"
+	_, dir := serveRasa(t, `version: "1.0"
 slots:
   available: {type: boolean}
   urgent: {type: boolean}
@@ -220,7 +208,7 @@ actions:
   check:
     outputs: [available, price, urgent]
     run:
-      rasa: {url: "%s"}
+      rasa: {url: "%[1]s"}
 flows:
   ask:
     trigger:
@@ -233,7 +221,15 @@ flows:
         cases: {"true": yes}
       - {step: no, type: say, message: "No.", jump_to: __end__}
       - {step: yes, type: say, message: "Yes, for {price}."}
-`, srv.URL)), 0o644))
+`, map[string]fakeactionserver.Action{
+		"check": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
+			return fakeactionserver.Answer{Events: []map[string]any{
+				fakeactionserver.SlotSet("available", "available today"),
+				fakeactionserver.SlotSet("price", "n/a"),
+				fakeactionserver.SlotSet("urgent", "false"),
+			}}, nil
+		},
+	})
 	eng, err := soni.Load(dir, soni.Options{})
 	require.NoError(t, err)
 	rep, err := eng.Handle(context.Background(), "s", vm.Input{Text: "is it available"})

@@ -2,10 +2,8 @@ package rasaimport
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/soni-dev/soni/compiler"
@@ -36,34 +34,7 @@ func TestImportCases(t *testing.T) {
 			files, rep, err := Translate(in)
 			require.NoError(t, err)
 			files["report.json"] = rep.JSON()
-			if os.Getenv("SONI_UPDATE") != "" {
-				require.NoError(t, os.RemoveAll(golden))
-				for p, b := range files {
-					full := filepath.Join(golden, filepath.FromSlash(p))
-					require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-					require.NoError(t, os.WriteFile(full, b, 0o644))
-				}
-			}
-			var want []string
-			require.NoError(t, filepath.WalkDir(golden, func(path string, d fs.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					rel, _ := filepath.Rel(golden, path)
-					want = append(want, filepath.ToSlash(rel))
-				}
-				return err
-			}), "missing golden files: run SONI_UPDATE=1 go test ./rasaimport")
-			var got []string
-			for p := range files {
-				got = append(got, p)
-			}
-			slices.Sort(got)
-			slices.Sort(want)
-			require.Equal(t, want, got, "the import writes other files than the golden ones: run SONI_UPDATE=1 go test ./rasaimport")
-			for _, p := range got {
-				b, err := os.ReadFile(filepath.Join(golden, filepath.FromSlash(p)))
-				require.NoError(t, err)
-				assert.Equal(t, string(b), string(files[p]), "%s is out of date: run SONI_UPDATE=1 go test ./rasaimport", p)
-			}
+			assertGolden(t, golden, files)
 			delete(files, "report.json")
 			dir := writeProject(t, files)
 			r := compiler.Compile(dir, compiler.Options{})

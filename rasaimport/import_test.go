@@ -33,25 +33,23 @@ func writeProject(t *testing.T, files map[string][]byte) string {
 	return dir
 }
 
-// TestImportFixture pins the whole import of the fixture: every file it
-// writes and the JSON report (SONI_UPDATE=1 rewrites them), and checks that
-// the soni project compiles with no error.
-func TestImportFixture(t *testing.T) {
-	files, rep, err := Translate(fixture)
-	require.NoError(t, err)
-	files["report.json"] = rep.JSON()
+// assertGolden holds files (by path) to the golden directory, file by
+// file and with no file more or less; SONI_UPDATE=1 rewrites the directory
+// first.
+func assertGolden(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
 	if os.Getenv("SONI_UPDATE") != "" {
-		require.NoError(t, os.RemoveAll(goldenDir))
+		require.NoError(t, os.RemoveAll(dir))
 		for p, b := range files {
-			full := filepath.Join(goldenDir, filepath.FromSlash(p))
+			full := filepath.Join(dir, filepath.FromSlash(p))
 			require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
 			require.NoError(t, os.WriteFile(full, b, 0o644))
 		}
 	}
 	var golden []string
-	require.NoError(t, filepath.WalkDir(goldenDir, func(path string, d fs.DirEntry, err error) error {
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
-			rel, _ := filepath.Rel(goldenDir, path)
+			rel, _ := filepath.Rel(dir, path)
 			golden = append(golden, filepath.ToSlash(rel))
 		}
 		return err
@@ -64,10 +62,20 @@ func TestImportFixture(t *testing.T) {
 	slices.Sort(golden)
 	require.Equal(t, golden, got, "the import writes other files than the golden ones: run SONI_UPDATE=1 go test ./rasaimport")
 	for _, p := range got {
-		want, err := os.ReadFile(filepath.Join(goldenDir, filepath.FromSlash(p)))
+		want, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(files[p]), "%s is out of date: run SONI_UPDATE=1 go test ./rasaimport", p)
 	}
+}
+
+// TestImportFixture pins the whole import of the fixture: every file it
+// writes and the JSON report (SONI_UPDATE=1 rewrites them), and checks that
+// the soni project compiles with no error.
+func TestImportFixture(t *testing.T) {
+	files, rep, err := Translate(fixture)
+	require.NoError(t, err)
+	files["report.json"] = rep.JSON()
+	assertGolden(t, goldenDir, files)
 
 	// The imported project compiles with no error.
 	delete(files, "report.json")

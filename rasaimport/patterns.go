@@ -33,6 +33,25 @@ func (im *importer) rasaPatterns() *ymap {
 		m.add("response", response)
 		return m
 	}
+	call := func(id, action string) *ymap {
+		m := &ymap{flow: true}
+		m.add("step", id)
+		m.add("type", "action")
+		m.add("call", action)
+		return m
+	}
+	// branch goes to then when cond holds, else to jump ("" goes on).
+	branch := func(id, cond, then, jump string) *ymap {
+		m := &ymap{}
+		m.add("step", id)
+		m.add("type", "branch")
+		m.add("evaluate", cond)
+		m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: then}}})
+		if jump != "" {
+			m.add("jump_to", jump)
+		}
+		return m
+	}
 	add := func(name, desc string, steps ...*ymap) {
 		if im.flows[name] != nil {
 			return
@@ -52,30 +71,12 @@ func (im *importer) rasaPatterns() *ymap {
 	add(ir.PatternCompleted, "Asks what else the user needs once the last flow is done (Rasa's default)",
 		say("anything_else", "utter_can_do_something_else"))
 
-	cancel := &ymap{flow: true}
-	cancel.add("step", "cancel")
-	cancel.add("type", "action")
-	cancel.add("call", "action_cancel_flow")
-	left := &ymap{}
-	left.add("step", "nothing_left")
-	left.add("type", "branch")
-	left.add("evaluate", "nothing_left")
-	left.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: "anything_else"}}})
-	left.add("jump_to", "__end__")
 	add(ir.PatternCancelFlow, "Cancels the flow, says so, and asks what else when no flow is left (Rasa's default)",
-		cancel, say("inform", "utter_flow_cancelled_rasa"), left, say("anything_else", "utter_can_do_something_else"))
-
-	correct := &ymap{flow: true}
-	correct.add("step", "correct")
-	correct.add("type", "action")
-	correct.add("call", "action_correct_flow_slot")
-	reset := &ymap{}
-	reset.add("step", "reset_only")
-	reset.add("type", "branch")
-	reset.add("evaluate", "is_reset_only")
-	reset.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: "__end__"}}})
+		call("cancel", "action_cancel_flow"), say("inform", "utter_flow_cancelled_rasa"),
+		branch("nothing_left", "nothing_left", "anything_else", "__end__"), say("anything_else", "utter_can_do_something_else"))
 	add(ir.PatternCorrection, "Applies a correction and says so (Rasa's default)",
-		correct, reset, say("inform", "utter_corrected_previous_input"))
+		call("correct", "action_correct_flow_slot"), branch("reset_only", "is_reset_only", "__end__", ""),
+		say("inform", "utter_corrected_previous_input"))
 
 	if len(flows.entries) == 0 {
 		return nil

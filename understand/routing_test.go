@@ -24,9 +24,16 @@ func TestRoutingRule(t *testing.T) {
 		{"an amount with its currency", atAmount, "fifty euros", "set_slot amount=50", true},
 		{"a code", []string{"block my card"}, "4821", "set_slot card_last4=4821", true},
 		{"a cancel word", atAmount, "never mind", "cancel_flow", true},
-		// The model.
+		// Sure since issue 27: a value of a typed slot in more words, a
+		// short yes or no in other words at a confirmation, and small
+		// talk with nothing asked.
 		{"a number with more words", atAmount, "seventy five please", "set_slot amount=75", true},
 		{"a category with more words", []string{"send money", "Ana", "50"}, "savings please", "set_slot account_type=savings", true},
+		{"a short yes in other words", toConfirm, "sounds good", "affirm", true},
+		{"thanks with nothing asked", nil, "thanks!", "chitchat (thanks)", true},
+		// The model.
+		{"thanks at a question", atAmount, "thanks!", "chitchat (thanks)", false},
+		{"a no that names another flow", toConfirm, "oh no, I just lost my card", "deny", false},
 		{"no and more words at a confirm", toConfirm, "no, 80", "correct_slot amount=80", false},
 		{"no wait and more words at a confirm", toConfirm, "no wait, send it to Maria instead", "correct_slot recipient=Maria", false},
 		{"another flow's exact trigger at a question", atAmount, "what's my balance", "start_flow check_balance", false},

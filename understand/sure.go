@@ -65,6 +65,10 @@ func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, 
 		return sure("a yes or no word at a confirmation", cmd)
 	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && r.sureAnswerText(p, head, norm, v) && r.nothingElse(p, head, norm):
 		return sure("the message is exactly an answer to the pending question", cmd)
+	case p.Kind == vm.PendingConfirm && (cmd.Kind == vm.CmdAffirm || cmd.Kind == vm.CmdDeny) && fieldsUnder(norm, 5) && !strings.Contains(why, "trigger"):
+		// A short yes or no in other words at a confirmation ("sounds
+		// good", "go for it", "no don't"), about no flow.
+		return sure("a short yes or no at a confirmation", cmd)
 	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && (typed(r.slotDef(p.Flow, p.Slot)) || r.readsAs(p.Flow, p.Slot)):
 		// A value of the slot's type read out of the answer ("50 euros
 		// please", "next friday"): the type checked it.

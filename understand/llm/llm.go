@@ -256,8 +256,9 @@ func (m *Model) complete(ctx context.Context, prompt string) (string, error) {
 // Hybrid runs the rules first and asks the model whenever they are not
 // sure of their answer (understand.Reading): only an exact trigger
 // phrase, an exact answer to the pending question, a value of a typed
-// pending slot, small talk with nothing asked or a cancel word skips the
-// model (docs/understanding.md, "The routing rule"). Rules that do not say how sure they are (any other
+// pending slot, a short yes or no at a confirmation, small talk with
+// nothing asked or a cancel word skips the model (docs/understanding.md,
+// "The routing rule"). Rules that do not say how sure they are (any other
 // vm.Understander) are trusted when their answer is clean: no fallback,
 // and, with a question pending, exactly its answer or a cancel. When the
 // model cannot be asked, the rules' commands stand.

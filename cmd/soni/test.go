@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strings"
-	"sync/atomic"
 
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/convtest"
@@ -42,7 +39,6 @@ func testCommand(e *env) *cli.Command {
 			llmFixturesFlag(),
 		}, append(understandingFlags(), limitFlags()...)...),
 		Action: func(c *cli.Context) (err error) {
-			batchGC()
 			format := c.String("format")
 			if format != "text" && format != "json" {
 				return usageError("test: unknown format %q: use text or json", format)
@@ -183,56 +179,6 @@ func writeJUnit(path string, r *convtest.Report) error {
 	}
 	return f.Close()
 }
-
-// batchGC tunes the garbage collector for a command that loads its input,
-// runs a batch and exits, as soni test does. Nothing is collected until
-// the heap reaches firstGC (256 MiB): most runs end before that, and a
-// collection would scan all they keep (the loaded cases) to free memory
-// for a run that is soon over (on 8,000 turns, collecting once after
-// loading took about 4 % of the wall time and spared 1,700 new pages,
-// which cost less).
-// From the first collection on, the collector runs when the heap has
-// grown five times, not twice, since it was last collected, all within a
-// soft limit of 1 GiB past which it collects as often as it must. GOGC
-// and GOMEMLIMIT, when set, win: with GOGC set, nothing changes but the
-// limit; with GOMEMLIMIT set, it is the limit, and the first collection
-// comes at firstGC or at the limit, whichever is lower.
-func batchGC() {
-	// Only the latest call's switch applies: a process that runs soni
-	// test more than once (the tests of this package do) must not have an
-	// earlier run's switch change the settings of a later one.
-	gen := batchGen.Add(1)
-	limit := debug.SetMemoryLimit(-1)
-	if os.Getenv("GOMEMLIMIT") == "" {
-		limit = 1 << 30
-	}
-	debug.SetMemoryLimit(limit)
-	if os.Getenv("GOGC") != "" {
-		return
-	}
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(min(limit, firstGC))
-	// The sentinel is unreachable at once: its cleanup runs after the
-	// first collection, which the lower limit starts.
-	sentinel := new([2]*byte)
-	runtime.AddCleanup(sentinel, func(limit int64) { afterFirstGC(gen, limit) }, limit)
-}
-
-// batchGen counts the calls of batchGC.
-var batchGen atomic.Int64
-
-// afterFirstGC switches the collector of batchGC's call gen to GOGC 400
-// within limit, unless batchGC was called again since.
-func afterFirstGC(gen, limit int64) {
-	if batchGen.Load() != gen {
-		return
-	}
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(limit)
-}
-
-// firstGC is the heap size at which a batch command first collects.
-const firstGC = 256 << 20
 
 // runSuffix is a sender_id suffix of its own for one soni test run: a
 // dash and eight random hex digits.

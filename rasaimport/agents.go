@@ -109,11 +109,15 @@ func (im *importer) useAgent(name, what string, at loc) {
 		im.agents = map[string]*agentUse{}
 	}
 	if im.agents[name] == nil {
-		does := "run the sub-agent " + name
+		// The description is what the user hears when the step fails
+		// ("Sorry, something went wrong while trying to ..."): a verb
+		// phrase in words, never the agent's name; the agent's own
+		// description, written about the agent, goes in the comment.
+		does := "hand this over to another assistant"
 		if strings.HasPrefix(what, "the MCP tool") {
-			does = "call the tool " + name
+			does = "reach an outside service"
 		} else if d := im.p.subAgentDescription(name); d != "" {
-			does = d
+			what += " (" + d + ")"
 		}
 		im.agents[name] = &agentUse{name: name, at: at, what: what, does: does}
 		im.agentOrder = append(im.agentOrder, name)

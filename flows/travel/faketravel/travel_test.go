@@ -9,7 +9,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
-	"github.com/soni-dev/soni/internal/faketravel"
+	"github.com/soni-dev/soni/flows/travel/faketravel"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +24,7 @@ func travelEngine(t *testing.T, apiURL string) *soni.Engine {
 		}
 		return "", false
 	}
-	e, err := soni.Load("../../flows/travel", soni.Options{ActionOptions: actions.Options{LookupEnv: lookup}})
+	e, err := soni.Load("..", soni.Options{ActionOptions: actions.Options{LookupEnv: lookup}})
 	require.NoError(t, err)
 	return e
 }

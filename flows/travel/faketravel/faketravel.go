@@ -20,7 +20,7 @@
 // the bot says at the booking step.
 //
 // Tests start it with net/http/httptest; users start it by hand with
-// `go run ./internal/faketravel/cmd/faketravel`.
+// `go run ./flows/travel/faketravel/cmd/faketravel`.
 package faketravel
 
 import (

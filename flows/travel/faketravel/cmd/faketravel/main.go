@@ -2,8 +2,8 @@
 // actions call (see package faketravel), so that `soni chat flows/travel`
 // can book flights and hotels on a machine with nothing else installed:
 //
-//	go run ./internal/faketravel/cmd/faketravel            # listens on 127.0.0.1:5081
-//	go run ./internal/faketravel/cmd/faketravel -addr 127.0.0.1:8080
+//	go run ./flows/travel/faketravel/cmd/faketravel            # listens on 127.0.0.1:5081
+//	go run ./flows/travel/faketravel/cmd/faketravel -addr 127.0.0.1:8080
 //
 // flows/travel calls ${TRAVEL_API_URL:-http://127.0.0.1:5081}; set
 // TRAVEL_API_URL when it listens elsewhere. It prints its URL on stdout
@@ -15,8 +15,8 @@ package main
 import (
 	"flag"
 
+	"github.com/soni-dev/soni/flows/travel/faketravel"
 	"github.com/soni-dev/soni/internal/fakeapi"
-	"github.com/soni-dev/soni/internal/faketravel"
 )
 
 func main() {

@@ -1,5 +1,5 @@
 // Package fakeapi holds what the fake APIs of the example projects
-// (flows/travel/faketravel, internal/fakehelpdesk) share: the HTTP side of
+// (flows/travel/faketravel, flows/support/fakehelpdesk) share: the HTTP side of
 // soni's action protocol, each action an endpoint POST /<action>, and the
 // server their commands run.
 package fakeapi

@@ -21,7 +21,7 @@
 // "Actions that speak").
 //
 // Tests start it with net/http/httptest; users start it by hand with
-// `go run ./internal/fakehelpdesk/cmd/fakehelpdesk`.
+// `go run ./flows/support/fakehelpdesk/cmd/fakehelpdesk`.
 package fakehelpdesk
 
 import (

@@ -3,8 +3,8 @@
 // `soni chat flows/support` can open and look up tickets on a machine with
 // nothing else installed:
 //
-//	go run ./internal/fakehelpdesk/cmd/fakehelpdesk            # listens on 127.0.0.1:5082
-//	go run ./internal/fakehelpdesk/cmd/fakehelpdesk -addr 127.0.0.1:8080
+//	go run ./flows/support/fakehelpdesk/cmd/fakehelpdesk            # listens on 127.0.0.1:5082
+//	go run ./flows/support/fakehelpdesk/cmd/fakehelpdesk -addr 127.0.0.1:8080
 //
 // flows/support calls ${HELPDESK_API_URL:-http://127.0.0.1:5082}; set
 // HELPDESK_API_URL when it listens elsewhere. It prints its URL on stdout
@@ -19,8 +19,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/soni-dev/soni/flows/support/fakehelpdesk"
 	"github.com/soni-dev/soni/internal/fakeapi"
-	"github.com/soni-dev/soni/internal/fakehelpdesk"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"sync"
 
-	"github.com/soni-dev/soni/internal/fakellm"
+	"github.com/soni-dev/soni/understand/llm/replay"
 	"github.com/soni-dev/soni/vm"
 
 	"github.com/soni-dev/soni/eval"
@@ -127,7 +127,7 @@ type evalOracle struct {
 
 func newEvalOracle() *evalOracle {
 	o := &evalOracle{}
-	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) {
+	fake := &replay.Server{Respond: func(replay.Request, int) (int, string) {
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		b, _ := json.Marshal(map[string]any{

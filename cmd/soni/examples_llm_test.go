@@ -13,10 +13,10 @@ import (
 
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/convtest"
-	"github.com/soni-dev/soni/internal/fakellm"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/understand/llm"
+	"github.com/soni-dev/soni/understand/llm/replay"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,11 +27,11 @@ import (
 // should give, written in the answer grammar from the built-in rules'
 // reading of the same turn. The conversation tests passing on them checks
 // each one. A recording (SONI_LLM_RECORD=1) replaces them with a real
-// model's answers, through the same fakellm path.
+// model's answers, through the same replay path (package understand/llm/replay).
 const writtenSource = "written, not recorded: the built-in rules' reading of this turn, in the answer grammar (SONI_UPDATE=1 go test ./cmd/soni -run TestExamplesInLLMMode)"
 
 // deriving remembers, before each turn goes to the model, the rules'
-// reading of it in the answer grammar, for fakellm to write as the
+// reading of it in the answer grammar, for replay to write as the
 // fixture when it has none.
 type deriving struct {
 	rules vm.Understander
@@ -75,13 +75,13 @@ func TestExamplesInLLMMode(t *testing.T) {
 				fixtures := filepath.Join(dir, "tests", "llm")
 				var mu sync.Mutex
 				var next string
-				fake := &fakellm.Server{Dir: fixtures}
+				fake := &replay.Server{Dir: fixtures}
 				if update {
 					require.NoError(t, os.MkdirAll(fixtures, 0o755))
-					fake.Record = func(fakellm.Request) (fakellm.Fixture, error) {
+					fake.Record = func(replay.Request) (replay.Fixture, error) {
 						mu.Lock()
 						defer mu.Unlock()
-						return fakellm.Fixture{Content: next, Source: writtenSource}, nil
+						return replay.Fixture{Content: next, Source: writtenSource}, nil
 					}
 				}
 				ts := httptest.NewServer(fake)
@@ -112,7 +112,7 @@ func TestExamplesInLLMMode(t *testing.T) {
 					assert.NotEmpty(t, fake.Requests, "llm mode asks the model")
 				}
 				for _, r := range fake.Requests {
-					used[fakellm.Key(r)+".json"] = true
+					used[replay.Key(r)+".json"] = true
 				}
 			})
 		}

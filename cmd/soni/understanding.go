@@ -10,7 +10,7 @@ import (
 
 	"fmt"
 
-	"github.com/soni-dev/soni/internal/fakellm"
+	"github.com/soni-dev/soni/understand/llm/replay"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand/llm"
@@ -87,14 +87,14 @@ const fixtureModel = "fixtures"
 
 // fixtureEndpoint starts, for --llm-fixtures DIR, a loopback
 // OpenAI-compatible endpoint that answers from the fixtures in DIR
-// (internal/fakellm). With SONI_LLM_RECORD=1 a missing fixture is asked of
+// (understand/llm/replay). With SONI_LLM_RECORD=1 a missing fixture is asked of
 // the real endpoint in SONI_LLM_BASE_URL and SONI_LLM_MODEL (the key in
 // SONI_LLM_API_KEY) and recorded; otherwise it fails the turn, naming the
 // request written beside the fixtures.
 // stop closes it and returns the keys of the requests that had no
 // fixture.
 func fixtureEndpoint(dir string) (url string, stop func() (missing []string), err error) {
-	srv := &fakellm.Server{Dir: dir}
+	srv := &replay.Server{Dir: dir}
 	if os.Getenv("SONI_LLM_RECORD") == "1" {
 		base, model := os.Getenv("SONI_LLM_BASE_URL"), os.Getenv("SONI_LLM_MODEL")
 		if base == "" || model == "" {
@@ -103,7 +103,7 @@ func fixtureEndpoint(dir string) (url string, stop func() (missing []string), er
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", nil, fmt.Errorf("cannot create the fixtures directory %q: %v", dir, errText(err))
 		}
-		srv.Record = fakellm.Upstream(base, model, os.Getenv("SONI_LLM_API_KEY"), nil)
+		srv.Record = replay.Upstream(base, model, os.Getenv("SONI_LLM_API_KEY"), nil)
 	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return "", nil, fmt.Errorf("the fixtures directory %q does not exist: write fixtures, or record them with SONI_LLM_RECORD=1 (docs/understanding.md)", dir)
 	}

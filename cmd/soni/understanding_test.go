@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/soni-dev/soni/internal/fakellm"
+	"github.com/soni-dev/soni/understand/llm/replay"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +18,7 @@ import (
 // --trace shows its latency, its answer and what was kept, and a clean
 // answer to the question never reaches it. A bad mode is a usage error.
 func TestChatWithAModel(t *testing.T) {
-	fake := &fakellm.Server{Respond: func(r fakellm.Request, _ int) (int, string) {
+	fake := &replay.Server{Respond: func(r replay.Request, _ int) (int, string) {
 		if strings.Contains(r.Messages[0].Content, "a margherita would be nice") {
 			return 200, `{"choices":[{"message":{"role":"assistant","content":"start flow order\nstart flow launch_missiles"},"finish_reason":"stop"}]}`
 		}

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/compiler"
-	"github.com/soni-dev/soni/internal/fakellm"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/understand"
+	"github.com/soni-dev/soni/understand/llm/replay"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,9 +107,9 @@ func answer(content, finish string) string {
 
 // askFake asks a model configured as cfg, behind a fake server that
 // answers with respond, about "send 100 to John" in a new conversation.
-func askFake(t *testing.T, m *vm.Machine, cfg Config, respond func(attempt int) (int, string)) ([]vm.Command, []string, *fakellm.Server) {
+func askFake(t *testing.T, m *vm.Machine, cfg Config, respond func(attempt int) (int, string)) ([]vm.Command, []string, *replay.Server) {
 	t.Helper()
-	fake := &fakellm.Server{Respond: func(_ fakellm.Request, a int) (int, string) { return respond(a) }}
+	fake := &replay.Server{Respond: func(_ replay.Request, a int) (int, string) { return respond(a) }}
 	ts := httptest.NewServer(fake)
 	t.Cleanup(ts.Close)
 	cfg.BaseURL = ts.URL + "/v1"
@@ -318,7 +318,7 @@ func TestHybrid(t *testing.T) {
 	require.NoError(t, err)
 	calls := 0
 	var prompts []string
-	fake := &fakellm.Server{Respond: func(r fakellm.Request, _ int) (int, string) {
+	fake := &replay.Server{Respond: func(r replay.Request, _ int) (int, string) {
 		calls++
 		prompts = append(prompts, r.Messages[len(r.Messages)-1].Content)
 		return 200, answer("start flow check_balance", "stop")
@@ -366,7 +366,7 @@ func TestHybrid(t *testing.T) {
 	require.Len(t, answered, 1)
 	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "an exact trigger phrase of transfer_funds"}, answered[0])
 
-	fake.Respond = func(fakellm.Request, int) (int, string) { return 503, `{}` }
+	fake.Respond = func(replay.Request, int) (int, string) { return 503, `{}` }
 	answered = nil
 	v = view(m, m.NewState("s"), &notes)
 	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
@@ -387,7 +387,7 @@ func TestFixtures(t *testing.T) {
 	m, err := vm.New(prog, vm.Options{})
 	require.NoError(t, err)
 	dir := t.TempDir()
-	fake := &fakellm.Server{Dir: dir}
+	fake := &replay.Server{Dir: dir}
 	ts := httptest.NewServer(fake)
 	defer ts.Close()
 	model, err := New(Config{BaseURL: ts.URL, Model: "m"})
@@ -395,8 +395,8 @@ func TestFixtures(t *testing.T) {
 	var notes []string
 	cmds, _ := model.Understand(context.Background(), "how much do I have?", view(m, m.NewState("s"), &notes))
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdFallback}}, cmds)
-	assert.Contains(t, strings.Join(notes, "\n"), "fakellm: no fixture")
-	key := fakellm.Key(fake.Requests[0])
+	assert.Contains(t, strings.Join(notes, "\n"), "replay: no fixture")
+	key := replay.Key(fake.Requests[0])
 	_, err = os.Stat(filepath.Join(dir, key+".request.json"))
 	require.NoError(t, err, "the request is written out for recording")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, key+".json"), []byte(`{"content": "start flow check_balance", "source": "hand"}`), 0o644))

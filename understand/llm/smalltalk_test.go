@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/soni-dev/soni/internal/fakellm"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand/llm/replay"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -21,7 +21,7 @@ func TestModelChitchatGetsItsKindFromTheMessage(t *testing.T) {
 	prog := banking(t)
 	m, err := vm.New(prog, vm.Options{})
 	require.NoError(t, err)
-	fake := &fakellm.Server{Respond: func(fakellm.Request, int) (int, string) { return 200, answer("chitchat", "stop") }}
+	fake := &replay.Server{Respond: func(replay.Request, int) (int, string) { return 200, answer("chitchat", "stop") }}
 	ts := httptest.NewServer(fake)
 	t.Cleanup(ts.Close)
 	model, err := New(Config{BaseURL: ts.URL + "/v1", Model: "m"})

@@ -1,5 +1,7 @@
-// Package fakellm is an OpenAI-compatible chat completions server for
-// tests, with no network and no model: it answers each request from a
+// Package replay records a model's answers and replays them: an
+// OpenAI-compatible chat completions server with no network and no model
+// (soni test and eval's --llm-fixtures, and the tests of package llm): it
+// answers each request from a
 // fixture file keyed by a hash of the canonical request (model, messages,
 // temperature, max_tokens). A request with no fixture gets a 500 naming
 // the missing file, and the request is written beside where the fixture
@@ -14,7 +16,7 @@
 // answers the request (Upstream asks a real endpoint: SONI_LLM_RECORD=1),
 // and the answer is written as the fixture and served. Recorded and
 // written fixtures take that one path.
-package fakellm
+package replay
 
 import (
 	"bytes"
@@ -135,21 +137,21 @@ func (s *Server) fixture(req Request) (Fixture, error) {
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(data, &f); err != nil {
-			return f, fmt.Errorf("fakellm: fixture %s.json is not a fixture: %v", key, err)
+			return f, fmt.Errorf("replay: fixture %s.json is not a fixture: %v", key, err)
 		}
 		return f, nil
 	case s.Record != nil:
 		s.mu.Lock() // one recording at a time: fixtures are written whole
 		defer s.mu.Unlock()
 		if f, err = s.Record(req); err != nil {
-			return f, fmt.Errorf("fakellm: recording %s.json: %v", key, err)
+			return f, fmt.Errorf("replay: recording %s.json: %v", key, err)
 		}
 		if f.Message == "" {
 			f.Message = UserMessage(req)
 		}
 		out, _ := json.MarshalIndent(f, "", "  ")
 		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
-			return f, fmt.Errorf("fakellm: writing fixture %s.json: %v", key, err)
+			return f, fmt.Errorf("replay: writing fixture %s.json: %v", key, err)
 		}
 		return f, nil
 	default:
@@ -158,7 +160,7 @@ func (s *Server) fixture(req Request) (Fixture, error) {
 		s.mu.Unlock()
 		pretty, _ := json.MarshalIndent(req, "", "  ")
 		_ = os.WriteFile(filepath.Join(s.Dir, key+".request.json"), pretty, 0o644)
-		return f, fmt.Errorf("fakellm: no fixture %s.json for the message %q; the request was written to %s.request.json (record it with SONI_LLM_RECORD=1, or write it)", key, UserMessage(req), key)
+		return f, fmt.Errorf("replay: no fixture %s.json for the message %q; the request was written to %s.request.json (record it with SONI_LLM_RECORD=1, or write it)", key, UserMessage(req), key)
 	}
 }
 

@@ -1,4 +1,4 @@
-package fakellm
+package replay
 
 import (
 	"bytes"

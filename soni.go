@@ -95,7 +95,7 @@ type ProjectError struct {
 func (e *ProjectError) Error() string { return e.Result.Diags.Err().Error() }
 
 // Load loads a project: a compiled program (a file written by soni
-// compile, see [IsProgramFile]), or a YAML file or directory, which it
+// compile, see [ir.IsProgramFile]), or a YAML file or directory, which it
 // compiles. A project with
 // errors gives a *ProjectError.
 func Load(path string, opts Options) (*Engine, error) {
@@ -119,19 +119,11 @@ func ProjectDir(path string) string {
 	return filepath.Dir(path)
 }
 
-// LoadProgram loads a compiled program (see [IsProgramFile]) or compiles a
+// LoadProgram loads a compiled program (see [ir.IsProgramFile]) or compiles a
 // YAML project.
 func LoadProgram(path string, copts compiler.Options) (*ir.Program, error) {
-	if IsProgramFile(path) {
-		b, err := readFile(path)
-		if err != nil {
-			return nil, err
-		}
-		p, err := ir.Decode(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return p, nil
+	if ir.IsProgramFile(path) {
+		return ir.ReadFile(path)
 	}
 	r := compiler.Compile(path, copts)
 	if r.Program == nil {

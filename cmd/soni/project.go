@@ -76,10 +76,10 @@ func readFailure(l diag.List) bool {
 }
 
 // loadProgram loads PATH as a compiled program (a file written by soni
-// compile, see soni.IsProgramFile) or compiles it as a YAML project; brief
+// compile, see ir.IsProgramFile) or compiles it as a YAML project; brief
 // sums a project's warnings up in one line (see compileProject).
 func loadProgram(e *env, c *cli.Context, path string, brief bool) (*ir.Program, error) {
-	if soni.IsProgramFile(path) {
+	if ir.IsProgramFile(path) {
 		// The embedding API's loader: the guarded reader and its size cap.
 		p, err := soni.LoadProgram(path, compilerOptions(c))
 		var pe *fs.PathError

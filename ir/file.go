@@ -1,4 +1,4 @@
-package soni
+package ir
 
 import (
 	"bufio"
@@ -12,25 +12,30 @@ import (
 	"github.com/soni-dev/soni/internal/safefile"
 )
 
-// maxProgramSize bounds the compiled programs Load reads.
-const maxProgramSize = 256 << 20
-
-// programFormat is the "format" of a compiled program document.
-const programFormat = "soni.program"
+// MaxProgramSize bounds the compiled programs ReadFile reads: 256 MiB.
+const MaxProgramSize = 256 << 20
 
 // sniffSize is how much of a file IsProgramFile reads to recognise a
 // compiled program; soni compile writes "format" first.
 const sniffSize = 4 << 10
 
-// readFile reads a compiled program through the guarded reader, within
-// maxProgramSize.
-func readFile(path string) ([]byte, error) {
-	b, err := safefile.ReadFile(path, maxProgramSize)
+// ReadFile reads and decodes a compiled program file (see [Decode]),
+// through a reader that refuses what is not a regular file and anything
+// over MaxProgramSize. Errors name the path.
+func ReadFile(path string) (*Program, error) {
+	b, err := safefile.ReadFile(path, MaxProgramSize)
 	var tl *safefile.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, fmt.Errorf("%s: compiled program is larger than %d MiB", path, maxProgramSize>>20)
+		return nil, fmt.Errorf("%s: compiled program is larger than %d MiB", path, MaxProgramSize>>20)
 	}
-	return b, err
+	if err != nil {
+		return nil, err
+	}
+	p, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
 }
 
 // IsProgramFile reports whether path names a compiled program, as written
@@ -56,7 +61,7 @@ func IsProgramFile(path string) bool {
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(f, sniffSize)))
-	want := []json.Token{json.Delim('{'), "format", programFormat}
+	want := []json.Token{json.Delim('{'), "format", Format}
 	for _, w := range want {
 		tok, err := dec.Token()
 		if err != nil || tok != w {

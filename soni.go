@@ -32,6 +32,7 @@ import (
 	"github.com/soni-dev/soni/codec"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/understand/llm"
 	"github.com/soni-dev/soni/versions"
 	"github.com/soni-dev/soni/vm"
@@ -167,7 +168,7 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 			}
 		}
 		// Button payloads are read first, whatever the understanding layer.
-		u = payloadUnderstander{next: u}
+		u = understand.WithPayloads(u)
 		return vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u})
 	}
 	m, err := build(p)

@@ -1,4 +1,4 @@
-package soni
+package understand
 
 import (
 	"context"
@@ -10,10 +10,15 @@ import (
 	"github.com/soni-dev/soni/vm"
 )
 
-// payloadUnderstander reads a button's payload that came back as the
-// user's message (package payload) before the understanding layer sees
-// it, so that payloads work wherever a message arrives: the REST channel,
-// the API, chat and conversation tests. Any other message goes to next.
+// WithPayloads returns an understanding layer that reads a button's
+// payload that came back as the user's message (package payload) before
+// next sees it, so that payloads work wherever a message arrives: the
+// REST channel, the API, chat and conversation tests. Any other message
+// goes to next (nil: none). The soni Engine puts it in front of every
+// understanding layer.
+func WithPayloads(next vm.Understander) vm.Understander { return payloadUnderstander{next: next} }
+
+// payloadUnderstander is the layer of WithPayloads.
 type payloadUnderstander struct {
 	next vm.Understander
 }
@@ -22,7 +27,7 @@ type payloadUnderstander struct {
 func (u payloadUnderstander) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
 	p, err := payload.Parse(msg)
 	if err != nil {
-		note(v, err.Error()+"; read as not understood")
+		payloadNote(v, err.Error()+"; read as not understood")
 		v.Answer(vm.Understanding{Layer: "payload", Sure: true, Reason: "a malformed payload"})
 		return []vm.Command{{Kind: vm.CmdFallback}}, nil
 	}
@@ -36,7 +41,7 @@ func (u payloadUnderstander) Understand(ctx context.Context, msg string, v vm.Vi
 	if cmds == nil && p.Kind == payload.Intent && u.next != nil {
 		// An intent that names no flow and sets no slot: the intent's
 		// name is what the user meant ("/greet" is "greet").
-		note(v, "payload "+msg+": no flow is named or triggered by intent "+p.Name+"; understood as the text "+strings.ReplaceAll(p.Name, "_", " "))
+		payloadNote(v, "payload "+msg+": no flow is named or triggered by intent "+p.Name+"; understood as the text "+strings.ReplaceAll(p.Name, "_", " "))
 		return u.next.Understand(ctx, strings.ReplaceAll(p.Name, "_", " "), v)
 	}
 	if cmds == nil {
@@ -46,7 +51,7 @@ func (u payloadUnderstander) Understand(ctx context.Context, msg string, v vm.Vi
 	return cmds, nil
 }
 
-func note(v vm.View, s string) {
+func payloadNote(v vm.View, s string) {
 	if v.Note != nil {
 		v.Note(s)
 	}
@@ -61,7 +66,7 @@ func payloadCommands(p payload.Payload, v vm.View) ([]vm.Command, string) {
 		case "start":
 			return []vm.Command{{Kind: vm.CmdStartFlow, Flow: p.Flow}}, "the payload /start " + p.Flow
 		case "set":
-			return slotCommands(p.Slots, v), "the payload /set"
+			return payloadSlotCommands(p.Slots, v), "the payload /set"
 		case "cancel":
 			return []vm.Command{{Kind: vm.CmdCancelFlow}}, "the payload /cancel"
 		case "yes":
@@ -70,9 +75,9 @@ func payloadCommands(p payload.Payload, v vm.View) ([]vm.Command, string) {
 			return []vm.Command{{Kind: vm.CmdDeny}}, "the payload /no"
 		}
 	case payload.SetSlots:
-		return slotCommands(p.Slots, v), "a /SetSlots payload"
+		return payloadSlotCommands(p.Slots, v), "a /SetSlots payload"
 	case payload.Intent:
-		if f := intentFlow(v.Program, p.Name); f != nil {
+		if f := payloadIntentFlow(v.Program, p.Name); f != nil {
 			c := vm.Command{Kind: vm.CmdStartFlow, Flow: f.Name}
 			var rest []payload.Slot
 			for _, s := range p.Slots {
@@ -82,9 +87,9 @@ func payloadCommands(p payload.Payload, v vm.View) ([]vm.Command, string) {
 					rest = append(rest, s)
 				}
 			}
-			return append([]vm.Command{c}, slotCommands(rest, v)...), "the intent payload /" + p.Name
+			return append([]vm.Command{c}, payloadSlotCommands(rest, v)...), "the intent payload /" + p.Name
 		}
-		return slotCommands(p.Slots, v), "the intent payload /" + p.Name
+		return payloadSlotCommands(p.Slots, v), "the intent payload /" + p.Name
 	}
 	return nil, ""
 }
@@ -92,7 +97,7 @@ func payloadCommands(p payload.Payload, v vm.View) ([]vm.Command, string) {
 // intentFlow returns the flow an intent payload starts: the flow of that
 // name, else the first (by name) that lists the intent's name as a
 // trigger phrase; nil for none, or for a pattern.
-func intentFlow(prog *ir.Program, intent string) *ir.Flow {
+func payloadIntentFlow(prog *ir.Program, intent string) *ir.Flow {
 	if f := prog.Flow(intent); f != nil && !ir.IsPattern(f.Name) {
 		return f
 	}
@@ -107,11 +112,11 @@ func intentFlow(prog *ir.Program, intent string) *ir.Flow {
 // slotCommands sets the slots that the conversation can hold now: a
 // conversation slot, or a slot of a flow on the stack (a pattern's own,
 // or the flow it interrupted). Others are left out, with a note.
-func slotCommands(slots []payload.Slot, v vm.View) []vm.Command {
+func payloadSlotCommands(slots []payload.Slot, v vm.View) []vm.Command {
 	var out []vm.Command
 	for _, s := range slots {
-		if !slotInScope(v, s.Name) {
-			note(v, "payload slot "+s.Name+" is no slot of the active flows: left out")
+		if !payloadSlotInScope(v, s.Name) {
+			payloadNote(v, "payload slot "+s.Name+" is no slot of the active flows: left out")
 			continue
 		}
 		out = append(out, vm.Command{Kind: vm.CmdSetSlot, Slot: s.Name, Value: s.Value})
@@ -119,7 +124,7 @@ func slotCommands(slots []payload.Slot, v vm.View) []vm.Command {
 	return out
 }
 
-func slotInScope(v vm.View, name string) bool {
+func payloadSlotInScope(v vm.View, name string) bool {
 	if v.Program.Slot(name) != nil {
 		return true
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/convtest"
 	"github.com/soni-dev/soni/inspect"
 	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/internal/jsonval"
@@ -740,7 +741,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var b bytes.Buffer
-		for _, warn := range soni.WriteTestCase(&b, session, s.opts.Project, recs) {
+		for _, warn := range convtest.WriteTestCase(&b, session, s.opts.Project, recs) {
 			w.Header().Add("Soni-Warning", warn)
 		}
 		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
+	"github.com/soni-dev/soni/convtest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -60,7 +61,7 @@ func logCommand(e *env) *cli.Command {
 			case "text":
 				writeTranscript(e.stdout, recs)
 			case "test":
-				warnings := soni.WriteTestCase(e.stdout, session, path, recs)
+				warnings := convtest.WriteTestCase(e.stdout, session, path, recs)
 				for _, w := range warnings {
 					fmt.Fprintln(e.stderr, "soni: log:", w)
 				}

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/soni-dev/soni/internal/history"
+	"github.com/soni-dev/soni/cmd/soni/internal/history"
 	"golang.org/x/term"
 )
 

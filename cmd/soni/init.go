@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/soni-dev/soni/internal/scaffold"
+	"github.com/soni-dev/soni/cmd/soni/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
-	"github.com/soni-dev/soni/internal/loadgen"
+	"github.com/soni-dev/soni/cmd/soni/internal/loadgen"
 	"github.com/soni-dev/soni/serve"
 	"github.com/soni-dev/soni/understand"
 	"github.com/urfave/cli/v2"

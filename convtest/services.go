@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/soni-dev/soni/internal/services"
+	"github.com/soni-dev/soni/convtest/internal/services"
 )
 
 // startServices starts the services of the files that have cases to run,

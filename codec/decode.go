@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/soni-dev/soni/internal/jsonstr"
+	"github.com/soni-dev/soni/codec/internal/jsonstr"
 	"github.com/soni-dev/soni/vm"
 )
 

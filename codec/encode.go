@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/soni-dev/soni/internal/jsonstr"
+	"github.com/soni-dev/soni/codec/internal/jsonstr"
 	"github.com/soni-dev/soni/internal/jsonval"
 	"github.com/soni-dev/soni/vm"
 )

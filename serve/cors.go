@@ -51,7 +51,7 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	if origin == "" || !s.allowedOrigin(origin) {
 		if preflight {
 			s.refusedOrigins.log(s, origin)
-			writeError(w, http.StatusForbidden, "origin_not_allowed", fmt.Sprintf("pages from origin %q may not call this server: start soni serve with --cors-origin %s to allow them", origin, origin))
+			writeError(w, http.StatusForbidden, "origin_not_allowed", originRefusal(origin))
 			return true
 		}
 		return false
@@ -113,4 +113,9 @@ func (ro *refusedOrigins) log(s *Server, origin string) {
 	if last {
 		s.opts.Logger.Warn("cors preflight refused", "note", fmt.Sprintf("%d origins refused; further ones are not logged", maxLoggedOrigins))
 	}
+}
+
+// originRefusal says why a page from origin was refused, and the fix.
+func originRefusal(origin string) string {
+	return fmt.Sprintf("pages from origin %q may not call this server: start soni serve with --cors-origin %s to allow them", origin, origin)
 }

@@ -360,10 +360,7 @@ type rasaReply struct {
 	Custom      any          `json:"custom,omitempty"`
 }
 
-type rasaButton struct {
-	Title   string `json:"title"`
-	Payload string `json:"payload"`
-}
+type rasaButton = ChannelButton
 
 // sessionOfSender maps a Rasa sender id to a session id: itself when it
 // is a valid session id, else "sender-" and a hash of it (an e-mail
@@ -404,25 +401,15 @@ func (s *Server) rasaWebhook(w http.ResponseWriter, r *http.Request) {
 		he.write(w)
 		return
 	}
-	rep, he := s.turn(r, session, key, vm.Input{Text: *m.Message, Metadata: md, Channel: "rest"}, nil)
+	rep, he := s.turn(r.Context(), session, key, vm.Input{Text: *m.Message, Metadata: md, Channel: "rest"}, nil)
 	if he != nil {
 		he.write(w)
 		return
 	}
-	// Each reply with its response's buttons, image and custom payload;
-	// the last one, when its response has no buttons, with the buttons
-	// the pending question's type gives.
-	out := make([]rasaReply, 0, len(rep.Replies))
-	for i := range rep.Replies {
-		u := rep.Message(i)
-		rr := rasaReply{RecipientID: *m.Sender, Text: u.Text, Image: u.Image, Custom: u.Custom}
-		for _, b := range u.Buttons {
-			rr.Buttons = append(rr.Buttons, rasaButton{Title: b.Title, Payload: b.Payload})
-		}
-		out = append(out, rr)
-	}
-	if len(out) > 0 && len(out[len(out)-1].Buttons) == 0 {
-		out[len(out)-1].Buttons = buttons(s.eng.Load().Program(), rep.Pending)
+	msgs := s.channelReplies(rep)
+	out := make([]rasaReply, 0, len(msgs))
+	for _, u := range msgs {
+		out = append(out, rasaReply{RecipientID: *m.Sender, Text: u.Text, Buttons: u.Buttons, Image: u.Image, Custom: u.Custom})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -517,7 +504,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 		s.stream(w, r, session, key, in)
 		return
 	}
-	rep, he := s.turn(r, session, key, in, nil)
+	rep, he := s.turn(r.Context(), session, key, in, nil)
 	if he != nil {
 		he.write(w)
 		return
@@ -539,10 +526,10 @@ func wantsStream(r *http.Request) bool {
 // stream, when set, gets the replies and events as they come; a
 // streamed turn runs to its end even if the client goes away, so that a
 // reconnect finds it done (a client that hangs up on a JSON request
-// stops its turn).
-func (s *Server) turn(r *http.Request, session, key string, in vm.Input, stream *sse) (*soni.Reply, *httpError) {
+// stops its turn). client is the request's context (or a channel
+// message's): its end is the client going away.
+func (s *Server) turn(client context.Context, session, key string, in vm.Input, stream *sse) (*soni.Reply, *httpError) {
 	eng := s.eng.Load()
-	client := r.Context()
 	if stream != nil {
 		client = context.WithoutCancel(client)
 	}

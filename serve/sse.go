@@ -115,7 +115,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, session, key str
 	// that is down) is answered with its own status, as the JSON
 	// endpoint answers it: 400, 429 with Retry-After, 503.
 	out := newSSE(w, s.opts.StreamIdleTimeout, prefix)
-	rep, he := s.turn(r, session, key, in, out)
+	rep, he := s.turn(r.Context(), session, key, in, out)
 	if he != nil && !out.started {
 		he.write(w)
 		return

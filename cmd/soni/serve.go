@@ -16,6 +16,7 @@ import (
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/serve"
+	"github.com/soni-dev/soni/serve/socketio"
 	"github.com/soni-dev/soni/tracing"
 	"github.com/soni-dev/soni/understand/llm"
 	"github.com/urfave/cli/v2"
@@ -158,6 +159,9 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 		return cli.Exit(fmt.Sprintf("serve: %s", err), exitFailed)
 	}
 	srv.SetEngine(eng)
+	// Rasa's socket.io channel at /socket.io/, beside the REST one, for
+	// the widgets that speak it (rasa-webchat).
+	sockets := socketio.Mount(srv)
 	// The sessions per version, for /metrics, as of the start; then the
 	// version is saved for the other replicas.
 	if rep, err := eng.CheckDeploy(c.Context); err == nil {
@@ -211,6 +215,7 @@ func runServe(e *env, c *cli.Context, inspect bool) error {
 	// the connections that run none.
 	ctx, cancel := context.WithTimeout(context.Background(), c.Duration("shutdown-timeout"))
 	defer cancel()
+	sockets.Close() // its clients' polls would hold Shutdown up
 	if err := srv.Shutdown(ctx); err != nil {
 		logger.Warn("shutdown timeout passed with turns still running", "timeout", c.Duration("shutdown-timeout").String())
 		return cli.Exit("", exitFailed)

@@ -477,3 +477,22 @@ func TestServeReloadKeepsPausedConversations(t *testing.T) {
 	_, body = send(t, s.url, "u1", `{"text": "send money"}`)
 	assert.Contains(t, body, `"Who to?"`, "the old program still serves")
 }
+
+// TestServeHasTheSocketIOChannel: soni serve serves Rasa's socket.io
+// channel at /socket.io/ (an Engine.IO handshake answers), and SIGTERM
+// still stops it cleanly (issue 30 §3).
+func TestServeHasTheSocketIOChannel(t *testing.T) {
+	dir := writeProject(t, replicaFlow)
+	s := startServe(t, dir)
+	resp, err := http.Get(s.url + "/socket.io/?EIO=4&transport=polling")
+	require.NoError(t, err)
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+	require.Contains(t, string(b), `"sid"`)
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, <-s.done, s.log())
+	s.done <- nil // for the cleanup
+	assert.Contains(t, s.log(), `"msg":"stopped"`)
+}

@@ -18,10 +18,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/tliron/glsp v0.2.2
 	github.com/urfave/cli/v2 v2.27.7
-	github.com/zishang520/socket.io/clients/engine/v3 v3.0.6
-	github.com/zishang520/socket.io/clients/socket/v3 v3.0.6
 	github.com/zishang520/socket.io/servers/socket/v3 v3.0.6
-	github.com/zishang520/socket.io/v3 v3.0.6
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
@@ -78,6 +75,7 @@ require (
 	github.com/zishang520/socket.io/parsers/engine/v3 v3.0.6 // indirect
 	github.com/zishang520/socket.io/parsers/socket/v3 v3.0.6 // indirect
 	github.com/zishang520/socket.io/servers/engine/v3 v3.0.6 // indirect
+	github.com/zishang520/socket.io/v3 v3.0.6 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.47.0 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
@@ -94,5 +92,4 @@ require (
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	resty.dev/v3 v3.0.0-rc.4 // indirect
 )

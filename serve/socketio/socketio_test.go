@@ -10,10 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zishang520/socket.io/clients/engine/v3/transports"
-	client "github.com/zishang520/socket.io/clients/socket/v3"
-	"github.com/zishang520/socket.io/v3/pkg/types"
-
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
@@ -65,86 +61,120 @@ func shop(t *testing.T, opts serve.Options) (*httptest.Server, *soni.Engine) {
 	return ts, eng
 }
 
-// conn is a socket.io client whose events arrive on channels.
-type conn struct {
-	t      *testing.T
-	s      *client.Socket
-	events chan event
+// poller is a socket.io client over Engine.IO's HTTP long-polling, the
+// transport every socket.io client starts with, spoken plainly so that a
+// test sees each packet: 0 open, 40 connect, 42 event, 44 connect error.
+type poller struct {
+	t   *testing.T
+	url string
+	// packets read and not yet taken, in order.
+	packets []string
 }
 
-type event struct {
-	name string
-	data any
-}
-
-// dial connects a socket.io client (polling, then WebSocket, as browsers
-// do) with auth, when not nil, and the handshake's headers.
-func dial(t *testing.T, url string, auth map[string]any, headers ...string) *conn {
+// open makes the Engine.IO handshake and connects to the namespace with
+// auth (nil: none), headers on every request; it returns the connect
+// answer's packet (40... or 44...).
+func open(t *testing.T, base string, auth map[string]any, headers ...string) (*poller, string) {
 	t.Helper()
-	opts := client.DefaultOptions()
-	opts.SetReconnection(false)
-	opts.SetTransports(types.NewSet(transports.Polling, transports.WebSocket))
+	p := &poller{t: t, url: base + "/socket.io/?EIO=4&transport=polling"}
+	hs := p.do(http.MethodGet, "", headers...)
+	require.True(t, strings.HasPrefix(hs, "0{"), hs)
+	var open struct{ Sid string }
+	require.NoError(t, json.Unmarshal([]byte(hs[1:]), &open))
+	p.url += "&sid=" + open.Sid
+	connect := "40"
 	if auth != nil {
-		opts.SetAuth(auth)
+		b, _ := json.Marshal(auth)
+		connect += string(b)
 	}
-	if len(headers) > 0 {
-		h := http.Header{}
-		for i := 0; i+1 < len(headers); i += 2 {
-			h.Set(headers[i], headers[i+1])
-		}
-		opts.SetExtraHeaders(h)
+	p.do(http.MethodPost, connect, headers...)
+	return p, p.next("4")
+}
+
+// noRetry sends each polling request once, on a connection of its own:
+// net/http sends a GET again on a new connection when a kept-alive one
+// fails, and Engine.IO closes a session that polls twice at once.
+var noRetry = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+// do sends one polling request.
+func (p *poller) do(method, body string, headers ...string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, p.url, strings.NewReader(body))
+	require.NoError(p.t, err)
+	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
-	s, err := client.Connect(url, opts)
-	require.NoError(t, err)
-	c := &conn{t: t, s: s, events: make(chan event, 100)}
-	for _, name := range []string{"connect", "connect_error", "disconnect", EventBotUttered, EventSessionConfirm, EventError} {
-		_ = s.On(types.EventName(name), func(args ...any) {
-			var data any
-			if len(args) > 0 {
-				data = args[0]
+	resp, err := noRetry.Do(req)
+	require.NoError(p.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(p.t, err)
+	require.Equal(p.t, http.StatusOK, resp.StatusCode, "%s", b)
+	return string(b)
+}
+
+// next is the next packet that starts with prefix (pings are answered,
+// others skipped), polling for more as needed.
+func (p *poller) next(prefix string) string {
+	p.t.Helper()
+	for {
+		for len(p.packets) > 0 {
+			pk := p.packets[0]
+			p.packets = p.packets[1:]
+			if pk == "2" {
+				p.do(http.MethodPost, "3")
+				continue
 			}
-			c.events <- event{name, data}
-		})
-	}
-	t.Cleanup(func() { s.Disconnect() })
-	return c
-}
-
-// next is the next event; it fails the test past the bound.
-func (c *conn) next() event {
-	c.t.Helper()
-	select {
-	case e := <-c.events:
-		return e
-	case <-time.After(bound):
-		c.t.Fatal("no socket.io event came")
-		return event{}
+			if strings.HasPrefix(pk, prefix) {
+				return pk
+			}
+		}
+		p.packets = strings.Split(p.do(http.MethodGet, ""), "\x1e")
 	}
 }
 
-// expect is the next event, which must be name.
-func (c *conn) expect(name string) any {
-	c.t.Helper()
-	e := c.next()
-	require.Equal(c.t, name, e.name, "%v", e.data)
-	return e.data
+// emit sends an event.
+func (p *poller) emit(name string, data any) {
+	p.t.Helper()
+	b, err := json.Marshal([]any{name, data})
+	require.NoError(p.t, err)
+	p.do(http.MethodPost, "42"+string(b))
 }
 
-func (c *conn) emit(name string, data any) {
-	c.t.Helper()
-	require.NoError(c.t, c.s.Emit(name, data))
+// event is the next event's name and data.
+func (p *poller) event() (string, any) {
+	p.t.Helper()
+	var ev []any
+	require.NoError(p.t, json.Unmarshal([]byte(p.next("42")[2:]), &ev))
+	require.NotEmpty(p.t, ev)
+	name, _ := ev[0].(string)
+	var data any
+	if len(ev) > 1 {
+		data = ev[1]
+	}
+	return name, data
 }
 
-// say sends a message and returns the bot messages up to the one with
-// quick replies or the last one the turn says (the turn's replies come in
-// order; last names the text that ends them).
-func (c *conn) say(session, text, last string) []map[string]any {
-	c.t.Helper()
-	c.emit(EventUserUttered, map[string]any{"message": text, "session_id": session})
+// expect is the data of the next event, which must be name.
+func (p *poller) expect(name string) any {
+	p.t.Helper()
+	got, data := p.event()
+	require.Equal(p.t, name, got, "%v", data)
+	return data
+}
+
+// say sends a message and returns the bot messages up to the one whose
+// text is last.
+func (p *poller) say(session, text, last string) []map[string]any {
+	p.t.Helper()
+	p.emit(EventUserUttered, map[string]any{"message": text, "session_id": session})
 	var got []map[string]any
 	for {
-		m, ok := c.expect(EventBotUttered).(map[string]any)
-		require.True(c.t, ok)
+		m, ok := p.expect(EventBotUttered).(map[string]any)
+		require.True(p.t, ok)
 		got = append(got, m)
 		if m["text"] == last {
 			return got
@@ -157,8 +187,8 @@ func (c *conn) say(session, text, last string) []map[string]any {
 // buttons as quick replies, the session's metadata names the channel.
 func TestChannelConversation(t *testing.T) {
 	ts, eng := shop(t, serve.Options{Token: "tok"})
-	c := dial(t, ts.URL, map[string]any{"token": "tok"})
-	c.expect("connect")
+	c, ack := open(t, ts.URL, map[string]any{"token": "tok"})
+	require.True(t, strings.HasPrefix(ack, "40"), ack)
 	c.emit(EventSessionRequest, map[string]any{"session_id": nil})
 	id, ok := c.expect(EventSessionConfirm).(string)
 	require.True(t, ok)
@@ -184,41 +214,45 @@ func TestChannelConversation(t *testing.T) {
 
 	// A second client confirming the same session (another tab, a
 	// reload) continues it.
-	again := dial(t, ts.URL, map[string]any{"token": "tok"})
-	again.expect("connect")
+	again, ack := open(t, ts.URL, map[string]any{"token": "tok"})
+	require.True(t, strings.HasPrefix(ack, "40"), ack)
 	again.emit(EventSessionRequest, map[string]any{"session_id": id})
 	assert.Equal(t, id, again.expect(EventSessionConfirm))
 	again.say(id, "order a pizza", "A large pizza?")
 }
 
 // TestChannelAuth: with a token set, a client connects only with it, as
-// the REST channel answers only with it.
+// the REST channel answers only with it: in socket.io's auth, or in an
+// Authorization header.
 func TestChannelAuth(t *testing.T) {
 	ts, _ := shop(t, serve.Options{Token: "tok"})
-	for _, auth := range []map[string]any{nil, {"token": "wrong"}, {"token": 42}} {
-		c := dial(t, ts.URL, auth)
-		data := c.expect("connect_error")
-		assert.Contains(t, errorText(data), "missing or wrong token", "auth %v", auth)
+	tests := []struct {
+		name    string
+		auth    map[string]any
+		headers []string
+		ok      bool
+	}{
+		{"none", nil, nil, false},
+		{"wrong", map[string]any{"token": "wrong"}, nil, false},
+		{"not a string", map[string]any{"token": 42}, nil, false},
+		{"wrong header", nil, []string{"Authorization", "Bearer wrong"}, false},
+		{"auth", map[string]any{"token": "tok"}, nil, true},
+		{"header", nil, []string{"Authorization", "Bearer tok"}, true},
 	}
-	c := dial(t, ts.URL, map[string]any{"token": "tok"})
-	c.expect("connect")
-	c = dial(t, ts.URL, nil, "Authorization", "Bearer tok")
-	c.expect("connect")
-	c = dial(t, ts.URL, nil, "Authorization", "Bearer wrong")
-	assert.Contains(t, errorText(c.expect("connect_error")), "missing or wrong token")
-
-	open, _ := shop(t, serve.Options{})
-	c = dial(t, open.URL, nil)
-	c.expect("connect")
-}
-
-// errorText is the message of a connect_error's data.
-func errorText(data any) string {
-	if e, ok := data.(error); ok {
-		return e.Error()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ack := open(t, ts.URL, tt.auth, tt.headers...)
+			if tt.ok {
+				assert.True(t, strings.HasPrefix(ack, "40"), ack)
+				return
+			}
+			assert.True(t, strings.HasPrefix(ack, "44"), ack)
+			assert.Contains(t, ack, "missing or wrong token")
+		})
 	}
-	b, _ := json.Marshal(data)
-	return string(b)
+	free, _ := shop(t, serve.Options{})
+	_, ack := open(t, free.URL, nil)
+	assert.True(t, strings.HasPrefix(ack, "40"), "no token set, none needed: %s", ack)
 }
 
 // TestChannelErrors: a message that is not one, and a turn that fails,
@@ -226,8 +260,7 @@ func errorText(data any) string {
 // connection stays usable.
 func TestChannelErrors(t *testing.T) {
 	ts, _ := shop(t, serve.Options{})
-	c := dial(t, ts.URL, nil)
-	c.expect("connect")
+	c, _ := open(t, ts.URL, nil)
 	c.emit(EventUserUttered, map[string]any{"text": "order a pizza"})
 	e, _ := c.expect(EventError).(map[string]any)
 	assert.Equal(t, "bad_request", e["code"])
@@ -239,6 +272,24 @@ func TestChannelErrors(t *testing.T) {
 
 	got := c.say("s1", "order a pizza", "Small or large?")
 	assert.Len(t, got, 1, "the connection goes on")
+}
+
+// TestChannelMaxBody: a message over --max-body is refused (413) and
+// runs no turn.
+func TestChannelMaxBody(t *testing.T) {
+	ts, eng := shop(t, serve.Options{MaxBody: 4096})
+	c, _ := open(t, ts.URL, nil)
+	b, err := json.Marshal([]any{EventUserUttered, map[string]any{"message": "order a pizza " + strings.Repeat("please ", 2000), "session_id": "big"}})
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader("42"+string(b)))
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	_, rev, err := eng.State(context.Background(), "big")
+	require.NoError(t, err)
+	assert.Zero(t, rev, "no turn ran")
 }
 
 // TestChannelOrigins: a page from an origin --cors-origin does not allow
@@ -273,20 +324,4 @@ func TestChannelOrigins(t *testing.T) {
 		assert.Contains(t, body, `"origin_not_allowed"`)
 		assert.Contains(t, body, "--cors-origin https://evil.example")
 	}
-}
-
-// TestChannelMaxBody: a message over --max-body is not taken: the
-// connection is closed, as the library closes one whose packet is over
-// its limit, and no turn runs.
-func TestChannelMaxBody(t *testing.T) {
-	ts, eng := shop(t, serve.Options{MaxBody: 512})
-	c := dial(t, ts.URL, nil)
-	c.expect("connect")
-	c.emit(EventUserUttered, map[string]any{"message": "order a pizza " + strings.Repeat("please ", 200), "session_id": "big"})
-	for e := c.next(); e.name != "disconnect"; e = c.next() {
-		require.NotEqual(t, EventBotUttered, e.name, "the message was taken")
-	}
-	_, rev, err := eng.State(context.Background(), "big")
-	require.NoError(t, err)
-	assert.Zero(t, rev, "no turn ran")
 }

@@ -16,8 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/actions"
+	"github.com/soni-dev/soni/convtest/internal/yamlsubset"
 	"github.com/soni-dev/soni/internal/yamlpos"
-	"github.com/soni-dev/soni/internal/yamlsubset"
 	"github.com/soni-dev/soni/ir"
 
 	"github.com/soni-dev/soni/internal/suggest"

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/soni-dev/soni/internal/yamlsubset"
+	"github.com/soni-dev/soni/convtest/internal/yamlsubset"
 )
 
 // piecedMin is the size from which a test file in the YAML subset is read

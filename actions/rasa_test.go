@@ -15,7 +15,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
-	"github.com/soni-dev/soni/internal/fakeactionserver"
+	"github.com/soni-dev/soni/internal/actionservertest"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
@@ -108,24 +108,24 @@ func eventsOf(rep *soni.Reply, typ vm.EventType) []vm.Event {
 
 func TestRasaActionServer(t *testing.T) {
 	var crashes atomic.Int32
-	fake := fakeactionserver.New(map[string]fakeactionserver.Action{
-		"check_funds": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+	fake := actionservertest.New(map[string]actionservertest.Action{
+		"check_funds": func(req actionservertest.Request) (actionservertest.Answer, error) {
 			amount, _ := req.Tracker.Slot("amount").(float64)
 			switch {
 			case amount == 13:
-				return fakeactionserver.Answer{}, fakeactionserver.Reject("the ledger refuses unlucky amounts")
+				return actionservertest.Answer{}, actionservertest.Reject("the ledger refuses unlucky amounts")
 			case amount == 66:
-				return fakeactionserver.Answer{}, errors.New("ledger crashed")
+				return actionservertest.Answer{}, errors.New("ledger crashed")
 			}
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("has_funds", amount <= 100)}}, nil
+			return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("has_funds", amount <= 100)}}, nil
 		},
-		"execute_transfer": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+		"execute_transfer": func(req actionservertest.Request) (actionservertest.Answer, error) {
 			if req.Tracker.Slot("amount") == 77.0 && crashes.Add(1) == 1 {
-				return fakeactionserver.Answer{}, errors.New("first try crashes")
+				return actionservertest.Answer{}, errors.New("first try crashes")
 			}
-			return fakeactionserver.Answer{
+			return actionservertest.Answer{
 				Events: []map[string]any{
-					fakeactionserver.SlotSet("reference", "T-1"),
+					actionservertest.SlotSet("reference", "T-1"),
 					{"event": "followup", "name": "action_listen"},
 					{"event": "bot", "timestamp": nil, "text": "A receipt is on its way.", "data": map[string]any{"buttons": nil, "image": "http://x/r.png", "custom": nil}, "metadata": map[string]any{}},
 				},
@@ -220,9 +220,9 @@ func TestRasaActionServer(t *testing.T) {
 	})
 
 	t.Run("an unknown action fails without on_error", func(t *testing.T) {
-		other := httptest.NewServer(fakeactionserver.New(map[string]fakeactionserver.Action{
-			"check_funds": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-				return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("has_funds", true)}}, nil
+		other := httptest.NewServer(actionservertest.New(map[string]actionservertest.Action{
+			"check_funds": func(actionservertest.Request) (actionservertest.Answer, error) {
+				return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("has_funds", true)}}, nil
 			},
 		}))
 		defer other.Close()

@@ -11,7 +11,7 @@ import (
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/actions"
 	"github.com/soni-dev/soni/compiler"
-	"github.com/soni-dev/soni/internal/fakeactionserver"
+	"github.com/soni-dev/soni/internal/actionservertest"
 	"github.com/soni-dev/soni/vm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,9 +56,9 @@ flows:
 // serveRasa starts a fake action server of acts and writes project (a
 // format with %[1]s for the server's URL) into a new directory, which it
 // returns with the server.
-func serveRasa(t *testing.T, project string, acts map[string]fakeactionserver.Action) (*fakeactionserver.Server, string) {
+func serveRasa(t *testing.T, project string, acts map[string]actionservertest.Action) (*actionservertest.Server, string) {
 	t.Helper()
-	fake := fakeactionserver.New(acts)
+	fake := actionservertest.New(acts)
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
@@ -71,12 +71,12 @@ func serveRasa(t *testing.T, project string, acts map[string]fakeactionserver.Ac
 // for each action run; latest_message carries the commands the message
 // was understood as.
 func TestRasaTrackerAsRasaShowsIt(t *testing.T) {
-	fake, dir := serveRasa(t, trackerProject, map[string]fakeactionserver.Action{
-		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{}, nil
+	fake, dir := serveRasa(t, trackerProject, map[string]actionservertest.Action{
+		"note_order": func(actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{}, nil
 		},
-		"check_stock": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("in_stock", true)}}, nil
+		"check_stock": func(actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("in_stock", true)}}, nil
 		},
 	})
 	eng, err := soni.Load(dir, soni.Options{})
@@ -138,12 +138,12 @@ flows:
       - {step: note, type: action, call: note_order, map_outputs: {ticket: ticket}}
       - {step: said, type: say, message: "Ticket {ticket}."}
       - {step: stock, type: action, call: check_stock}
-`, map[string]fakeactionserver.Action{
-		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("ticket", "T1")}}, nil
+`, map[string]actionservertest.Action{
+		"note_order": func(actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("ticket", "T1")}}, nil
 		},
-		"check_stock": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{}, nil
+		"check_stock": func(actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{}, nil
 		},
 	})
 	eng, err := soni.Load(dir, soni.Options{})
@@ -180,8 +180,8 @@ func describeEvents(events []map[string]any) []string {
 // TestRasaSenderSuffix: the runner adds its suffix to the sender_id the
 // action server sees.
 func TestRasaSenderSuffix(t *testing.T) {
-	fake, dir := serveRasa(t, trackerProject, map[string]fakeactionserver.Action{
-		"note_order": func(fakeactionserver.Request) (fakeactionserver.Answer, error) { return fakeactionserver.Answer{}, nil },
+	fake, dir := serveRasa(t, trackerProject, map[string]actionservertest.Action{
+		"note_order": func(actionservertest.Request) (actionservertest.Answer, error) { return actionservertest.Answer{}, nil },
 	})
 	prog, err := soni.LoadProgram(dir, compiler.Options{})
 	require.NoError(t, err)
@@ -221,12 +221,12 @@ flows:
         cases: {"true": yes}
       - {step: no, type: say, message: "No.", jump_to: __end__}
       - {step: yes, type: say, message: "Yes, for {price}."}
-`, map[string]fakeactionserver.Action{
-		"check": func(fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{
-				fakeactionserver.SlotSet("available", "available today"),
-				fakeactionserver.SlotSet("price", "n/a"),
-				fakeactionserver.SlotSet("urgent", "false"),
+`, map[string]actionservertest.Action{
+		"check": func(actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Events: []map[string]any{
+				actionservertest.SlotSet("available", "available today"),
+				actionservertest.SlotSet("price", "n/a"),
+				actionservertest.SlotSet("urgent", "false"),
 			}}, nil
 		},
 	})

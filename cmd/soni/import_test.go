@@ -9,36 +9,36 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/soni-dev/soni/internal/fakeactionserver"
+	"github.com/soni-dev/soni/internal/actionservertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // fixtureActions are the custom actions of testdata/rasa/project
 // (actions/actions.py), written again in Go for the fake action server.
-func fixtureActions() map[string]fakeactionserver.Action {
-	slot := fakeactionserver.SlotSet
-	return map[string]fakeactionserver.Action{
-		"action_check_funds": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+func fixtureActions() map[string]actionservertest.Action {
+	slot := actionservertest.SlotSet
+	return map[string]actionservertest.Action{
+		"action_check_funds": func(req actionservertest.Request) (actionservertest.Answer, error) {
 			amount, _ := req.Tracker.Slot("amount").(float64)
-			return fakeactionserver.Answer{Events: []map[string]any{slot("has_funds", amount <= 1200)}}, nil
+			return actionservertest.Answer{Events: []map[string]any{slot("has_funds", amount <= 1200)}}, nil
 		},
-		"action_execute_transfer": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+		"action_execute_transfer": func(req actionservertest.Request) (actionservertest.Answer, error) {
 			payees, _ := req.Tracker.Slot("recent_payees").([]any)
 			payees = append(payees, req.Tracker.Slot("recipient"))
-			return fakeactionserver.Answer{Events: []map[string]any{slot("transfer_ok", true), slot("recent_payees", payees)}}, nil
+			return actionservertest.Answer{Events: []map[string]any{slot("transfer_ok", true), slot("recent_payees", payees)}}, nil
 		},
-		"action_get_balance": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{
+		"action_get_balance": func(req actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{
 				Events:    []map[string]any{slot("balance", 1200.0)},
 				Responses: []map[string]any{{"text": "Let me look that up."}},
 			}, nil
 		},
-		"action_ask_feedback_text": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Responses: []map[string]any{{"response": "utter_ask_support_reason"}}}, nil
+		"action_ask_feedback_text": func(req actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Responses: []map[string]any{{"response": "utter_ask_support_reason"}}}, nil
 		},
-		"action_guess_colour": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{slot("favourite_colour", "green")}}, nil
+		"action_guess_colour": func(req actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Events: []map[string]any{slot("favourite_colour", "green")}}, nil
 		},
 	}
 }
@@ -51,7 +51,7 @@ func fixtureActions() map[string]fakeactionserver.Action {
 func TestImportRasaFixture(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
-	srv := httptest.NewServer(fakeactionserver.New(fixtureActions()))
+	srv := httptest.NewServer(actionservertest.New(fixtureActions()))
 	defer srv.Close()
 	t.Setenv("RASA_ACTION_ENDPOINT", srv.URL+"/webhook")
 	t.Chdir(t.TempDir())
@@ -168,18 +168,18 @@ func TestImportRasaAgain(t *testing.T) {
 func TestImportedCasesRun(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
-	srv := httptest.NewServer(fakeactionserver.New(map[string]fakeactionserver.Action{
-		"action_check_soil": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("soil_moisture", 0.42)}}, nil
+	srv := httptest.NewServer(actionservertest.New(map[string]actionservertest.Action{
+		"action_check_soil": func(req actionservertest.Request) (actionservertest.Answer, error) {
+			return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("soil_moisture", 0.42)}}, nil
 		},
 		// validate_slot's action, as its actions.py does it.
-		"validate_check_in": func(req fakeactionserver.Request) (fakeactionserver.Answer, error) {
+		"validate_check_in": func(req actionservertest.Request) (actionservertest.Answer, error) {
 			v, _ := req.Tracker.Slot("check_in").(string)
 			if v == "yesterday" {
-				return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("check_in", nil)},
+				return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("check_in", nil)},
 					Responses: []map[string]any{{"text": "That date is in the past."}}}, nil
 			}
-			return fakeactionserver.Answer{Events: []map[string]any{fakeactionserver.SlotSet("check_in", v), fakeactionserver.SlotSet("check_in_readable", titleCase(v))}}, nil
+			return actionservertest.Answer{Events: []map[string]any{actionservertest.SlotSet("check_in", v), actionservertest.SlotSet("check_in_readable", titleCase(v))}}, nil
 		},
 	}))
 	defer srv.Close()

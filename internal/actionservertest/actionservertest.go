@@ -1,4 +1,4 @@
-// Package fakeactionserver is a Rasa action server for tests, written from
+// Package actionservertest is a Rasa action server for tests, written from
 // Rasa's documentation of the action server API ("Action Server API" and
 // "Events" on rasa.com), since Rasa's Python SDK cannot be installed here.
 //
@@ -13,7 +13,7 @@
 // ActionExecutionRejection) or with a crash (500 {"error",
 // "request_body"}, the request echoed back). An unknown action gets 404
 // {"action_name", "error"}, as the SDK answers.
-package fakeactionserver
+package actionservertest
 
 import (
 	"encoding/json"

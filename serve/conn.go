@@ -281,7 +281,8 @@ type servedConn struct {
 }
 
 func (c *servedConn) Close() error {
-	err := c.Conn.Close()
+	// Its place is given back before the socket is closed: a client that
+	// sees the close can count on the place being free.
 	c.closeOnce.Do(func() {
 		c.l.mu.Lock()
 		delete(c.l.conns, c)
@@ -297,7 +298,7 @@ func (c *servedConn) Close() error {
 		}
 		c.l.mu.Unlock()
 	})
-	return err
+	return c.Conn.Close()
 }
 
 // Write passes the server's writes on, but for the errors net/http writes

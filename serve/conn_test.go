@@ -198,11 +198,14 @@ func TestConnectionCap(t *testing.T) {
 	resp, body := get(health, "/healthz")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
 	assert.True(t, resp.Close, "a connection over the cap is let go after its answer")
+	// Once it is closed, its place in the reserve is free.
+	require.True(t, closedByServer(t, health, nil))
 
 	over := dial(t, capped.URL)
 	resp, body = get(over, "/v1/sessions")
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, body)
 	assert.Contains(t, body, `"too_many_connections"`)
+	require.True(t, closedByServer(t, over, nil))
 
 	// One connection holds the reserve, sending its request slowly; the
 	// next is refused without being read.

@@ -210,11 +210,6 @@ func (s *Suite) discover(paths []string) []found {
 				s.Diags.Add(diag.Pos{File: filepath.ToSlash(arg)}, CodeFileRead, "", "cannot read %q: %s", arg, errText(err))
 				continue
 			}
-			if f, ok := decodePieces(filepath.ToSlash(arg), src); ok {
-				s.flowFiles[absPath(arg)] = false
-				add(found{path: arg, src: src, parsed: true, file: f})
-				continue
-			}
 			af, isTest := classify(src)
 			s.flowFiles[absPath(arg)] = !isTest && !compiler.IsEvalFile(src)
 			f, ds := decodeFile(filepath.ToSlash(arg), src, af)
@@ -292,7 +287,7 @@ func classify(src []byte) (yamlDoc, bool) {
 	if !bytes.Contains(src, []byte("test_cases")) {
 		return yamlDoc{}, false
 	}
-	parsed, err := parseYAML(src, false)
+	parsed, err := parseYAML(src)
 	if err != nil {
 		return yamlDoc{}, testCasesKey().Match(src)
 	}
@@ -334,10 +329,6 @@ func (s *Suite) readAll(files []string) []readResult {
 	inParallel(runtime.GOMAXPROCS(0), len(files), func(_, i int) {
 		r := &out[i]
 		if r.src, r.err = readFile(files[i]); r.err != nil {
-			return
-		}
-		if f, ok := decodePieces(filepath.ToSlash(files[i]), r.src); ok {
-			r.isTest, r.file = true, f
 			return
 		}
 		var af yamlDoc

@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/actions"
-	"github.com/soni-dev/soni/convtest/internal/yamlsubset"
 	"github.com/soni-dev/soni/internal/yamlpos"
 	"github.com/soni-dev/soni/ir"
 
@@ -301,50 +300,35 @@ func ParseFile(path string, src []byte) (*File, diag.List) {
 	return decodeFile(path, src, yamlDoc{})
 }
 
-// yamlDoc is a test file's parsed YAML. pieced is true when it was parsed
-// in pieces (parseChunked): a file that has problems is then decoded again
-// from one parse of it, so that every message and position is the one a
-// single parse gives, whatever goccy/go-yaml makes of a piece's last node.
+// yamlDoc is a test file's parsed YAML.
 type yamlDoc struct {
-	file   *ast.File
-	pieced bool
+	file *ast.File
 }
 
 // decodeFile is ParseFile given the file's YAML already parsed by
 // parseYAML, or a zero doc to parse it here.
 func decodeFile(path string, src []byte, doc yamlDoc) (*File, diag.List) {
-	if doc.file == nil {
-		if f, ok := decodePieces(path, src); ok {
-			return f, nil
-		}
-	}
-	f, ds, pieced := decodeDoc(path, src, doc, false)
-	if pieced && len(ds) > 0 {
-		f, ds, _ = decodeDoc(path, src, yamlDoc{}, true)
-	}
-	return f, ds
+	return decodeDoc(path, src, doc)
 }
 
-// decodeDoc decodes doc, or the YAML of src when doc is zero (in one
-// parse when whole is true). pieced tells whether the YAML decoded was
-// parsed in pieces.
-func decodeDoc(path string, src []byte, doc yamlDoc, whole bool) (_ *File, _ diag.List, pieced bool) {
+// decodeDoc decodes doc, or the YAML of src when doc is zero.
+func decodeDoc(path string, src []byte, doc yamlDoc) (*File, diag.List) {
 	var ds diag.List
 	f := &File{Path: path, Src: src}
 	d := &decoder{f: f, ds: &ds}
 	if doc.file == nil {
 		var ok bool
-		if doc, ok = d.parseYAML(src, whole); !ok {
-			return nil, ds, false
+		if doc, ok = d.parseYAML(src); !ok {
+			return nil, ds
 		}
 	}
 	body := d.body(doc.file)
 	if body == nil {
-		return nil, ds, doc.pieced
+		return nil, ds
 	}
 	d.file(body)
 	ds.Sort()
-	return f, ds, doc.pieced
+	return f, ds
 }
 
 func (d *decoder) errorf(pos diag.Pos, code, format string, args ...any) *diag.Diagnostic {
@@ -361,36 +345,23 @@ var yamlParses atomic.Int64
 // parseYAML parses a test file's YAML: without a byte order mark, and
 // with LF line ends, since goccy/go-yaml v1.19.2 counts a comment line
 // ending in CRLF as two lines (a CR only ever ends a line, so every line
-// and column stays true for the original file). A large file is parsed in
-// pieces on several goroutines unless whole is true.
-func parseYAML(src []byte, whole bool) (yamlDoc, error) {
+// and column stays true for the original file).
+func parseYAML(src []byte) (yamlDoc, error) {
 	yamlParses.Add(1)
 	text := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
 		return yamlDoc{}, errNotText
 	}
 	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
-	// Most test files are written in a plain subset of YAML that parses
-	// several times faster than goccy/go-yaml parses it, into the same
-	// tree; the library parses the rest.
-	if f, ok := yamlsubset.Parse(string(text)); ok {
-		return yamlDoc{file: f}, nil
-	}
-	if n := pieces(); !whole && n > 1 && len(text) >= chunkedMin {
-		if f, ok := parseChunked(text, n); ok {
-			return yamlDoc{file: f, pieced: true}, nil
-		}
-	}
 	f, err := parser.ParseBytes(text, 0)
 	return yamlDoc{file: f}, err
 }
 
-// parseYAML parses src (in one parse when whole is true) and reports a
-// syntax error.
-func (d *decoder) parseYAML(src []byte, whole bool) (yamlDoc, bool) {
+// parseYAML parses src and reports a syntax error.
+func (d *decoder) parseYAML(src []byte) (yamlDoc, bool) {
 	name := d.f.Path
 	start := diag.Pos{File: name, Line: 1, Col: 1}
-	doc, err := parseYAML(src, whole)
+	doc, err := parseYAML(src)
 	if errors.Is(err, errNotText) {
 		d.errorf(start, CodeYAMLSyntax, "test file %q is not UTF-8 text", name)
 		return doc, false

@@ -71,7 +71,8 @@ type Program struct {
 	Flows []*Flow `json:"flows"`
 	// Responses are the responses, sorted by name: the project's, and
 	// the built-in ones the default patterns say that the project does
-	// not define (see [BuiltinResponses]).
+	// not define (see [DefaultResponses]), marked Builtin. The compiler
+	// adds the default flows and responses from compiler/defaults/.
 	Responses []*Response `json:"responses,omitempty"`
 }
 

@@ -178,7 +178,8 @@ func liveAfterCompile(files []Source) float64 {
 // (the model, the program and the sources). Memory, unlike time, is
 // stable enough to assert.
 func TestCompileMemoryBudget(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it measures the process's heap, which other tests
+	// running at the same time would change.
 	files := genProject(200, 10)
 	size := 0
 	for _, f := range files {

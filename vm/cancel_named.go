@@ -1,7 +1,5 @@
 package vm
 
-import "github.com/soni-dev/soni/ir"
-
 // cancelNamed asks for pattern_cancel_flow about the flow a cancel_flow
 // command names ("cancel the flight" while a hotel booking started on top
 // of a flight booking asks its question): the topmost frame of that flow,
@@ -32,18 +30,5 @@ func (t *turn) cancelNamed(name string) error {
 		// with no name cancels it.
 		return t.cancelFlow()
 	}
-	var frames []any
-	for j := end; j >= i; j-- {
-		frames = append(frames, int64(j))
-	}
-	for j := i - 1; j >= 0 && t.st.Stack[j].AfterCall; j-- {
-		frames = append(frames, int64(j))
-	}
-	fr := t.m.flows[t.st.Stack[i].Flow]
-	return t.requestPattern(ir.PatternCancelFlow, map[string]any{
-		"canceled_name":   fr.f.Title(),
-		"canceled_flow":   fr.f.Name,
-		"canceled_frames": frames,
-		"nothing_left":    t.nothingLeft(frames),
-	})
+	return t.requestCancel(i, end)
 }

@@ -164,11 +164,17 @@ func (t *turn) cancelFlow() error {
 		t.trace("no flow to cancel")
 		return nil
 	}
+	return t.requestCancel(i, len(t.st.Stack)-1)
+}
+
+// requestCancel asks for pattern_cancel_flow about the flow of frame i:
+// the frames from hi down to i (what it called, or started above it) and
+// the flows that called it are the frames action_cancel_flow cancels.
+func (t *turn) requestCancel(i, hi int) error {
 	var frames []any
-	for j := len(t.st.Stack) - 1; j > i; j-- {
+	for j := hi; j >= i; j-- {
 		frames = append(frames, int64(j))
 	}
-	frames = append(frames, int64(i))
 	for j := i - 1; j >= 0 && t.st.Stack[j].AfterCall; j-- {
 		frames = append(frames, int64(j))
 	}

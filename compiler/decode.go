@@ -673,8 +673,13 @@ func (d *decoder) flow(e entry) *flow {
 			f.If = d.scalarStr(g.value, g.key.Path)
 		case "trigger":
 			for _, t := range d.entries(g.value, g.key.Path) {
-				if t.key.V == "intents" {
+				switch t.key.V {
+				case "intents":
 					f.Triggers = append(f.Triggers, d.strList(t.value, t.key.Path)...)
+				case "min_confidence":
+					if v, ok := d.number(t.value); ok {
+						f.MinConfidence = v
+					}
 				}
 			}
 		case "slots":

@@ -233,7 +233,7 @@ func lowerSlot(s *slotDef) *ir.Slot {
 }
 
 func lowerFlow(p *project, f *flow) *ir.Flow {
-	out := &ir.Flow{Name: f.Name.V, Label: f.Label.V, Description: f.Description.V, If: exprOf(f.If), Builtin: f.Builtin, Pos: f.Pos}
+	out := &ir.Flow{Name: f.Name.V, Label: f.Label.V, Description: f.Description.V, MinConfidence: f.MinConfidence, If: exprOf(f.If), Builtin: f.Builtin, Pos: f.Pos}
 	for _, t := range f.Triggers {
 		out.Triggers = append(out.Triggers, t.V)
 	}

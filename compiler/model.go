@@ -229,6 +229,8 @@ type flow struct {
 	Label       posStr
 	Description posStr
 	Triggers    []posStr
+	// MinConfidence is trigger.min_confidence (0: any).
+	MinConfidence float64
 	// If is the flow's guard expression.
 	If posStr
 	// Builtin is true for a pattern's default flow, made by soni.

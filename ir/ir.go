@@ -322,6 +322,11 @@ type Retry struct {
 	Backoff  string `json:"backoff,omitempty"`
 }
 
+// UnsureConfidence is the confidence the rules report for a reading they
+// are not sure of (a sure one is 1), which a flow's MinConfidence is
+// compared with.
+const UnsureConfidence = 0.5
+
 // Flow is a compiled flow: its nodes in step order, with node 0 the entry.
 type Flow struct {
 	Name string `json:"name"`
@@ -331,6 +336,11 @@ type Flow struct {
 	Label       string   `json:"label,omitempty"`
 	Description string   `json:"description,omitempty"`
 	Triggers    []string `json:"triggers,omitempty"`
+	// MinConfidence is the confidence the understanding must have to
+	// start the flow from a message (trigger.min_confidence; 0: any). The
+	// rules report 1 for a sure reading and [UnsureConfidence] for one
+	// they are not sure of.
+	MinConfidence float64 `json:"min_confidence,omitempty"`
 	// If is the flow's guard: the flow can only start while it holds.
 	If *Expr `json:"if,omitempty"`
 	// Builtin is true for a pattern's default flow, which soni provides

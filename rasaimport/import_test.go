@@ -111,7 +111,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 		// conditions
 		" and ", " or ", "not ", " == ", " != nil", `in [\"basic\", \"gold\"]`, "matches", "slots.balance > 1000",
 		// flows
-		"trigger:", "I need to pay Ana back", "soni:ignore W017",
+		"trigger:", "I need to pay Ana back", "min_confidence: 0.8", "soni:ignore W017",
 		// a called flow's slots are reset when its caller ends, before a link
 		"      - step: link_check_balance\n        type: set\n        slots:\n          feedback_text: null\n      - step: link_check_balance_link\n        type: link",
 		// NLU-based rules and forms
@@ -160,7 +160,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 	for _, want := range []string{
 		`data/flows/banking.yml:77 approximated in flow "contact_support", force_slot_filling makes Rasa take the whole answer`,
 		`data/flows/banking.yml:78 ignored flow "contact_support": the step key "silence_timeout" is not translated`,
-		`data/flows/banking.yml:8 ignored flow "transfer_money": the confidence_threshold of its nlu_trigger intent "transfer_money" is not translated`,
+		`data/flows/banking.yml:8 approximated flow "transfer_money": the confidence_threshold of its nlu_trigger intent "transfer_money" is the trigger's min_confidence`,
 		`data/stories.yml:2 ignored 1 stories (Rasa's NLU-based dialogue) are not translated`,
 		`domain/banking.yml:27 approximated slot "amount" is filled from_llm only under conditions (an active flow or form)`,
 	} {

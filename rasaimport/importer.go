@@ -170,6 +170,34 @@ func header(p *rasaProject, kind string) []string {
 	return []string{fmt.Sprintf("Written by soni import rasa (%s). Re-running the import overwrites this file\nunless it was edited since; see IMPORT.md.", kind)}
 }
 
+// nluThreshold is the lowest confidence_threshold of a flow's
+// nlu_trigger intents, or 0: the confidence its trigger asks for.
+func nluThreshold(fl *rflow) float64 {
+	low := 0.0
+	for _, t := range fl.n.get("nlu_trigger").list() {
+		ct := t.get("intent").get("confidence_threshold")
+		if ct == nil {
+			return 0 // an intent with no threshold starts the flow at any confidence
+		}
+		var c float64
+		switch v := ct.v.(type) {
+		case float64:
+			c = v
+		case int64:
+			c = float64(v)
+		default:
+			continue
+		}
+		if c > 1 {
+			c = 1
+		}
+		if low == 0 || c < low {
+			low = c
+		}
+	}
+	return low
+}
+
 // flowDef translates one flow.
 func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 	before := len(im.rep.items)
@@ -185,7 +213,11 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 		for _, p := range phrases {
 			seq.add(p)
 		}
-		m.add("trigger", &ymap{entries: []yentry{{key: "intents", val: seq}}})
+		trig := &ymap{entries: []yentry{{key: "intents", val: seq}}}
+		if c := nluThreshold(fl); c > 0 {
+			trig.add("min_confidence", c)
+		}
+		m.add("trigger", trig)
 	}
 	var guardComment []string
 	if g := fl.n.get("if"); g != nil {
@@ -215,8 +247,8 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 		case "nlu_trigger":
 			for _, t := range v.list() {
 				if ct := t.get("intent").get("confidence_threshold"); ct != nil {
-					im.rep.add(ct.at, "flow", StatusIgnored, out, "nothing: soni starts the flow from the intent's examples, and its rules have no classifier confidence",
-						"flow %q: the confidence_threshold of its nlu_trigger intent %q is not translated", fl.name, t.get("intent").get("name").str())
+					im.rep.add(ct.at, "flow", StatusApproximated, out, "nothing, unless the flow must start on a looser reading: then lower trigger.min_confidence",
+						"flow %q: the confidence_threshold of its nlu_trigger intent %q is the trigger's min_confidence; soni's rules report 1 when they are sure of a message and 0.5 when not, so a threshold above 0.5 starts the flow only from a sure reading (or the model)", fl.name, t.get("intent").get("name").str())
 				}
 			}
 		case "description", "if", "steps", "persisted_slots", "name":

@@ -337,7 +337,39 @@ func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if err != nil {
 		return rd, err
 	}
-	return one.asText(rd, v), nil
+	return one.confident(one.asText(rd, v)), nil
+}
+
+// confident drops from a reading the starts of flows whose trigger asks
+// for more confidence (min_confidence) than the reading has: 1 when the
+// rules are sure, ir.UnsureConfidence when not. A reading left with no
+// command is the fallback, and the reason says which flow was not
+// started and why.
+func (r *Rules) confident(rd Reading) Reading {
+	have := ir.UnsureConfidence
+	if rd.Sure {
+		have = 1
+	}
+	var kept []vm.Command
+	var dropped []string
+	for _, c := range rd.Commands {
+		if c.Kind == vm.CmdStartFlow {
+			if f := r.prog.Flow(c.Flow); f != nil && f.MinConfidence > have {
+				dropped = append(dropped, fmt.Sprintf("%s (it asks for %g, the rules have %g)", c.Flow, f.MinConfidence, have))
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	if dropped == nil {
+		return rd
+	}
+	if len(kept) == 0 {
+		kept = []vm.Command{{Kind: vm.CmdFallback}}
+	}
+	rd.Commands = kept
+	rd.Reason += "; not confident enough to start " + strings.Join(dropped, ", ")
+	return rd
 }
 
 func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error) {

@@ -6,10 +6,7 @@ import (
 
 	"github.com/soni-dev/soni/internal/suggest"
 
-	exprast "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser"
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
 )
 
@@ -164,54 +161,16 @@ func tmplRefPos(src posStr, off int) diag.Pos {
 
 // exprRefPos returns where an expression first names each slot: the
 // identifier, or the string key of slots["name"]. Positions are in the file.
+// It keeps the earliest of exprNames' occurrences of each name.
 func exprRefPos(src posStr) map[string]diag.Pos {
 	out := map[string]diag.Pos{}
-	code := exprcompat.Rewrite(src.V)
-	tree, err := parser.Parse(code)
-	if err != nil {
-		return out
+	for _, n := range exprNames(src) {
+		if old, ok := out[n.name]; ok && !n.pos.Before(old) {
+			continue
+		}
+		out[n.name] = n.pos
 	}
-	v := &refPosVisitor{src: src, runes: []rune(code), out: out, locals: map[string]bool{}}
-	exprast.Walk(&tree.Node, v)
 	return out
-}
-
-type refPosVisitor struct {
-	src    posStr
-	runes  []rune
-	out    map[string]diag.Pos
-	locals map[string]bool
-}
-
-func (v *refPosVisitor) Visit(n *exprast.Node) {
-	switch x := (*n).(type) {
-	case *exprast.VariableDeclaratorNode:
-		v.locals[x.Name] = true
-	case *exprast.MemberNode:
-		if id, ok := x.Node.(*exprast.IdentifierNode); ok && id.Value == "slots" {
-			if prop, ok := x.Property.(*exprast.StringNode); ok {
-				from := prop.Location().From
-				if from < len(v.runes) && (v.runes[from] == '"' || v.runes[from] == '\'' || v.runes[from] == '`') {
-					from++ // slots["name"]: point at the name, not the quote
-				}
-				v.add(prop.Value, from)
-			}
-		}
-	case *exprast.IdentifierNode:
-		if x.Value == "slots" || v.locals[x.Value] {
-			return
-		}
-		v.add(x.Value, x.Location().From)
-	}
-}
-
-func (v *refPosVisitor) add(name string, from int) {
-	pos := v.src.At(runePos(v.runes, from))
-	// Walk visits children first, so keep the earliest position of a name.
-	if old, ok := v.out[name]; ok && !pos.Before(old) {
-		return
-	}
-	v.out[name] = pos
 }
 
 // didYouMean returns `did you mean "x"?` for the candidate closest to

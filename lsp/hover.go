@@ -15,13 +15,9 @@ import (
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	proj, path, ok := s.projectFor(p.TextDocument.URI)
+	proj, o, all, ok, err := s.symbolUnder(p.TextDocument.URI, p.Position)
 	if !ok {
-		return nil, errNoDocument
-	}
-	o, all, ok := s.symbolAt(proj, path, p.Position)
-	if !ok {
-		return nil, nil
+		return nil, err
 	}
 	d := proj.def(o.ID)
 	if d == nil {

@@ -57,6 +57,18 @@ func inRange(r protocol.Range, pos protocol.Position) bool {
 }
 
 // symbolAt returns the name under the cursor.
+// symbolUnder finds the project of the document at uri and the symbol
+// at pos in it (ok false when there is none); err is errNoDocument for a
+// document that belongs to no project. The caller holds s.mu.
+func (s *Server) symbolUnder(uri string, pos protocol.Position) (*project, occurrence, []occurrence, bool, error) {
+	proj, path, ok := s.projectFor(uri)
+	if !ok {
+		return nil, occurrence{}, nil, false, errNoDocument
+	}
+	o, all, ok := s.symbolAt(proj, path, pos)
+	return proj, o, all, ok, nil
+}
+
 func (s *Server) symbolAt(p *project, path string, pos protocol.Position) (occurrence, []occurrence, bool) {
 	all := s.occurrences(p)
 	for _, o := range all {
@@ -90,13 +102,9 @@ func (s *Server) location(o occurrence) protocol.Location {
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	proj, path, ok := s.projectFor(p.TextDocument.URI)
+	_, o, all, ok, err := s.symbolUnder(p.TextDocument.URI, p.Position)
 	if !ok {
-		return nil, errNoDocument
-	}
-	o, all, ok := s.symbolAt(proj, path, p.Position)
-	if !ok {
-		return nil, nil
+		return nil, err
 	}
 	def, ok := definitionOf(o.ID, all)
 	if !ok {
@@ -108,13 +116,9 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	proj, path, ok := s.projectFor(p.TextDocument.URI)
+	_, o, all, ok, err := s.symbolUnder(p.TextDocument.URI, p.Position)
 	if !ok {
-		return nil, errNoDocument
-	}
-	o, all, ok := s.symbolAt(proj, path, p.Position)
-	if !ok {
-		return nil, nil
+		return nil, err
 	}
 	out := []protocol.Location{}
 	for _, x := range all {
@@ -128,13 +132,9 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 func (s *Server) prepareRename(_ *glsp.Context, p *protocol.PrepareRenameParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	proj, path, ok := s.projectFor(p.TextDocument.URI)
+	_, o, all, ok, err := s.symbolUnder(p.TextDocument.URI, p.Position)
 	if !ok {
-		return nil, errNoDocument
-	}
-	o, all, ok := s.symbolAt(proj, path, p.Position)
-	if !ok {
-		return nil, nil
+		return nil, err
 	}
 	if _, ok := definitionOf(o.ID, all); !ok {
 		return nil, fmt.Errorf("%s is defined by soni, not in this project: it cannot be renamed", o.ID)
@@ -151,11 +151,10 @@ var (
 func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	proj, path, ok := s.projectFor(p.TextDocument.URI)
-	if !ok {
-		return nil, errNoDocument
+	proj, o, all, ok, err := s.symbolUnder(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
 	}
-	o, all, ok := s.symbolAt(proj, path, p.Position)
 	if !ok {
 		return nil, fmt.Errorf("no slot, flow, step, response or action at %d:%d", p.Position.Line+1, p.Position.Character+1)
 	}

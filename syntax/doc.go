@@ -1,0 +1,21 @@
+// Package syntax is the typed, positioned document model of soni's YAML
+// files: one set of Go structs per file format, one decoder that reads
+// them from goccy/go-yaml's syntax tree, and one encoder that writes them
+// back as canonical YAML, keeping the comments.
+//
+// node.go holds what every format shares: [Pos], the positioned scalar
+// [Str] (with the position of each of its characters when the file allows
+// it), [Comment] and [Comments] (comments attached to a node), the
+// [Reader] that walks a syntax tree (anchors, merge keys, duplicate keys,
+// positions of list items) and the writer tree ([Map], [Seq]) with [Emit],
+// which writes YAML with comments in one canonical layout.
+//
+// flows.go holds the project files' model: [File] with its settings,
+// slots, actions, validators, flows and responses, read by [DecodeFlows]
+// and written by [Encode]. The compiler checks and lowers these structs;
+// the Rasa importer and `soni init` build them and encode them.
+//
+// Positions are 1-based lines and columns, columns counted in runes, as
+// goccy/go-yaml reports them; a zero Pos means the value was not read from
+// a file (a writer set it).
+package syntax

@@ -5,7 +5,7 @@ import "github.com/soni-dev/soni/ir"
 // listNext is where control goes after s when it does not jump: the next
 // entry of its while body (or back to the while after the last), else the
 // next top-level step, else the end of the flow.
-func (f *flow) listNext(s *step) int {
+func flowListNext(f *flow, s *step) int {
 	if w := s.Loop; w != nil {
 		for i, e := range w.Do {
 			if e.Step == s {
@@ -24,25 +24,25 @@ func (f *flow) listNext(s *step) int {
 
 // next is the successor of a step that has run normally: its jump_to, or
 // the next step in list order.
-func (f *flow) next(s *step) int {
+func flowNext(f *flow, s *step) int {
 	if s.JumpTo.Set {
-		return f.target(s.JumpTo.V)
+		return flowTarget(f, s.JumpTo.V)
 	}
-	return f.listNext(s)
+	return flowListNext(f, s)
 }
 
 // whileExit is where a while goes when its condition is false: exit_to,
 // else jump_to, else the first top-level step after it that is not part of
 // its body.
-func (f *flow) whileExit(w *step) int {
+func flowWhileExit(f *flow, w *step) int {
 	if w.ExitTo.Set {
-		return f.target(w.ExitTo.V)
+		return flowTarget(f, w.ExitTo.V)
 	}
 	if w.JumpTo.Set {
-		return f.target(w.JumpTo.V)
+		return flowTarget(f, w.JumpTo.V)
 	}
 	if w.Inline {
-		return f.listNext(w)
+		return flowListNext(f, w)
 	}
 	for i := w.Index + 1; i < f.Main; i++ {
 		if f.Steps[i].Loop != w {
@@ -53,24 +53,24 @@ func (f *flow) whileExit(w *step) int {
 }
 
 // whileBody is the first node of a while's body, or its exit when empty.
-func (f *flow) whileBody(w *step) int {
+func flowWhileBody(f *flow, w *step) int {
 	if len(w.Do) > 0 && w.Do[0].Step != nil {
 		return w.Do[0].Step.Index
 	}
-	return f.whileExit(w)
+	return flowWhileExit(f, w)
 }
 
 // optTarget resolves an optional target; ok is false when it is absent.
-func (f *flow) optTarget(s posStr) (int, bool) {
+func flowOptTarget(f *flow, s posStr) (int, bool) {
 	if !s.Set {
 		return 0, false
 	}
-	return f.target(s.V), true
+	return flowTarget(f, s.V), true
 }
 
 // successors lists every index control may reach from s within its flow,
 // ir.End included. Unknown targets are left out.
-func (f *flow) successors(s *step) []int {
+func flowSuccessors(f *flow, s *step) []int {
 	var out []int
 	add := func(i int) {
 		if i == unknownTarget {
@@ -84,7 +84,7 @@ func (f *flow) successors(s *step) []int {
 		out = append(out, i)
 	}
 	orEnd := func(t posStr) {
-		if i, ok := f.optTarget(t); ok {
+		if i, ok := flowOptTarget(f, t); ok {
 			add(i)
 		} else {
 			add(ir.End)
@@ -94,34 +94,34 @@ func (f *flow) successors(s *step) []int {
 	case ir.KindLink:
 		add(ir.End)
 	case ir.KindCollect:
-		add(f.next(s))
+		add(flowNext(f, s))
 		orEnd(s.OnInvalid)
 	case ir.KindBranch:
 		hasDefault := false
 		for _, c := range s.Cases {
-			add(f.target(c.Target.V))
+			add(flowTarget(f, c.Target.V))
 			if c.Pattern.V == "default" {
 				hasDefault = true
 			}
 		}
 		if !hasDefault {
-			add(f.next(s))
+			add(flowNext(f, s))
 		}
 	case ir.KindWhile:
-		add(f.whileBody(s))
-		add(f.whileExit(s))
+		add(flowWhileBody(f, s))
+		add(flowWhileExit(f, s))
 	case ir.KindAction:
-		add(f.next(s))
+		add(flowNext(f, s))
 		orEnd(s.OnError)
 	case ir.KindConfirm:
-		if i, ok := f.optTarget(s.OnConfirm); ok {
+		if i, ok := flowOptTarget(f, s.OnConfirm); ok {
 			add(i)
 		} else {
-			add(f.next(s))
+			add(flowNext(f, s))
 		}
 		orEnd(s.OnDeny)
 	default:
-		add(f.next(s))
+		add(flowNext(f, s))
 	}
 	return out
 }

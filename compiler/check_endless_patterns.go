@@ -22,7 +22,7 @@ func checkEndlessPatterns(c *checker) {
 		for len(work) > 0 && !ends {
 			i := work[len(work)-1]
 			work = work[:len(work)-1]
-			for _, j := range f.successors(f.Steps[i]) {
+			for _, j := range flowSuccessors(f, f.Steps[i]) {
 				if j == ir.End {
 					ends = true
 					break

@@ -33,7 +33,7 @@ func checkKeptSlots(c *checker) {
 			if s.Kind != ir.KindCollect || !s.Slot.Set || s.Force || reported[s.Slot.V] || cleared[s.Slot.V] {
 				continue
 			}
-			if f.slots[s.Slot.V] != nil || c.p.Slot(s.Slot.V) == nil {
+			if f.SlotsByName[s.Slot.V] != nil || c.p.Slot(s.Slot.V) == nil {
 				continue // a flow slot, or unknown (reported elsewhere)
 			}
 			reported[s.Slot.V] = true

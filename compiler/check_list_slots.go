@@ -3,6 +3,7 @@ package compiler
 import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_list_slots reports list slot declarations that cannot work
@@ -22,7 +23,7 @@ func checkListSlots(c *checker) {
 				n   posCount
 			}{{"min_items", s.MinItems}, {"max_items", s.MaxItems}} {
 				if b.n.Set {
-					c.ds.Add(b.n.Pos, diag.CodeInvalidValue, join(s.Path, b.key),
+					c.ds.Add(b.n.Pos, diag.CodeInvalidValue, syntax.Join(s.Path, b.key),
 						"%s of slot %q is ignored: only a list slot counts items, and %q is of type %s; write type: list or remove %s",
 						b.key, s.Name.V, s.Name.V, s.Resolved, b.key)
 				}
@@ -30,12 +31,12 @@ func checkListSlots(c *checker) {
 			continue
 		}
 		if s.MinItems.Set && s.MaxItems.Set && s.MinItems.V > s.MaxItems.V {
-			c.ds.Add(s.MinItems.Pos, diag.CodeInvalidValue, join(s.Path, "min_items"),
+			c.ds.Add(s.MinItems.Pos, diag.CodeInvalidValue, syntax.Join(s.Path, "min_items"),
 				"list slot %q has min_items %d greater than max_items %d, so no list can ever be stored: swap them or fix one",
 				s.Name.V, s.MinItems.V, s.MaxItems.V)
 		}
 		if s.ValuesSet && len(s.Values) == 0 {
-			c.ds.Add(s.Pos, diag.CodeInvalidValue, join(s.Path, "values"),
+			c.ds.Add(s.Pos, diag.CodeInvalidValue, syntax.Join(s.Path, "values"),
 				"list slot %q has empty values, so no item can ever be stored: list its values, or remove values to take any items", s.Name.V)
 		}
 		if s.Min != nil || s.Max != nil {

@@ -33,7 +33,7 @@ func checkLoops(c *checker) {
 		}
 		succ := make([][]int, len(f.Steps))
 		for i, s := range f.Steps {
-			succ[i] = f.successors(s)
+			succ[i] = flowSuccessors(f, s)
 		}
 		get := func(i int) []int { return succ[i] }
 		inComp := make([]bool, len(f.Steps))

@@ -37,7 +37,7 @@ func reachable(f *flow) []bool {
 	for len(queue) > 0 {
 		s := f.Steps[queue[0]]
 		queue = queue[1:]
-		for _, j := range f.successors(s) {
+		for _, j := range flowSuccessors(f, s) {
 			if j >= 0 && j < len(seen) && !seen[j] {
 				seen[j] = true
 				queue = append(queue, j)

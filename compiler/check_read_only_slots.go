@@ -14,7 +14,7 @@ func checkReadOnlySlots(c *checker) {
 			continue
 		}
 		report := func(name posStr, how string) {
-			if s := f.slots[name.V]; s != nil && s.ReadOnly && c.p.slots[name.V] == nil {
+			if s := f.SlotsByName[name.V]; s != nil && s.ReadOnly && c.p.slots[name.V] == nil {
 				c.ds.Add(name.Pos, diag.CodeReadOnlySlot, name.Path,
 					"%s %q: it is a read-only slot of %s, filled by soni when the pattern starts: use another slot name", how, name.V, f.Name.V)
 			}

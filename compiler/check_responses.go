@@ -109,7 +109,7 @@ func (c *checker) slotAnywhere(name string) *slotDef {
 		return s
 	}
 	for _, f := range c.p.Flows {
-		if s := f.slots[name]; s != nil {
+		if s := f.SlotsByName[name]; s != nil {
 			return s
 		}
 	}
@@ -124,7 +124,7 @@ func (c *checker) allSlotNames() []string {
 		seen[name] = true
 	}
 	for _, f := range c.p.Flows {
-		for name := range f.slots {
+		for name := range f.SlotsByName {
 			seen[name] = true
 		}
 	}

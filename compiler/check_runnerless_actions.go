@@ -15,7 +15,7 @@ func checkRunnerlessActions(c *checker) {
 	called := map[string]site{}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if a := s.calls(); a.Set && a.V != "" {
+			if a := s.Calls(); a.Set && a.V != "" {
 				if _, seen := called[a.V]; !seen {
 					called[a.V] = site{f.Name.V, s.ID.V}
 				}

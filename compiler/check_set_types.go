@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/soni-dev/soni/syntax"
 	"math"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ func checkSetTypes(c *checker) {
 					continue
 				}
 				if m, ok := a.Value.(map[string]any); ok && len(m) == 1 {
-					if k := onlyKey(m); isExprTypo(k) {
+					if k := onlyKey(m); syntax.IsExprTypo(k) {
 						continue // a misspelt expr, reported as an unknown key
 					}
 				}

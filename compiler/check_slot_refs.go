@@ -106,7 +106,7 @@ var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": 
 func (c *checker) unknownSlotHint(f *flow, name string) string {
 	var owners []string
 	for _, g := range c.p.Flows {
-		if g != f && g.slots[name] != nil && c.p.Flow(g.Name.V) == g {
+		if g != f && g.SlotsByName[name] != nil && c.p.Flow(g.Name.V) == g {
 			owners = append(owners, quote(g.Name.V))
 		}
 	}
@@ -180,7 +180,7 @@ func (c *checker) actionInputs() {
 	called := map[string]bool{}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if a := s.calls(); a.Set {
+			if a := s.Calls(); a.Set {
 				called[a.V] = true
 			}
 		}

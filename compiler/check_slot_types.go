@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/soni-dev/soni/syntax"
 	"strings"
 	"unicode/utf8"
 
@@ -38,14 +39,14 @@ var typeHints = map[string]string{
 // the decoder treats the slot as text.
 func checkSlotTypes(c *checker) {
 	var names []string
-	for n := range typeAliases {
+	for n := range syntax.TypeAliases {
 		names = append(names, n)
 	}
 	check := func(s *slotDef) {
 		if !s.Type.Set {
 			return
 		}
-		if _, ok := typeAliases[strings.ToLower(s.Type.V)]; ok {
+		if _, ok := syntax.TypeAliases[strings.ToLower(s.Type.V)]; ok {
 			return
 		}
 		var d *diag.Diagnostic

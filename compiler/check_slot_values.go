@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/soni-dev/soni/syntax"
 	"regexp"
 
 	"github.com/soni-dev/soni/diag"
@@ -30,7 +31,7 @@ func checkSlotValues(c *checker) {
 			// The VM stores a categorical value only when it is one
 			// of the declared values: such a slot can never be filled.
 			if s.ValuesSet {
-				c.ds.Add(s.Pos, diag.CodeInvalidValue, join(s.Path, "values"),
+				c.ds.Add(s.Pos, diag.CodeInvalidValue, syntax.Join(s.Path, "values"),
 					"categorical slot %q has no values, so no value can ever be stored: list its values", s.Name.V)
 			} else {
 				c.ds.Add(s.Pos, diag.CodeMissingField, s.Path,
@@ -45,7 +46,7 @@ func checkSlotValues(c *checker) {
 		if !s.HasInitial || s.Initial == nil || s.Flow != nil || s.Resolved == ir.TypeAny {
 			return
 		}
-		path := join(s.Path, "initial")
+		path := syntax.Join(s.Path, "initial")
 		if want := literalMismatch(s, s.Initial); want != "" {
 			c.ds.Add(s.InitialPos, diag.CodeInvalidValue, path,
 				"initial value %s does not fit %s slot %q: %s", literalShow(s.Initial), s.Resolved, s.Name.V, want)

@@ -25,7 +25,7 @@ func checkTargets(c *checker) {
 			return ids[:len(ids)-1]
 		}
 		jump := func(t posStr, field string) {
-			if !t.Set || f.target(t.V) != unknownTarget {
+			if !t.Set || flowTarget(f, t.V) != unknownTarget {
 				return
 			}
 			d := c.ds.Add(t.Pos, diag.CodeUnknownTarget, t.Path,

@@ -18,7 +18,7 @@ func checkUndeclaredActions(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			a := s.calls()
+			a := s.Calls()
 			if !a.Set || a.V == "" || c.p.Action(a.V) != nil {
 				continue
 			}

@@ -202,7 +202,7 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 	// orEnd follows an optional target; without one the flow ends
 	// cancelled.
 	orEnd := func(t posStr) {
-		if j, ok := f.optTarget(t); ok {
+		if j, ok := flowOptTarget(f, t); ok {
 			edge(j, nil)
 		} else {
 			out = append(out, unsetEdge{to: ir.End, cancel: true})
@@ -210,12 +210,12 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 	}
 	switch s.Kind {
 	case ir.KindCollect:
-		edge(f.next(s), g.one(s.Slot.V))
+		edge(flowNext(f, s), g.one(s.Slot.V))
 		orEnd(s.OnInvalid)
 	case ir.KindSet:
 		gen, kill := setEffects(s)
 		g.kills[i] = g.one(kill...)
-		edge(f.next(s), g.one(gen...))
+		edge(flowNext(f, s), g.one(gen...))
 	case ir.KindBranch:
 		// An evaluate that tests slots for nil sets them on the edges it
 		// can only take when they are set: the true case of
@@ -229,35 +229,35 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 		hasDefault := false
 		for _, cs := range s.Cases {
 			took, ok := left.take(cs.Pattern.V)
-			edge(f.target(cs.Target.V), took.facts(ok, whenTrue, whenFalse))
+			edge(flowTarget(f, cs.Target.V), took.facts(ok, whenTrue, whenFalse))
 			hasDefault = hasDefault || cs.Pattern.V == "default"
 		}
 		if !hasDefault {
-			edge(f.next(s), left.facts(true, whenTrue, whenFalse))
+			edge(flowNext(f, s), left.facts(true, whenTrue, whenFalse))
 		}
 	case ir.KindWhile:
-		edge(f.whileBody(s), nil)
-		edge(f.whileExit(s), nil)
+		edge(flowWhileBody(f, s), nil)
+		edge(flowWhileExit(f, s), nil)
 	case ir.KindAction:
 		var outs []string
 		for _, m := range s.MapOutputs {
 			outs = append(outs, m.Slot.V)
 		}
-		edge(f.next(s), g.one(outs...))
+		edge(flowNext(f, s), g.one(outs...))
 		orEnd(s.OnError)
 	case ir.KindConfirm:
-		if j, ok := f.optTarget(s.OnConfirm); ok {
+		if j, ok := flowOptTarget(f, s.OnConfirm); ok {
 			edge(j, nil)
 		} else {
-			edge(f.next(s), nil)
+			edge(flowNext(f, s), nil)
 		}
 		orEnd(s.OnDeny)
 	case ir.KindLink:
 		edge(ir.End, g.one(slices.Sorted(maps.Keys(g.callee[i]))...))
 	case ir.KindCall:
-		edge(f.next(s), g.one(slices.Sorted(maps.Keys(g.callee[i]))...))
+		edge(flowNext(f, s), g.one(slices.Sorted(maps.Keys(g.callee[i]))...))
 	default:
-		edge(f.next(s), nil)
+		edge(flowNext(f, s), nil)
 	}
 	return out
 }
@@ -301,7 +301,7 @@ func (g *unsetGraph) splitFirstTests() map[int]int {
 		}
 		v := len(g.edges)
 		entries[i] = v
-		g.edges = append(g.edges, []unsetEdge{{to: f.whileBody(s)}})
+		g.edges = append(g.edges, []unsetEdge{{to: flowWhileBody(f, s)}})
 		g.kills = append(g.kills, nil)
 		for p := 0; p < n; p++ {
 			if inBody(f.Steps[p], s) {
@@ -338,7 +338,7 @@ func (g *unsetGraph) fixpoint(entries map[int]int) {
 			if s := p.Slot(name); s != nil && s.HasInitial && s.Initial != nil {
 				entry.set(i)
 			}
-			if s := ff.f.slots[name]; s != nil && s.ReadOnly && p.Slot(name) == nil {
+			if s := ff.f.SlotsByName[name]; s != nil && s.ReadOnly && p.Slot(name) == nil {
 				// A pattern's context is set when soni starts it.
 				entry.set(i)
 			}

@@ -14,7 +14,7 @@ func checkUnusedActions(c *checker) {
 	called := make(map[string]bool, len(c.p.Actions))
 	for _, f := range c.p.Flows {
 		for _, s := range f.Steps {
-			if a := s.calls(); a.Set {
+			if a := s.Calls(); a.Set {
 				called[a.V] = true
 			}
 		}

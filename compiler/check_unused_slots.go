@@ -78,7 +78,7 @@ func checkUnusedSlots(c *checker) {
 					used[s] = true
 				}
 				for _, f := range c.p.Flows {
-					if s := f.slots[name]; s != nil {
+					if s := f.SlotsByName[name]; s != nil {
 						used[s] = true
 					}
 				}
@@ -117,7 +117,7 @@ func checkUnusedSlots(c *checker) {
 	}
 	for _, f := range c.p.Flows {
 		for _, s := range f.Slots {
-			if s.Implicit || !s.Name.Set || used[s] || f.slots[s.Name.V] != s {
+			if s.Implicit || !s.Name.Set || used[s] || f.SlotsByName[s.Name.V] != s {
 				continue
 			}
 			if c.p.Slot(s.Name.V) != nil {

@@ -7,34 +7,23 @@ import (
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni/diag"
-	"github.com/soni-dev/soni/ir"
 )
 
 // This file holds what the control-flow and usage warnings (W001-W010)
 // share: graph algorithms, positions of names inside templates and
 // expressions, and small formatting helpers.
 
-// isKnownKind reports whether a step type is one of the language's.
-func isKnownKind(t string) bool {
-	for _, k := range ir.Kinds {
-		if string(k) == t {
-			return true
-		}
-	}
-	return false
-}
-
 // hasUnknownTarget reports whether any step of a flow names a jump target
 // that does not exist; the CFG then lacks edges the author meant, so
 // graph-based warnings on that flow would only add noise to the error.
 func hasUnknownTarget(f *flow) bool {
-	bad := func(s posStr) bool { return s.Set && f.target(s.V) == unknownTarget }
+	bad := func(s posStr) bool { return s.Set && flowTarget(f, s.V) == unknownTarget }
 	for _, s := range f.Steps {
 		if bad(s.JumpTo) || bad(s.OnInvalid) || bad(s.ExitTo) || bad(s.OnError) || bad(s.OnConfirm) || bad(s.OnDeny) {
 			return true
 		}
 		for _, c := range s.Cases {
-			if f.target(c.Target.V) == unknownTarget {
+			if flowTarget(f, c.Target.V) == unknownTarget {
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/soni-dev/soni/syntax"
 	"testing"
 
 	"github.com/soni-dev/soni/diag"
@@ -75,9 +76,9 @@ func TestBitset(t *testing.T) {
 
 func TestRefPositions(t *testing.T) {
 	t.Parallel()
-	inline := posStr{V: "x", Pos: flowPos(3, 10), Mode: ModeInline}
-	block := posStr{V: "x", Pos: flowPos(5, 7), Mode: ModeBlock}
-	approx := posStr{V: "x", Pos: flowPos(9, 4), Mode: ModeApprox}
+	inline := posStr{V: "x", Pos: flowPos(3, 10), Mode: syntax.ModeInline}
+	block := posStr{V: "x", Pos: flowPos(5, 7), Mode: syntax.ModeBlock}
+	approx := posStr{V: "x", Pos: flowPos(9, 4), Mode: syntax.ModeApprox}
 	for _, tc := range []struct {
 		name string
 		src  posStr

@@ -24,7 +24,7 @@ func suggestInto(d *diag.Diagnostic, name string, candidates []string) {
 func runeLineCol(s string, offset int) (line, col int) { return runePos([]rune(s), offset) }
 
 // lastPathKey returns the last key of a data path, without any index:
-// "flows.f.steps[2].condition" gives "condition".
+// "flows.f.StepsByID[2].condition" gives "condition".
 func lastPathKey(path string) string {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		path = path[i+1:]

@@ -57,12 +57,12 @@ func TestRefUtils(t *testing.T) {
 		assert.Equal(t, [2]int{tc.line, tc.col}, [2]int{line, col}, "%q at %d", tc.s, tc.off)
 	}
 	for path, want := range map[string]string{
-		"flows.f.steps[2].condition":      "condition",
-		"flows.f.steps[2].slots.x.expr":   "expr",
-		"flows.f.steps[2].do[0].evaluate": "evaluate",
-		"slots.amount.validation":         "validation",
-		"x":                               "x",
-		"a.b[3]":                          "b",
+		"flows.f.StepsByID[2].condition":      "condition",
+		"flows.f.StepsByID[2].slots.x.expr":   "expr",
+		"flows.f.StepsByID[2].do[0].evaluate": "evaluate",
+		"slots.amount.validation":             "validation",
+		"x":                                   "x",
+		"a.b[3]":                              "b",
 	} {
 		assert.Equal(t, want, lastPathKey(path), path)
 	}

@@ -340,7 +340,7 @@ func (c *checker) anySlot(name string) bool {
 		return true
 	}
 	for _, f := range c.p.Flows {
-		if f.slots[name] != nil {
+		if f.SlotsByName[name] != nil {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ package compiler
 
 import (
 	"bytes"
+	"github.com/soni-dev/soni/syntax"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -220,7 +221,13 @@ func loadInput(in input, opts Options) filePart {
 	part.proj = &project{}
 	dropIgnoredKeys(p, &part.ds)
 	schemaCheck(p, &part.ds)
-	d := &decoder{p: p, file: in.name, lines: bytes.Split(p.file.Src, []byte("\n")), ds: &part.ds, proj: part.proj}
-	d.decodeFile()
+	r := syntax.NewReader(in.name, p.file.Src, p.body, p.anchors, &part.ds)
+	f := syntax.DecodeFlowsTree(r, p.body)
+	part.proj.Settings = f.Settings
+	part.proj.Slots = f.Slots
+	part.proj.Actions = f.Actions
+	part.proj.Validators = f.Validators
+	part.proj.Flows = f.Flows
+	part.proj.Responses = f.Responses
 	return part
 }

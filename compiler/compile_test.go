@@ -426,28 +426,6 @@ func TestCRLFPositions(t *testing.T) {
 	assert.Equal(t, 10, crlf.Diags[0].Pos.Line)
 }
 
-// TestSharedEmptyStepGroupsStayEmpty: steps without a group's fields share
-// one empty group, which nothing may write to.
-func TestSharedEmptyStepGroupsStayEmpty(t *testing.T) {
-	t.Parallel()
-	files := genProject(5, 2)
-	files = append(files, Source{Name: "ten.yaml", Src: mustRead(t, "../testdata/ten_mistakes.yaml")})
-	CompileSources(files, Options{})
-	assert.Zero(t, noCollect)
-	assert.Zero(t, noSet)
-	assert.Zero(t, noBranch)
-	assert.Zero(t, noWhile)
-	assert.Zero(t, noAction)
-	assert.Zero(t, noLink)
-	assert.Zero(t, noConfirm)
-}
-
-func mustRead(t *testing.T, name string) []byte {
-	b, err := os.ReadFile(name)
-	require.NoError(t, err)
-	return b
-}
-
 // TestSlotNamedLikeBuiltinKeepsTheFunction: a slot named len is the slot as
 // a bare name, and len(...) is still the function.
 func TestSlotNamedLikeBuiltinKeepsTheFunction(t *testing.T) {

@@ -238,7 +238,7 @@ func lowerFlow(p *project, f *flow) *ir.Flow {
 		out.Triggers = append(out.Triggers, t.V)
 	}
 	for _, s := range f.Slots {
-		if f.slots[s.Name.V] == s && p.slots[s.Name.V] == nil {
+		if f.SlotsByName[s.Name.V] == s && p.slots[s.Name.V] == nil {
 			out.Slots = append(out.Slots, lowerSlot(s))
 		}
 	}
@@ -275,15 +275,15 @@ func exprOf(s posStr) *ir.Expr {
 
 func ptr(i int) *int { return &i }
 
-func (f *flow) optPtr(s posStr) *int {
-	if i, ok := f.optTarget(s); ok {
+func flowOptPtr(f *flow, s posStr) *int {
+	if i, ok := flowOptTarget(f, s); ok {
 		return ptr(i)
 	}
 	return nil
 }
 
 func lowerStep(p *project, f *flow, s *step) *ir.Node {
-	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: f.next(s)}
+	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: flowNext(f, s)}
 	for _, r := range s.Replaces {
 		n.Replaces = append(n.Replaces, r.V)
 	}
@@ -312,7 +312,7 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 		n.ErrorMessage = msgOf(s.ErrorMessage, s.ErrorResp)
 		n.Force = s.Force
 		n.MaxAttempts = s.MaxAttempts
-		n.OnInvalid = f.optPtr(s.OnInvalid)
+		n.OnInvalid = flowOptPtr(f, s.OnInvalid)
 	case ir.KindSet:
 		n.Condition = exprOf(s.Condition)
 		for _, a := range s.Assign {
@@ -329,26 +329,26 @@ func lowerStep(p *project, f *flow, s *step) *ir.Node {
 		n.Slot = s.Slot.V
 		n.Evaluate = exprOf(s.Evaluate)
 		for _, c := range s.Cases {
-			n.Cases = append(n.Cases, ir.Case{Pattern: strings.TrimSpace(c.Pattern.V), Target: f.target(c.Target.V)})
+			n.Cases = append(n.Cases, ir.Case{Pattern: strings.TrimSpace(c.Pattern.V), Target: flowTarget(f, c.Target.V)})
 		}
 	case ir.KindWhile:
 		n.Condition = exprOf(s.Condition)
-		n.Body = ptr(f.whileBody(s))
-		n.Exit = ptr(f.whileExit(s))
+		n.Body = ptr(flowWhileBody(f, s))
+		n.Exit = ptr(flowWhileExit(f, s))
 		n.Next = *n.Exit
 	case ir.KindAction:
 		n.Action = s.Call.V
 		for _, m := range s.MapOutputs {
 			n.MapOutputs = append(n.MapOutputs, ir.Mapping{Output: m.Output.V, Slot: m.Slot.V})
 		}
-		n.OnError = f.optPtr(s.OnError)
+		n.OnError = flowOptPtr(f, s.OnError)
 	case ir.KindLink, ir.KindCall:
 		n.Target = s.Target.V
 	case ir.KindConfirm:
 		n.Slot = s.Slot.V
 		n.Message = msgOf(s.Message, s.Response)
-		n.OnConfirm = f.optPtr(s.OnConfirm)
-		n.OnDeny = f.optPtr(s.OnDeny)
+		n.OnConfirm = flowOptPtr(f, s.OnConfirm)
+		n.OnDeny = flowOptPtr(f, s.OnDeny)
 	}
 	return n
 }

@@ -39,21 +39,21 @@ func (p *project) resolve() {
 		}
 	}
 	for _, f := range p.Flows {
-		f.resolve(p)
+		resolveFlow(f, p)
 	}
 }
 
-func (f *flow) resolve(p *project) {
+func resolveFlow(f *flow, p *project) {
 	for _, s := range f.Steps {
 		if s.ID.Set {
-			if _, dup := f.steps[s.ID.V]; !dup {
-				f.steps[s.ID.V] = s
+			if _, dup := f.StepsByID[s.ID.V]; !dup {
+				f.StepsByID[s.ID.V] = s
 			}
 		}
 	}
 	for _, s := range f.Slots {
-		if _, dup := f.slots[s.Name.V]; !dup && s.Name.Set {
-			f.slots[s.Name.V] = s
+		if _, dup := f.SlotsByName[s.Name.V]; !dup && s.Name.Set {
+			f.SlotsByName[s.Name.V] = s
 		}
 	}
 	if ir.IsPattern(f.Name.V) {
@@ -63,7 +63,7 @@ func (f *flow) resolve(p *project) {
 				return
 			}
 			s := &slotDef{Name: posStr{V: name, Pos: f.Pos, Set: true}, Resolved: t, Flow: f, Implicit: true, ReadOnly: true, Pos: f.Pos, Path: f.Path}
-			f.slots[name] = s
+			f.SlotsByName[name] = s
 			f.Slots = append(f.Slots, s)
 		}
 		add(ir.ContextSlot, ir.TypeAny)
@@ -76,7 +76,7 @@ func (f *flow) resolve(p *project) {
 			return
 		}
 		s := &slotDef{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
-		f.slots[name.V] = s
+		f.SlotsByName[name.V] = s
 		f.Slots = append(f.Slots, s)
 	}
 	for _, s := range f.Steps {
@@ -99,7 +99,7 @@ func (f *flow) resolve(p *project) {
 		}
 		for _, e := range s.Do {
 			if e.Step == nil {
-				e.Step = f.steps[e.Ref.V]
+				e.Step = f.StepsByID[e.Ref.V]
 			}
 			if e.Step != nil && e.Step.Loop == nil && e.Step != s {
 				e.Step.Loop = s
@@ -110,11 +110,11 @@ func (f *flow) resolve(p *project) {
 
 // target resolves a jump target of a flow to a step index, ir.End for
 // __end__, or -2 when unknown.
-func (f *flow) target(name string) int {
+func flowTarget(f *flow, name string) int {
 	if name == ir.EndStep {
 		return ir.End
 	}
-	if s := f.steps[name]; s != nil {
+	if s := f.StepsByID[name]; s != nil {
 		return s.Index
 	}
 	return -2

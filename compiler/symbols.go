@@ -139,7 +139,7 @@ func (b *symbolBuilder) slotID(f *flow, name string) (SymbolID, bool) {
 	if s := p.slots[name]; s != nil {
 		return SymbolID{Kind: SymbolSlot, Name: name}, true
 	}
-	if f != nil && f.slots[name] != nil {
+	if f != nil && f.SlotsByName[name] != nil {
 		return SymbolID{Kind: SymbolSlot, Name: name, Scope: f.Name.V}, true
 	}
 	return SymbolID{}, false
@@ -280,7 +280,7 @@ func (b *symbolBuilder) anySlotID(name string) (SymbolID, bool) {
 		return id, true
 	}
 	for _, f := range b.c.p.Flows {
-		if f.slots[name] != nil {
+		if f.SlotsByName[name] != nil {
 			return SymbolID{Kind: SymbolSlot, Name: name, Scope: f.Name.V}, true
 		}
 	}
@@ -295,7 +295,7 @@ func (b *symbolBuilder) flow(f *flow) {
 		if !s.Implicit {
 			d.Slots = append(d.Slots, s.Name.V)
 		}
-		if f.slots[s.Name.V] == s && !s.ReadOnly {
+		if f.SlotsByName[s.Name.V] == s && !s.ReadOnly {
 			b.slotDef(s, f)
 		}
 	}
@@ -303,12 +303,12 @@ func (b *symbolBuilder) flow(f *flow) {
 	b.out.Defs = append(b.out.Defs, d)
 	b.add(Occurrence{ID: id, Pos: f.Name.Pos, Def: true})
 	target := func(s *step, t posStr) {
-		if t.Set && f.steps[t.V] != nil {
+		if t.Set && f.StepsByID[t.V] != nil {
 			b.add(Occurrence{ID: SymbolID{Kind: SymbolStep, Name: t.V, Scope: f.Name.V}, Pos: t.Pos, Flow: f.Name.V, Step: s.ID.V})
 		}
 	}
 	for _, s := range f.Steps {
-		if s.ID.Set && f.steps[s.ID.V] == s {
+		if s.ID.Set && f.StepsByID[s.ID.V] == s {
 			sid := SymbolID{Kind: SymbolStep, Name: s.ID.V, Scope: f.Name.V}
 			b.out.Defs = append(b.out.Defs, &Definition{ID: sid, Pos: s.ID.Pos, Type: s.Type.V})
 			b.add(Occurrence{ID: sid, Pos: s.ID.Pos, Def: true, Flow: f.Name.V, Step: s.ID.V})
@@ -342,7 +342,7 @@ func (b *symbolBuilder) flow(f *flow) {
 				b.add(Occurrence{ID: SymbolID{Kind: SymbolFlow, Name: s.Target.V}, Pos: s.Target.Pos, Flow: f.Name.V, Step: s.ID.V})
 			}
 		}
-		if c := s.calls(); c.Set && p.actions[c.V] != nil {
+		if c := s.Calls(); c.Set && p.actions[c.V] != nil {
 			b.add(Occurrence{ID: SymbolID{Kind: SymbolAction, Name: c.V}, Pos: c.Pos, Flow: f.Name.V, Step: s.ID.V})
 		}
 	}

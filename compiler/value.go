@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/goccy/go-yaml/ast"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // toValue converts a YAML tree to generic data for the schema validator:
@@ -10,12 +11,15 @@ import (
 // yaml.NodeToValue, but without reflection: it is several times faster on
 // large projects. Alias expansion has been bounded by checkTree already.
 func (p *parsed) toValue(n ast.Node) any {
-	d := decoder{p: p}
+	d := valueReader{syntax.NewReader(p.file.Path, nil, nil, p.anchors, nil)}
 	return d.toValue(n, 0)
 }
 
-func (d *decoder) toValue(n ast.Node, depth int) any {
-	n = d.unwrap(n)
+// valueReader converts trees to generic data.
+type valueReader struct{ *syntax.Reader }
+
+func (d valueReader) toValue(n ast.Node, depth int) any {
+	n = d.Unwrap(n)
 	if depth > 10_000 {
 		return nil
 	}
@@ -28,16 +32,16 @@ func (d *decoder) toValue(n ast.Node, depth int) any {
 				merges = append(merges, mv.Value)
 				continue
 			}
-			k, _ := d.scalar(mv.Key)
+			k, _ := d.Scalar(mv.Key)
 			ks, ok := k.(string)
 			if !ok {
-				ks = d.scalarStr(mv.Key, "").V
+				ks = d.Str(mv.Key, "").V
 			}
 			m[ks] = d.toValue(mv.Value, depth+1)
 		}
 		for _, mn := range merges {
 			var srcs []ast.Node
-			if seq, ok := d.unwrap(mn).(*ast.SequenceNode); ok {
+			if seq, ok := d.Unwrap(mn).(*ast.SequenceNode); ok {
 				srcs = seq.Values
 			} else {
 				srcs = []ast.Node{mn}
@@ -60,6 +64,6 @@ func (d *decoder) toValue(n ast.Node, depth int) any {
 		}
 		return out
 	}
-	v, _ := d.scalar(n)
+	v, _ := d.Scalar(n)
 	return v
 }

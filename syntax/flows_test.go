@@ -1,0 +1,173 @@
+package syntax
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/ir"
+)
+
+const sample = `# A sample project file.
+version: "1.0"
+slots:
+  amount:  # how much
+    type: number
+flows:
+  transfer:
+    description: Send money
+    trigger:
+      intents:
+        - send money  # the usual words
+    steps:
+      # Ask first.
+      - step: ask
+        type: collect
+        slot: amount
+        message: "How much?"
+      - step: loop
+        type: while
+        condition: "amount > 0"
+        do:
+          # inline body
+          - step: body
+            type: say
+            message: "{amount}"
+            jump_to: __end_flow__
+responses:
+  utter_hi:
+    - text: Hi
+      # a button
+      buttons:
+        - {title: "Yes", payload: /yes}
+# the end
+`
+
+func TestDecodeFlows(t *testing.T) {
+	f, err := DecodeFlows("p.yaml", []byte(sample))
+	require.NoError(t, err)
+	assert.Equal(t, "1.0", f.Version.V)
+	require.Len(t, f.Slots, 1)
+	assert.Equal(t, ir.TypeNumber, f.Slots[0].Resolved)
+	assert.Equal(t, Pos{File: "p.yaml", Line: 4, Col: 3}, f.Slots[0].Pos)
+	require.Len(t, f.Flows, 1)
+	fl := f.Flows[0]
+	assert.Equal(t, "transfer", fl.Name.V)
+	assert.Equal(t, []string{"send money"}, strs(fl.Triggers))
+	require.Len(t, fl.Steps, 3)
+	assert.Equal(t, 2, fl.Main)
+	body := fl.Steps[2]
+	assert.True(t, body.Inline)
+	assert.Equal(t, "flows.transfer.steps[1].do[0]", body.Path)
+	assert.Equal(t, ir.EndStep, body.JumpTo.V, "__end_flow__ reads as __end__")
+	assert.Equal(t, Pos{File: "p.yaml", Line: 17, Col: 19}, fl.Steps[0].Message.Pos)
+	require.Len(t, f.Responses, 1)
+	assert.Equal(t, "/yes", f.Responses[0].Variations[0].Buttons[0].Payload.V)
+
+	// Each comment is on the node it belongs to.
+	assert.Equal(t, &Comment{Head: []string{"A sample project file."}}, f.Comments.Get("version"))
+	assert.Equal(t, &Comment{Line: "how much"}, f.Slots[0].Comments.Get(""))
+	assert.Equal(t, &Comment{Line: "the usual words"}, fl.Comments.Get("trigger.intents[0]"))
+	assert.Equal(t, &Comment{Head: []string{"Ask first."}}, fl.Steps[0].Comments.Get(""))
+	assert.Equal(t, &Comment{Head: []string{"inline body"}}, body.Comments.Get(""))
+	assert.Equal(t, &Comment{Head: []string{"a button"}}, f.Responses[0].Variations[0].Comments.Get("buttons"))
+	assert.Equal(t, []string{"the end"}, f.Foot)
+}
+
+func strs(ss []Str) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.V
+	}
+	return out
+}
+
+func TestDecodeFlowsErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"invalid YAML", "flows: [\n", "p.yaml: invalid YAML"},
+		{"two documents", "a: 1\n---\nb: 2\n", "more than one YAML document"},
+		{"not a mapping", "- a\n", "is a list, not a mapping"},
+		{"duplicate key", "flows: {}\nflows: {}\n", `key "flows" is already defined at 1:1`},
+		{"version", "version: \"2.0\"\n", `unsupported version "2.0"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeFlows("p.yaml", []byte(tt.src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	_, err := DecodeFlows("p.yaml", []byte("version: \"2.0\"\n"))
+	var le diag.ListError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, diag.CodeVersion, le[0].Code)
+}
+
+// projectFiles lists the example projects' and test data's project files
+// (not conversation tests).
+func projectFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, root := range []string{"../flows", "../testdata"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if base := d.Name(); base == "tests" || strings.HasPrefix(base, ".") || base == "rasa" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
+				src, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				if isProjectFile(src) {
+					out = append(out, p)
+				}
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	return out
+}
+
+// isProjectFile reports whether a file defines flows, slots, actions or
+// responses at its top level.
+func isProjectFile(src []byte) bool {
+	for _, k := range []string{"flows:", "slots:", "actions:", "responses:", "validators:"} {
+		for _, l := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(l, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestSharedEmptyStepGroupsStayEmpty: steps without a group's fields share
+// one empty group, which decoding never writes to.
+func TestSharedEmptyStepGroupsStayEmpty(t *testing.T) {
+	for _, p := range projectFiles(t) {
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		_, _ = DecodeFlows(p, src)
+	}
+	assert.Zero(t, noCollect)
+	assert.Zero(t, noSet)
+	assert.Zero(t, noBranch)
+	assert.Zero(t, noWhile)
+	assert.Zero(t, noAction)
+	assert.Zero(t, noLink)
+	assert.Zero(t, noConfirm)
+}

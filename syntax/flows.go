@@ -33,8 +33,19 @@ type File struct {
 	// ("version", "flows"...); the comment lines at the top of the file
 	// are the head of "" (written before the first key).
 	Comments Comments
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 	// Foot are the comment lines after the last key.
 	Foot []string
+}
+
+// Field is a key the model has no field for, with its value as generic
+// data (see Reader.Generic): the schema reports the keys soni does not
+// know, and the model keeps them, so that writing a file back loses
+// nothing.
+type Field struct {
+	Key   Str
+	Value any
 }
 
 // Response is a response definition: a name and its variations.
@@ -64,6 +75,12 @@ type Variation struct {
 	Path        string
 	// Comments are the variation's comments ("" is its list item).
 	Comments Comments
+	// OneLine is true for a variation written as a flow mapping, {a: 1, b: 2}:
+	// Encode writes it so again when its values allow, which keeps a
+	// comment after it on the line it is about (# soni:ignore).
+	OneLine bool
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 }
 
 // SlotCond is one condition of a variation: the slot and the value it
@@ -137,6 +154,12 @@ type Slot struct {
 	Path     string
 	// Comments are the slot's comments ("" is its key or list item).
 	Comments Comments
+	// OneLine is true for a slot written as a flow mapping, {a: 1, b: 2}:
+	// Encode writes it so again when its values allow, which keeps a
+	// comment after it on the line it is about (# soni:ignore).
+	OneLine bool
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 }
 
 // Action is an action or validator declaration.
@@ -156,6 +179,8 @@ type Action struct {
 	Path      string
 	// Comments are the action's comments ("" is its key).
 	Comments Comments
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 }
 
 // Flow is a flow definition.
@@ -185,6 +210,8 @@ type Flow struct {
 	SlotsByName map[string]*Slot
 	// Comments are the flow's comments ("" is its key).
 	Comments Comments
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 }
 
 // Step returns the step with the given id, or nil.
@@ -226,6 +253,12 @@ type Step struct {
 
 	// Comments are the step's comments ("" is its list item).
 	Comments Comments
+	// OneLine is true for a step written as a flow mapping, {a: 1, b: 2}:
+	// Encode writes it so again when its values allow, which keeps a
+	// comment after it on the line it is about (# soni:ignore).
+	OneLine bool
+	// Extra are the keys the model has no field for, in file order.
+	Extra []Field
 
 	*CollectFields
 	*SetFields
@@ -510,6 +543,8 @@ func (d *flowDecoder) decodeFile(body ast.Node) {
 			for _, r := range d.Entries(e.Value, "responses") {
 				d.file.Responses = append(d.file.Responses, d.response(r))
 			}
+		default:
+			d.file.Extra = append(d.file.Extra, d.field(e))
 		}
 	}
 }
@@ -560,6 +595,7 @@ var TypeAliases = map[string]ir.SlotType{
 // slot decodes a slot definition mapping.
 func (d *flowDecoder) slot(n ast.Node, name Str, path string) *Slot {
 	s := &Slot{Name: name, Pos: name.Pos, Path: path, Resolved: ir.TypeText}
+	s.OneLine = d.oneLine(n)
 	for _, e := range d.Entries(n, path) {
 		switch e.Key.V {
 		case "name":
@@ -626,6 +662,8 @@ func (d *flowDecoder) slot(n ast.Node, name Str, path string) *Slot {
 			s.Initial = d.Generic(e.Value)
 			s.HasInitial = true
 			s.InitialPos = d.Pos(e.Value)
+		default:
+			s.Extra = append(s.Extra, d.field(e))
 		}
 	}
 	if s.Type.Set {
@@ -677,6 +715,8 @@ func (d *flowDecoder) action(e Entry) *Action {
 			a.RequiredOutputs = d.StrList(f.Value, f.Key.Path)
 		case "run":
 			a.Run = d.run(f.Value, f.Key.Path, &a.Durations)
+		default:
+			a.Extra = append(a.Extra, d.field(f))
 		}
 	}
 	return a
@@ -787,6 +827,8 @@ func (d *flowDecoder) flow(e Entry) *Flow {
 				st := d.step(f, it, d.ItemPos(g.Value, i, it), Index(g.Key.Path, i), &inline)
 				f.Steps = append(f.Steps, st)
 			}
+		default:
+			f.Extra = append(f.Extra, d.field(g))
 		}
 	}
 	f.Main = len(f.Steps)
@@ -800,6 +842,7 @@ func (d *flowDecoder) flow(e Entry) *Flow {
 // step decodes one step; inline while-body steps are appended to inline.
 func (d *flowDecoder) step(f *Flow, n ast.Node, pos Pos, path string, inline *[]*Step) *Step {
 	s := NewStep(f, pos, path)
+	s.OneLine = d.oneLine(n)
 	str := func(e Entry) Str { return d.Str(e.Value, e.Key.Path) }
 	// jump reads a jump target: the Python framework's __end_flow__ is
 	// read as __end__, with a warning.
@@ -901,6 +944,8 @@ func (d *flowDecoder) step(f *Flow, n ast.Node, pos Pos, path string, inline *[]
 			s.Confirm().OnConfirm = jump(str(e), "on_confirm")
 		case "on_deny":
 			s.Confirm().OnDeny = jump(str(e), "on_deny")
+		default:
+			s.Extra = append(s.Extra, d.field(e))
 		}
 	}
 	if s.Kind == ir.KindBranch {
@@ -990,7 +1035,7 @@ func (d *flowDecoder) response(e Entry) *Response {
 	r := &Response{Name: e.Key, Pos: e.Key.Pos, Path: e.Key.Path}
 	for i, it := range d.ItemsAt(e.Value, e.Key.Path) {
 		p := Index(e.Key.Path, i)
-		v := &Variation{Pos: d.ItemPos(e.Value, i, it), Path: p}
+		v := &Variation{Pos: d.ItemPos(e.Value, i, it), Path: p, OneLine: d.oneLine(it)}
 		for _, f := range d.Entries(it, p) {
 			switch f.Key.V {
 			case "text":
@@ -1031,6 +1076,8 @@ func (d *flowDecoder) response(e Entry) *Response {
 				for _, g := range d.Entries(f.Value, f.Key.Path) {
 					v.Translation = append(v.Translation, &Translation{Lang: g.Key, Text: d.Str(g.Value, g.Key.Path)})
 				}
+			default:
+				v.Extra = append(v.Extra, d.field(f))
 			}
 		}
 		r.Variations = append(r.Variations, v)
@@ -1112,4 +1159,15 @@ func (f *File) Attach(byPath map[string]*Comment, foot []string) {
 		(*owner)[rel] = c
 	}
 	f.Foot = append(f.Foot, foot...)
+}
+
+// field reads an entry the model has no field for.
+func (d *flowDecoder) field(e Entry) Field {
+	return Field{Key: e.Key, Value: d.Generic(e.Value)}
+}
+
+// oneLine reports whether n is a mapping written on one line, {a: 1, b: 2}.
+func (d *flowDecoder) oneLine(n ast.Node) bool {
+	m, ok := n.(*ast.MappingNode)
+	return ok && m.IsFlowStyle
 }

@@ -171,3 +171,49 @@ func TestSharedEmptyStepGroupsStayEmpty(t *testing.T) {
 	assert.Zero(t, noLink)
 	assert.Zero(t, noConfirm)
 }
+
+// TestEncodeWritersFile: a file built by a writer (no positions, steps
+// made with and without NewStep) encodes with the comments it set, and
+// decodes back to the same definitions.
+func TestEncodeWritersFile(t *testing.T) {
+	ask := NewStep(nil, Pos{}, "")
+	ask.ID, ask.Type, ask.Slot, ask.Message = S("ask"), S("collect"), S("amount"), S("How much?")
+	ask.Collect().Validator = S("value > 0")
+	ask.Comments.AddHead("", "Rasa asked with a form.\nneeds a person: check the form's rules")
+	ask.Comments.SetLine("slot", "soni:ignore W017")
+	done := &Step{ID: S("done"), Type: S("say"), Message: S("Sent {amount}.")}
+	fl := &Flow{Name: S("send"), Description: S("Send money"), Triggers: []Str{S("send money")}, Steps: []*Step{ask, done}}
+	fl.Comments.AddHead("", "Imported from rasa.")
+	f := &File{Version: S("1.0"), Flows: []*Flow{fl}, Foot: []string{"the end"}}
+	f.Comments.AddHead("", "Written by a test.")
+	out, err := Encode(f)
+	require.NoError(t, err)
+	assert.Equal(t, `# Written by a test.
+version: "1.0"
+flows:
+  # Imported from rasa.
+  send:
+    description: "Send money"
+    trigger:
+      intents:
+        - "send money"
+    steps:
+      # Rasa asked with a form.
+      # needs a person: check the form's rules
+      - step: ask
+        type: collect
+        slot: amount  # soni:ignore W017
+        message: "How much?"
+        validator: "value > 0"
+      - step: done
+        type: say
+        message: "Sent {amount}."
+# the end
+`, string(out))
+	back, err := DecodeFlows("p.yaml", out)
+	require.NoError(t, err)
+	require.Len(t, back.Flows, 1)
+	require.Len(t, back.Flows[0].Steps, 2)
+	assert.Equal(t, "value > 0", back.Flows[0].Steps[0].Validator.V)
+	assert.Equal(t, &Comment{Line: "soni:ignore W017"}, back.Flows[0].Steps[0].Comments.Get("slot"))
+}

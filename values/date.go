@@ -5,22 +5,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/tmpl"
 )
 
-// months maps normalized English and Spanish month names and the English
-// abbreviations to month numbers. A month counts only next to a day
-// number, so "mar" (also Spanish for "sea") and "may" are read as months
-// only in "Mar 5" or "5 mar".
-var months = map[string]time.Month{
-	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
-	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-	"oct": 10, "nov": 11, "dec": 12,
-	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6,
-	"julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10,
-	"noviembre": 11, "diciembre": 12,
-}
+// months maps normalized month names and abbreviations (the lexicon's
+// months) to month numbers. A month counts only next to a day number, so
+// "mar" (also Spanish for "sea") and "may" are read as months only in
+// "Mar 5" or "5 mar".
+var months = func() map[string]time.Month {
+	m := map[string]time.Month{}
+	for w, n := range lexicon.Number("months") {
+		m[w] = time.Month(n)
+	}
+	return m
+}()
 
 // dateFinder collects the dates found in a text.
 type dateFinder struct {
@@ -207,7 +206,7 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 // dayNumber reads a day of the month: "5", "05", "5th", "1st", "22nd",
 // "3rd", and the Spanish ordinal "1º".
 func dayNumber(w string) (int, bool) {
-	for _, suf := range []string{"st", "nd", "rd", "th", "º", "ª"} {
+	for _, suf := range ordinalSuffixes {
 		if strings.HasSuffix(w, suf) {
 			w = w[:len(w)-len(suf)]
 			break

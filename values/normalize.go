@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/soni-dev/soni/lexicon"
 )
 
 // fold maps lower-case accented Latin letters to their plain form. It is
@@ -135,41 +137,21 @@ func normalized(s string) bool {
 	return true
 }
 
-// The yes and no words. Each entry is a normalized word or phrase.
+// The yes and no words and phrases, normalized: the lexicon's yes, no,
+// yes_alone, no_alone, yes_negated and fillers.
 var (
-	yesWords = []string{
-		"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "true",
-		"confirm", "confirmed", "correct", "right", "affirmative", "absolutely",
-		"definitely", "of course", "sure thing", "go ahead", "do it", "please do",
-		"perfect", "great", "sounds good", "exactly", "yes please",
-		"certainly", "why not", "thats right", "thats correct", "that is right", "that is correct",
-		"that works", "works for me", "sounds great", "sounds perfect", "looks good", "looks right",
-		"all good", "alright", "all right", "fine", "fine by me", "yea", "go for it",
-		"lets do it", "do that", "proceed", "confirmed thanks", "yes go ahead", "yes do it",
-		"adelante", "venga", "hazlo", "okey", "oki",
-		"si", "claro", "vale", "dale", "correcto", "exacto", "afirmativo",
-		"confirmo", "confirmar", "de acuerdo", "por supuesto", "perfecto",
-		"claro que si", "por supuesto que si",
-	}
-	noWords = []string{
-		"no", "nope", "nah", "false", "cancel", "incorrect", "wrong",
-		"negative", "not really", "no way", "dont", "do not", "nay", "not quite", "not yet",
-		"no thanks", "no thank you", "better not", "lets not", "hold off", "no gracias",
-		"mejor no", "ni hablar", "todavia no", "aun no", "de momento no",
-		"not at all", "not now", "i dont think so", "thats wrong", "that is wrong",
-		"cancelar", "cancela", "negativo", "incorrecto", "para nada",
-		"de ninguna manera", "nunca", "claro que no", "por supuesto que no",
-	}
-	// soloWords answer only as the whole message: "y" and "n" are too
-	// short to be recognised at the start of a longer one ("y luego..." is
-	// Spanish for "and then...").
-	soloYes = []string{"y", "k"}
-	soloNo  = []string{"n"}
+	yesWords = lexicon.Get("yes")
+	noWords  = lexicon.Get("no")
+	// soloYes and soloNo answer only as the whole message: "y" and "n"
+	// are too short to be recognised at the start of a longer one ("y
+	// luego..." is Spanish for "and then...").
+	soloYes = lexicon.Get("yes_alone")
+	soloNo  = lexicon.Get("no_alone")
+	// yesNegated after a yes word make it a no: "of course not", "claro
+	// que no".
+	yesNegated = lexicon.Phrases("yes_negated")
 	// fillers may come before the yes or no word: "well, yes".
-	fillers = map[string]bool{
-		"well": true, "oh": true, "um": true, "uh": true, "hmm": true,
-		"ah": true, "pues": true, "eh": true, "mm": true,
-	}
+	fillers = lexicon.Set("fillers")
 )
 
 var yesNoPhrases = func() map[string]bool {
@@ -298,7 +280,7 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 		}
 		// A yes word negated right after it is a no: "of course not",
 		// "absolutely not", "claro que no".
-		if v && len(words) > k && (words[k] == "not" || (words[k] == "que" && len(words) > k+1 && words[k+1] == "no")) {
+		if v && negatedAt(words, k) {
 			return false, true
 		}
 		return v, true
@@ -306,7 +288,29 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 	return false, false
 }
 
-// maxPhraseWords is the length of the longest yes or no phrase.
+// negatedAt reports whether words[k:] starts with a yesNegated phrase.
+// words[len(words)-1] is the rest of the message, not one word.
+func negatedAt(words []string, k int) bool {
+	for _, neg := range yesNegated {
+		if len(words) < k+len(neg) {
+			continue
+		}
+		match := true
+		for i, w := range neg {
+			if words[k+i] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPhraseWords is the length of the longest yes or no phrase
+// (TestYesNoPhrasesFit).
 const maxPhraseWords = 4
 
 // firstWord splits a normalized text at its first space.

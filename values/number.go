@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/soni-dev/soni/lexicon"
 )
 
 // number is a number read from text.
@@ -54,10 +56,14 @@ func inWord(s string, start, end int) bool {
 	return false
 }
 
+// ordinalSuffixes are what may follow the digits of an ordinal: "st",
+// "nd", "rd", "th", "º", "ª" (the lexicon's ordinal_suffixes).
+var ordinalSuffixes = lexicon.Get("ordinal_suffixes")
+
 // ordinalSuffix reports whether rest starts with an ordinal suffix that
 // ends a word: "3rd", "1st", "2nd", "4th", "1º", "2ª".
 func ordinalSuffix(rest string) bool {
-	for _, suf := range []string{"st", "nd", "rd", "th", "º", "ª"} {
+	for _, suf := range ordinalSuffixes {
 		if len(rest) >= len(suf) && strings.EqualFold(rest[:len(suf)], suf) {
 			after := rest[len(suf):]
 			if after == "" {
@@ -113,16 +119,16 @@ func digitScale(rest string) (scale float64, n int) {
 		_, size := utf8.DecodeRuneInString(trimmed[end:])
 		end += size
 	}
-	switch Normalize(trimmed[:end]) {
-	case "thousand", "mil":
-		scale = 1e3
-	case "million", "millon", "millones":
-		scale = 1e6
-	default:
+	sc, ok := digitScales[Normalize(trimmed[:end])]
+	if !ok {
 		return 1, 0
 	}
-	return scale, len(rest) - len(trimmed) + end
+	return float64(sc), len(rest) - len(trimmed) + end
 }
+
+// digitScales are the lexicon's scales read right after digits:
+// thousand, million, mil, millón, millones.
+var digitScales = lexicon.Number("digit_scales")
 
 // times multiplies a number by a scale.
 func (n number) times(scale float64) number {
@@ -202,20 +208,11 @@ func findNumber(s string) (number, error) {
 	return found, nil
 }
 
-// numberWords are the small numbers users write as words, in English and
-// Spanish, normalized. "once" (Spanish 11) is left out: in English it is
-// not a number, and "un", "una", "a" and "an" are articles more often than
-// counts.
-var numberWords = map[string]int64{
-	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-	"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-	"cero": 0, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
-	"seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "doce": 12,
-	"trece": 13, "catorce": 14, "quince": 15, "dieciseis": 16,
-	"diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
-}
+// numberWords are the small numbers users write as words (the lexicon's
+// number_small), normalized. "once" (Spanish 11) is left out: in English
+// it is not a number, and "un", "una", "a" and "an" are articles more
+// often than counts.
+var numberWords = lexicon.Number("number_small")
 
 // findNumberWord finds the one number in words in a text with no digits:
 // "two adults" is 2, "tres noches" is 3, "two hundred and ten euros" is

@@ -1,6 +1,10 @@
 package values
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/soni-dev/soni/lexicon"
+)
 
 // Numbers in words, in English and Spanish, up to the billions: "seventy
 // five", "two hundred and ten", "a thousand", "cincuenta", "treinta y
@@ -27,59 +31,41 @@ type numberWord struct {
 	v    int64
 }
 
+// numberLexicon is every number word of the lexicon with what it does.
+// A word in two sections takes the later one's kind ("twenty" is small
+// and tens: tens).
 var numberLexicon = func() map[string]numberWord {
 	m := map[string]numberWord{}
-	for w, v := range numberWords {
-		m[w] = numberWord{kindSmall, v}
-	}
-	for w, v := range map[string]int64{
-		"thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-		"eighty": 80, "ninety": 90, "twenty": 20,
-		"treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
-		"setenta": 70, "ochenta": 80, "noventa": 90,
+	for _, sec := range []struct {
+		name string
+		kind wordKind
+	}{
+		{"number_small", kindSmall},
+		{"number_tens", kindTens},
+		{"number_compounds", kindSmall},
+		{"number_hundred", kindHundred},
+		{"number_hundreds", kindHundreds},
+		{"number_scales", kindScale},
+		{"number_dozen", kindDozen},
 	} {
-		m[w] = numberWord{kindTens, v}
+		for w, v := range lexicon.Number(sec.name) {
+			m[w] = numberWord{sec.kind, v}
+		}
 	}
-	for w, v := range map[string]int64{
-		"veintiuno": 21, "veintiun": 21, "veintiuna": 21, "veintidos": 22, "veintitres": 23,
-		"veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
-		"veintiocho": 28, "veintinueve": 29, "dieciseis": 16,
-	} {
-		m[w] = numberWord{kindSmall, v}
-	}
-	m["hundred"] = numberWord{kindHundred, 100}
-	for w, v := range map[string]int64{
-		"cien": 100, "ciento": 100, "doscientos": 200, "doscientas": 200,
-		"trescientos": 300, "trescientas": 300, "cuatrocientos": 400,
-		"cuatrocientas": 400, "quinientos": 500, "quinientas": 500,
-		"seiscientos": 600, "seiscientas": 600, "setecientos": 700,
-		"setecientas": 700, "ochocientos": 800, "ochocientas": 800,
-		"novecientos": 900, "novecientas": 900,
-	} {
-		m[w] = numberWord{kindHundreds, v}
-	}
-	for w, v := range map[string]int64{
-		"thousand": 1e3, "mil": 1e3, "million": 1e6, "millon": 1e6,
-		"millones": 1e6, "billion": 1e9,
-	} {
-		m[w] = numberWord{kindScale, v}
-	}
-	m["dozen"] = numberWord{kindDozen, 12}
-	m["docena"] = numberWord{kindDozen, 12}
-	for _, w := range []string{"a", "an", "un", "una"} {
+	for _, w := range lexicon.Get("number_articles") {
 		m[w] = numberWord{kindArticle, 1}
 	}
 	return m
 }()
 
-// notCounts are the words after "one" or "un" that make it no count:
-// "one moment", "one sec", "un momento", "one of them".
-var notCounts = map[string]bool{
-	"moment": true, "sec": true, "second": true, "minute": true, "min": true,
-	"mo": true, "momento": true, "momentito": true, "segundo": true, "minuto": true,
-	"of": true, "more": true, "last": true, "thing": true, "day": true, "time": true,
-	"way": true, "que": true, "poco": true, "rato": true,
-}
+// countOne are the words for one ("one", "un") that are no count before
+// a notCounts word: "one moment", "one sec", "un momento", "one of
+// them".
+var countOne, notCounts = lexicon.Set("count_one"), lexicon.Set("not_counts")
+
+// numberJoiners may join two number words of one number: "two hundred
+// and ten", "treinta y cinco".
+var numberJoiners = lexicon.Set("number_joiners")
 
 // multiplies reports whether a number word needs a count before it, so an
 // article can be that count: "a hundred", "a dozen", "un millón".
@@ -99,7 +85,7 @@ func wordNumber(norm string) (v int64, ok bool, ambiguous bool) {
 			i++
 			continue
 		}
-		if (w == "one" || w == "un" || w == "una" || w == "uno") && i+1 < len(words) && notCounts[words[i+1]] {
+		if countOne[w] && i+1 < len(words) && notCounts[words[i+1]] {
 			i += 2
 			continue
 		}
@@ -110,7 +96,7 @@ func wordNumber(norm string) (v int64, ok bool, ambiguous bool) {
 				j++
 				continue
 			}
-			if (words[j] == "and" || words[j] == "y") && j+1 < len(words) {
+			if numberJoiners[words[j]] && j+1 < len(words) {
 				if nx, isNum := numberLexicon[words[j+1]]; isNum && nx.kind != kindArticle && nx.kind != kindScale {
 					j += 2
 					continue
@@ -134,7 +120,7 @@ func parseRun(run []string) (int64, bool) {
 	var lastScale int64
 	lastTens := false
 	for _, w := range run {
-		if w == "and" || w == "y" {
+		if numberJoiners[w] {
 			continue
 		}
 		nw := numberLexicon[w]

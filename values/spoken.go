@@ -1,9 +1,12 @@
 package values
 
 import (
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/soni-dev/soni/internal/text"
+	"github.com/soni-dev/soni/lexicon"
 )
 
 // Dates as people say them, in English and Spanish: relative days
@@ -13,42 +16,41 @@ import (
 // Each is read against the clock's calendar day (docs/understanding.md,
 // "Dates").
 
-// relative maps normalized relative-day phrases to a day offset. Longer
-// phrases are tried first so "pasado mañana" is not read as "mañana".
-var relative = []struct {
-	words  []string
-	offset int
-}{
-	{[]string{"day", "after", "tomorrow"}, 2},
-	{[]string{"day", "before", "yesterday"}, -2},
-	{[]string{"pasado", "manana"}, 2},
-	{[]string{"next", "week"}, 7},
-	{[]string{"la", "semana", "que", "viene"}, 7},
-	{[]string{"la", "proxima", "semana"}, 7},
-	{[]string{"la", "semana", "proxima"}, 7},
-	{[]string{"today"}, 0},
-	{[]string{"tonight"}, 0},
-	{[]string{"hoy"}, 0},
-	{[]string{"tomorrow"}, 1},
-	{[]string{"tmrw"}, 1},
-	{[]string{"tomorow"}, 1},
-	{[]string{"tommorow"}, 1},
-	{[]string{"tommorrow"}, 1},
-	{[]string{"manana"}, 1},
-	{[]string{"yesterday"}, -1},
-	{[]string{"ayer"}, -1},
-	{[]string{"anteayer"}, -2},
+// relative holds the lexicon's relative_days: phrases that name a day by
+// its offset from today. Longer phrases are tried first so "pasado
+// mañana" is not read as "mañana".
+var relative = longestFirst(lexicon.Number("relative_days"))
+
+// countedPhrase is a phrase of words with a number.
+type countedPhrase struct {
+	words []string
+	n     int
 }
 
-// weekdays are the English and Spanish day names, normalized.
-var weekdays = map[string]time.Weekday{
-	"monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
-	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
-	"sunday": time.Sunday,
-	"lunes":  time.Monday, "martes": time.Tuesday, "miercoles": time.Wednesday,
-	"jueves": time.Thursday, "viernes": time.Friday, "sabado": time.Saturday,
-	"domingo": time.Sunday,
+// longestFirst orders a lexicon section's phrases by their number of
+// words, longest first, then alphabetically.
+func longestFirst(m map[string]int64) []countedPhrase {
+	out := make([]countedPhrase, 0, len(m))
+	for p, n := range m {
+		out = append(out, countedPhrase{strings.Fields(p), int(n)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].words) != len(out[j].words) {
+			return len(out[i].words) > len(out[j].words)
+		}
+		return strings.Join(out[i].words, " ") < strings.Join(out[j].words, " ")
+	})
+	return out
 }
+
+// weekdays are the lexicon's day names, normalized.
+var weekdays = func() map[string]time.Weekday {
+	m := map[string]time.Weekday{}
+	for w, n := range lexicon.Number("weekdays") {
+		m[w] = time.Weekday(n)
+	}
+	return m
+}()
 
 // How a weekday is qualified.
 const (
@@ -58,20 +60,44 @@ const (
 	weekdayLast          // "last Friday", "el viernes pasado": before today
 )
 
-var weekdayLeads = map[string]int{
-	"this": weekdayComing, "coming": weekdayComing, "este": weekdayComing,
-	"next": weekdayNext, "proximo": weekdayAfter, "last": weekdayLast,
-	"pasado": weekdayLast,
+// weekdayHow reads a weekday qualifier as the lexicon names it.
+var weekdayHow = map[string]int{"coming": weekdayComing, "next": weekdayNext, "after": weekdayAfter, "last": weekdayLast}
+
+// qualifiers reads a lexicon section of phrases that qualify a day, with
+// how, longest first.
+func qualifiers(section string) []countedPhrase {
+	m := map[string]int64{}
+	for w, h := range lexicon.Map(section) {
+		m[w] = int64(weekdayHow[h])
+	}
+	return longestFirst(m)
 }
+
+// weekdayLeads qualify a day name before it ("next Friday", "este
+// viernes"), weekdayTrails after it ("el viernes que viene"), and
+// weekends name the coming or next Saturday ("this weekend", "el fin de
+// semana").
+var (
+	weekdayLeads = func() map[string]int {
+		m := map[string]int{}
+		for w, h := range lexicon.Map("weekday_leads") {
+			m[w] = weekdayHow[h]
+		}
+		return m
+	}()
+	weekdayTrails = qualifiers("weekday_trails")
+	weekends      = qualifiers("weekends")
+)
+
+// spanLeads come before a span from today: "in", "en", "dentro de".
+var spanLeads = lexicon.Phrases("span_leads")
 
 // spanUnits are the units of "in 3 days", in days.
-var spanUnits = map[string]int{
-	"day": 1, "days": 1, "dia": 1, "dias": 1, "week": 7, "weeks": 7,
-	"semana": 7, "semanas": 7, "fortnight": 14,
-}
+var spanUnits = lexicon.Number("span_units")
 
-// spanCounts are the words that count a span: "in a week", "en dos días".
-var spanCounts = map[string]int{"a": 1, "an": 1, "one": 1, "un": 1, "una": 1, "uno": 1}
+// spanCounts are the words that count a span: "in a week", "en dos
+// días", "a couple of days".
+var spanCounts = longestFirst(lexicon.Number("span_counts"))
 
 // spokenDate reads a date said in words at words[i]: it returns the date
 // and how many words it took, or 0.
@@ -83,7 +109,7 @@ func spokenDate(words []string, i int, today func() time.Time) (time.Time, int) 
 				// "por la mañana" is "in the morning".
 				continue
 			}
-			return today().AddDate(0, 0, r.offset), len(r.words)
+			return today().AddDate(0, 0, r.n), len(r.words)
 		}
 	}
 	// Weekdays.
@@ -91,34 +117,29 @@ func spokenDate(words []string, i int, today func() time.Time) (time.Time, int) 
 		if wd, ok := weekdays[words[i+1]]; ok {
 			return weekday(today(), wd, lead), 2
 		}
-		if w == "this" && i+1 < len(words) && words[i+1] == "weekend" {
-			return weekday(today(), time.Saturday, weekdayComing), 2
-		}
-		if w == "next" && i+1 < len(words) && words[i+1] == "weekend" {
-			return weekday(today(), time.Saturday, weekdayNext), 2
-		}
 	}
 	if wd, ok := weekdays[w]; ok {
-		if text.HasPrefixWords(words[i+1:], []string{"que", "viene"}) {
-			return weekday(today(), wd, weekdayAfter), 3
-		}
-		if i+1 < len(words) && (words[i+1] == "proximo" || words[i+1] == "pasado") {
-			return weekday(today(), wd, weekdayLeads[words[i+1]]), 2
+		for _, t := range weekdayTrails {
+			if text.HasPrefixWords(words[i+1:], t.words) {
+				return weekday(today(), wd, t.n), 1 + len(t.words)
+			}
 		}
 		return weekday(today(), wd, weekdayComing), 1
 	}
-	if text.HasPrefixWords(words[i:], []string{"fin", "de", "semana"}) {
-		return weekday(today(), time.Saturday, weekdayComing), 3
+	for _, we := range weekends {
+		if text.HasPrefixWords(words[i:], we.words) {
+			return weekday(today(), time.Saturday, we.n), len(we.words)
+		}
 	}
 	// "in 3 days", "en dos semanas", "dentro de una semana".
-	if w == "in" || w == "en" || (w == "dentro" && i+1 < len(words) && words[i+1] == "de") {
-		j := i + 1
-		if w == "dentro" {
-			j++
+	for _, lead := range spanLeads {
+		if !text.HasPrefixWords(words[i:], lead) {
+			continue
 		}
+		j := i + len(lead)
 		if n, k := spanCount(words, j); k > 0 && j+k < len(words) {
 			if unit, ok := spanUnits[words[j+k]]; ok {
-				return today().AddDate(0, 0, n*unit), j + k + 1 - i
+				return today().AddDate(0, 0, n*int(unit)), j + k + 1 - i
 			}
 		}
 	}
@@ -141,11 +162,10 @@ func spanCount(words []string, j int) (n, k int) {
 		return 0, 0
 	}
 	w := words[j]
-	if text.HasPrefixWords(words[j:], []string{"a", "couple", "of"}) {
-		return 2, 3
-	}
-	if c, ok := spanCounts[w]; ok {
-		return c, 1
+	for _, c := range spanCounts {
+		if text.HasPrefixWords(words[j:], c.words) {
+			return c.n, len(c.words)
+		}
 	}
 	if v, ok := smallNumber(w); ok && v > 0 && v < 400 {
 		return int(v), 1

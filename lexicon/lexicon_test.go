@@ -1,0 +1,83 @@
+package lexicon
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLanguages loads every embedded language file: a file that does not
+// parse, an entry that is not normalized, a section whose kind differs
+// between languages or a word that means two things fails here, not at
+// run time.
+func TestLanguages(t *testing.T) {
+	langs, merged, err := LoadAll()
+	require.NoError(t, err)
+	var names []string
+	for _, l := range langs {
+		names = append(names, l.Name)
+		for name, sec := range l.Sections {
+			assert.NotZero(t, sec.Kind, "%s: %s", l.Name, name)
+		}
+	}
+	assert.Equal(t, []string{"en", "es"}, names)
+	assert.Equal(t, names, Languages())
+	assert.NotEmpty(t, merged["yes"].List)
+}
+
+func TestParseRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"bool", "yes:\n  - true\n", `section "yes": entry true is not a string (quote it)`},
+		{"upper", "yes:\n  - Yes\n", `entry "Yes" is not lower case`},
+		{"spaces", "yes:\n  - \"of  course\"\n", `entry "of  course" is not lower case with single spaces`},
+		{"twice", "yes:\n  - sure\n  - sure\n", `entry "sure" appears twice`},
+		{"empty", "yes: []\n", `section "yes": is empty`},
+		{"scalar", "yes: sure\n", `section "yes": is sure: want a list or a mapping`},
+		{"mixed", "months:\n  may: 5\n  june: six\n", `the value of "june" is not a mapping of words to numbers`},
+		{"float", "months:\n  may: 5.5\n", `the value of "may" is 5.5: want a word or a whole number`},
+		{"syntax", "yes: [\n", `lexicon "xx"`},
+		{"section twice", "yes:\n  - sure\nyes:\n  - ok\n", `lexicon "xx"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("xx", []byte(tc.src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestMergeKeepsOrderAndRefusesConflicts(t *testing.T) {
+	en, err := Parse("en", []byte("yes:\n  - sure\n  - ok\nmonths:\n  may: 5\n"))
+	require.NoError(t, err)
+	es, err := Parse("es", []byte("yes:\n  - si\n  - ok\nmonths:\n  mayo: 5\n"))
+	require.NoError(t, err)
+	m := map[string]*Section{}
+	require.NoError(t, merge(m, en))
+	require.NoError(t, merge(m, es))
+	assert.Equal(t, []string{"sure", "ok", "si"}, m["yes"].List)
+	assert.Equal(t, map[string]int64{"may": 5, "mayo": 5}, m["months"].Numbers)
+
+	bad, err := Parse("xx", []byte("months:\n  may: 6\n"))
+	require.NoError(t, err)
+	assert.ErrorContains(t, merge(m, bad), `"may" is 6 here and 5 in another language`)
+	kind, err := Parse("xx", []byte("yes:\n  sure: ok\n"))
+	require.NoError(t, err)
+	assert.ErrorContains(t, merge(m, kind), `section "yes" is a mapping of words to words, but a list in another language`)
+}
+
+func TestLookups(t *testing.T) {
+	assert.Contains(t, Get("yes"), "yes")
+	assert.Contains(t, Get("yes"), "si", "Spanish merged after English")
+	assert.True(t, Set("no")["nope"])
+	assert.Contains(t, Phrases("span_leads"), []string{"dentro", "de"})
+	assert.Equal(t, int64(5), Number("months")["mayo"])
+	assert.Equal(t, "after", Map("weekday_trails")["que viene"])
+	assert.PanicsWithValue(t, `lexicon: no language has a section "nonsense"`, func() { Get("nonsense") })
+	assert.PanicsWithValue(t, `lexicon: section "months" is a mapping of words to numbers, not a list`, func() { Get("months") })
+}
+
+func writeFile(path, src string) error {
+	return os.WriteFile(path, []byte(src), 0o644)
+}

@@ -2,23 +2,65 @@
 // deterministic set of rules that turns a user's message into VM commands
 // without any network or model. It implements vm.Understander.
 //
-// The rules, in priority order (docs/understanding.md has the full
-// description, the word lists and examples):
+// # Rules
 //
-//  1. A cancel word, alone or with polite words around it ("please
-//     cancel"), cancels the top flow, or denies a pending confirm.
-//  2. A message that matches a flow's trigger phrases starts that flow,
-//     filling slots recognised in the same message. While a question is
-//     pending, only an exact or very strong match interrupts a message that
-//     is also a valid answer. Then a cancel verb with a short object
-//     ("cancel the transfer") cancels.
-//  3. A pending confirm takes a correction ("actually 50", "no, 50"), a yes
-//     or a no.
-//  4. A pending collect takes the message as its answer, except a question
-//     at a free-text slot ("how much do I have?").
-//  5. A trigger's verb with a value for its flow ("Transfer 100 euros to
-//     John") starts it, filled (slots.go).
-//  6. Anything else is a fallback.
+// The rules are a table (rules.go), tried in this order on what is
+// computed once for a message (its normalized text, the pending
+// question, the cancel parse, the best trigger match). The first rule
+// that answers reads the message: it gives the commands, whether the
+// rules are sure of them and why, and its name shows in soni chat
+// --trace, the turn log and soni eval. docs/understanding.md describes
+// each rule with its word lists and examples.
+//
+//   - empty: an empty message is the fallback.
+//   - emoji_yes_no: a thumbs up or down answers a pending yes/no question.
+//   - emoji: a yes or no emoji with no yes/no question pending is small
+//     talk.
+//   - no_letters: a message with no letter or digit is the fallback.
+//   - cancel_word: a cancel word, alone or with polite words around it,
+//     cancels the top flow or denies a pending confirm.
+//   - cancel_named: a cancel verb whose object names a flow on the stack
+//     cancels that flow ("no, cancel the flight").
+//   - negated_wish: a negated wish for an active flow cancels it ("I don't
+//     want to send money anymore").
+//   - cancel_then_start: a cancel, then a request for another flow, cancels
+//     and starts it ("stop that, I want to see my transfers").
+//   - yes_no: a yes or no word answers a pending yes/no question, before
+//     small talk.
+//   - talk_flow: small talk the project's own greeting, goodbye or help flow
+//     answers starts that flow.
+//   - small_talk: small talk, a request for help or for a person, unless the
+//     message is a trigger phrase or exactly the answer.
+//   - cancel_top_flow: a cancel verb with the top flow's own trigger words
+//     cancels it ("forget the flight").
+//   - asks_other: a question for another flow starts it ("wait, what is my
+//     savings balance?" at a confirmation).
+//   - digression: at a question, a message plainly about another flow starts
+//     that flow.
+//   - request_at_free_text: at a free-text question, a request for another
+//     flow starts it ("also I need a hotel").
+//   - answer_over_trigger: a valid answer to the pending question keeps
+//     answering, though it also matches a trigger.
+//   - greeting_then_request: a greeting before a request starts the flow the
+//     request means.
+//   - exact_trigger: a trigger phrase, exactly, starts its flow.
+//   - trigger: a message that matches a trigger phrase and says more starts
+//     its flow, filled.
+//   - cancel_object: a cancel verb with an object cancels ("cancel the
+//     transfer"), unless it may be a free-text answer.
+//   - value_then_number: at a free-text question, the answer, then a value
+//     of the flow's number slot ("a scarf worth 40").
+//   - unit_values: at a free-text question, a number with a word of another
+//     of the flow's number slots sets that slot too ("2 nights in Berlin").
+//   - date_range: at a date question, a start and an end ("from may 14th to
+//     the 17th") set the asked slot and the flow's end date or count of
+//     nights.
+//   - answer: the message answers the pending question.
+//   - meaning: the message's words mean one flow, which starts, or several,
+//     which are offered (clarify).
+//   - invalid_answer: the message as given, for the pending question, which
+//     the VM refuses.
+//   - fallback: no other rule reads the message: the fallback.
 package understand
 
 import (
@@ -305,6 +347,9 @@ type Reading struct {
 	Commands []vm.Command
 	Sure     bool
 	Reason   string
+	// Rule is the name of the rule of the table (rules.go) that read
+	// the message.
+	Rule string
 }
 
 func sure(why string, c vm.Command) Reading {
@@ -372,234 +417,15 @@ func (r *Rules) confident(rd Reading) Reading {
 	return rd
 }
 
+// read reads a message by the rule table (rules.go): the first rule
+// that answers gives the reading.
 func (r *Rules) read(ctx context.Context, msg string, v vm.View) (Reading, error) {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return Reading{}, err
 		}
 	}
-	trimmed := strings.TrimSpace(msg)
-	if trimmed == "" {
-		return unsure("the message is empty", vm.Command{Kind: vm.CmdFallback}), nil
-	}
-	head, complete := trimmed, true
-	if len(head) > MaxScan {
-		head, complete = text.Cut(head, MaxScan), false
-	}
-	norm := values.Normalize(head)
-	p := v.Pending
-	if norm == "" && complete {
-		// Only punctuation or symbols: a thumbs up or down answers a
-		// yes/no question; anything else is nothing to read.
-		if yes, ok := values.YesNo(trimmed); ok {
-			if rd, ok := r.yesNoAnswer(p, yes, v); ok {
-				return rd, nil
-			}
-			c := vm.Command{Kind: vm.CmdChitchat}
-			if yes {
-				c.SmallTalk = ir.SmallTalkAck // a thumbs up
-			}
-			return unsure("an emoji with no yes/no question pending", c), nil
-		}
-		return unsure("nothing to read: no letter or digit", vm.Command{Kind: vm.CmdFallback}), nil
-	}
-	norm = collapseRepeats(norm)
-
-	// 1. Cancel words, alone or with polite words around them.
-	plainCancel, objectCancel := false, false
-	var cancelObject, cancelThen []string
-	if complete {
-		plainCancel, cancelObject, cancelThen = cancelRequest(norm)
-		objectCancel = cancelObject != nil
-	}
-	if plainCancel {
-		return sure("a cancel word", cancelCommand(p, norm)), nil
-	}
-	// "no, cancel the flight" under a hotel booking, "I don't want to
-	// send money anymore" (cancelnamed.go).
-	if objectCancel && len(v.Stack) > 0 {
-		if rd, ok := r.cancelNamed(p, norm, cancelObject, v); ok {
-			return rd, nil
-		}
-	}
-	if complete {
-		if rd, ok := r.negatedWish(p, norm, head, v); ok {
-			return rd, nil
-		}
-	}
-	if cancelThen != nil && len(v.Stack) > 0 {
-		if rd, ok := r.cancelThenStart(cancelThen, head, v); ok {
-			return rd, nil
-		}
-	}
-
-	m := r.bestTrigger(norm, complete)
-	exact := complete && r.exactTrigger(norm)
-
-	// A yes or no to a pending yes/no question comes before small talk
-	// ("great", "ok thanks").
-	if p != nil && !exact && r.yesNoPending(p) {
-		if yes, ok := values.YesNo(head); ok && exactYesNo(norm) {
-			if rd, ok := r.yesNoAnswer(p, yes, v); ok {
-				return rd, nil
-			}
-		}
-	}
-	// Small talk, help, a person: unless the message is a flow's own
-	// trigger phrase ("hello" in a project whose greet flow says so) or
-	// exactly the answer to a typed question.
-	if complete && !m.exact && !exact {
-		// A greeting the project's greet flow answers is the flow's; a
-		// request for help or a person is not, unless it is strongly one
-		// of the flow's phrases.
-		if c, ok := r.smallTalk(norm); ok && (m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
-			if (p == nil || p.Kind != vm.PendingCollect || !r.sureAnswerText(p, head, norm, v)) && !r.nameAnswer(p, c, head) {
-				// The project's own flow for a greeting, a goodbye or
-				// "what can you do" answers it (talkflows.go).
-				if name := r.talkFlow(talkKind(c), v); name != "" && !onTop(v, name) {
-					rd := unsure("small talk the project's flow "+name+" answers", vm.Command{Kind: vm.CmdStartFlow, Flow: name})
-					rd.Sure = p == nil
-					return rd, nil
-				}
-				if p == nil {
-					// With nothing asked, a message that is only small
-					// talk is small talk.
-					return sure("small talk: "+string(c.Kind), c), nil
-				}
-				return unsure("small talk: "+string(c.Kind), c), nil
-			}
-		}
-	}
-
-	// "forget the flight" while the flight is asked: the cancel verb's
-	// object names the flow on top, whose trigger words it matches.
-	if objectCancel && p != nil && m.flow != nil && !m.exact && onTop(v, m.flow.name) && r.namesActiveFlow(cancelObject, v) {
-		return unsure("a cancel verb with the flow's own words", cancelCommand(p, norm)), nil
-	}
-	// "wait, what is my savings balance?" at a confirmation: a question
-	// for another flow (askother.go).
-	if complete && !exact {
-		if rd, ok := r.asksOther(p, trimmed, norm, head, m, v); ok {
-			return rd, nil
-		}
-	}
-	// At a question, a message that is plainly about another flow
-	// ("actually I lost my card", "wait, what's the status of my other
-	// ticket?") is a digression, not the answer.
-	if p != nil && p.Kind == vm.PendingCollect && complete && !r.sureAnswerText(p, head, norm, v) {
-		if fr := r.strongOther(norm, v); fr != nil {
-			return unsure("the message is about flow "+fr.name+", not an answer", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
-		}
-	}
-	// At a free-text question, a request for another flow ("also I need
-	// a hotel", "actually I want to check my other ticket") is a
-	// digression, not the answer: free text would take any words.
-	if p != nil && p.Kind == vm.PendingCollect && complete && !typed(r.slotDef(p.Flow, p.Slot)) {
-		if rest, ok := requestLead(norm); ok {
-			if flows, why := r.byMeaning(rest, head, v); len(flows) == 1 && !onTop(v, flows[0]) {
-				fr := r.byName[flows[0]]
-				return unsure(why+", asked for at a free-text question", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
-			}
-		}
-	}
-	// 2. Triggers.
-	// A match for the flow already on top follows the same rules as a
-	// digression: a valid answer keeps answering, and anything else is a
-	// start_flow, which the VM ignores for the flow on top (language §8),
-	// so the pending question is asked again. The trigger phrase is never
-	// stored as the answer nor counted as an invalid one.
-	if m.flow != nil && p != nil && !m.exact {
-		// A message that is a valid answer keeps answering: for a typed
-		// question (a number, a category, a date...) unless it is exactly
-		// a trigger phrase, for free text unless the match is strong.
-		typedQuestion := p.Kind == vm.PendingConfirm || typed(r.slotDef(p.Flow, p.Slot))
-		if typedQuestion || !m.strong {
-			if cmd, ok := r.answer(p, trimmed, head, norm, v); ok {
-				return r.answerReading(p, cmd, head, norm, v, "the message answers the pending question (it also matches a trigger of "+m.flow.name+")"), nil
-			}
-		}
-	}
-	if m.flow != nil && m.smallTalk && !m.exact && complete {
-		// "hola, quiero mandar dinero a mi padre": a greeting before a
-		// request; the request says which flow.
-		if flows, why := r.byMeaning(norm, head, v); len(flows) == 1 && flows[0] != m.flow.name {
-			fr := r.byName[flows[0]]
-			return unsure(why+" after a greeting", vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
-		}
-	}
-	if m.flow != nil {
-		cmd := vm.Command{Kind: vm.CmdStartFlow, Flow: m.flow.name, Slots: r.fill(m.flow, head, v)}
-		if exact || m.exact {
-			if len(cmd.Slots) == 0 && p != nil && !onTop(v, m.flow.name) {
-				// A message that names another flow while a question
-				// waits goes to the model (issue 18 §1), even as the
-				// very words of a trigger phrase.
-				return unsure("an exact trigger phrase of "+m.flow.name+" while a question of "+p.Flow+" waits", cmd), nil
-			}
-			if len(cmd.Slots) == 0 {
-				return sure("an exact trigger phrase of "+m.flow.name, cmd), nil
-			}
-			return unsure("a trigger phrase of "+m.flow.name+" with values", cmd), nil
-		}
-		return unsure("the message matches a trigger phrase of "+m.flow.name+" and says more", cmd), nil
-	}
-	// "cancel the transfer": after the triggers, so that a flow whose
-	// phrase is "cancel my card" still starts. At a free-text question,
-	// "cancel my subscription" may be the answer itself: there the form
-	// cancels only when its object is a pronoun or names a flow on the
-	// stack.
-	if objectCancel {
-		freeText := p != nil && p.Kind == vm.PendingCollect && !typed(r.slotDef(p.Flow, p.Slot))
-		if !freeText || r.namesActiveFlow(cancelObject, v) {
-			return unsure("a cancel verb with an object", cancelCommand(p, norm)), nil
-		}
-	}
-
-	// "a scarf worth 40" at a free-text question: the answer, then the
-	// value of the flow's number slot.
-	if p != nil && p.Kind == vm.PendingCollect && complete {
-		if cmds, ok := r.valueThenNumber(p, head, norm, v); ok {
-			return Reading{Commands: cmds, Reason: "a free-text answer, then a value of " + cmds[1].Slot}, nil
-		}
-		// "2 nights in Berlin", "from may 14th to the 17th" (several.go).
-		if cmds, ok := r.unitValues(p, head, v); ok {
-			return Reading{Commands: cmds, Reason: "a free-text answer with a value of " + cmds[1].Slot}, nil
-		}
-		if cmds, ok := r.dateRange(p, head, v); ok {
-			return Reading{Commands: cmds, Reason: "a start and an end: " + cmds[0].Slot + " and " + cmds[1].Slot}, nil
-		}
-	}
-	// 3, 4. The pending question; then the flows by meaning; 5. the
-	// answer as given, which the VM refuses, or the fallback.
-	var raw *vm.Command
-	if p != nil {
-		cmd, ok := r.answer(p, trimmed, head, norm, v)
-		if ok {
-			return r.answerReading(p, cmd, head, norm, v, "the message answers the pending question"), nil
-		}
-		if cmd.Kind != vm.CmdFallback {
-			raw = &cmd
-		}
-	}
-	if complete {
-		flows, why := r.byMeaning(norm, head, v)
-		if p != nil && (len(flows) > 1 || (len(flows) == 1 && len(v.Stack) > 0 && v.Stack[len(v.Stack)-1] == flows[0])) {
-			// While a question waits, only one other flow interrupts it:
-			// never a choice between two, never the flow that asks.
-			flows = nil
-		}
-		switch {
-		case len(flows) == 1:
-			fr := r.byName[flows[0]]
-			return unsure(why, vm.Command{Kind: vm.CmdStartFlow, Flow: fr.name, Slots: r.fill(fr, head, v)}), nil
-		case len(flows) > 1:
-			return unsure(why, vm.Command{Kind: vm.CmdClarify, Flows: flows}), nil
-		}
-	}
-	if raw != nil {
-		return unsure("the message is no valid answer to the pending question", *raw), nil
-	}
-	return unsure("no rule reads the message", vm.Command{Kind: vm.CmdFallback}), nil
+	return r.readRules(r.newMessage(msg, v)), nil
 }
 
 // yesNoPending reports whether the pending question takes a yes or a no:

@@ -35,6 +35,9 @@ type Report struct {
 	// Files are the files the import wrote or left, with what happened
 	// to each (set by [Import]).
 	Files []FileChange `json:"files,omitempty"`
+	// Check is what the compiler said of the written project (set by
+	// [Import], which compiles what it wrote before it returns).
+	Check *Check `json:"check,omitempty"`
 }
 
 // Summary counts the constructs of the Rasa project and how many
@@ -164,6 +167,15 @@ func (r *Report) Markdown() []byte {
 		fmt.Fprintf(&b, "| %s | %d | %d |\n", row.name, row.c.Total, row.c.Converted)
 	}
 	fmt.Fprintf(&b, "\nIn one line: %s.\n", r.Line())
+	if c := r.Check; c != nil {
+		fmt.Fprintf(&b, "\nThe import compiled the project it wrote: %s.\n", c.Line())
+		if c.Errors > 0 {
+			b.WriteString("The project does not run until these errors are fixed; then check it with `soni validate`:\n\n")
+			for _, p := range c.Problems {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(p))
+			}
+		}
+	}
 	fmt.Fprintf(&b, "\n%s, listed below.\n", r.ItemsLine())
 	b.WriteString("\nStatuses: **manual** needs a person; **commented** cannot be expressed in soni and is kept\n")
 	b.WriteString("in the output file as a comment; **approximated** converted with a difference in behaviour;\n")

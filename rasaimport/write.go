@@ -55,13 +55,21 @@ func Import(src, dst string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes, err := writeFiles(dst, src, files, opts)
+	// The report is written last: it says what the compiler made of the
+	// other files, as they are on disk once written.
+	changes, err := writeFiles(dst, src, files, opts, func() []byte {
+		rep.Check = checkProject(dst)
+		return rep.Markdown()
+	})
 	if err != nil {
 		return nil, err
 	}
 	rep.Files = changes
 	return rep, nil
 }
+
+// reportFile is the report the import writes into the output directory.
+const reportFile = "IMPORT.md"
 
 // outsideSource refuses an output directory that is the Rasa project or
 // lies inside it.
@@ -101,8 +109,10 @@ func sum(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// writeFiles writes files into dst under the manifest's rules.
-func writeFiles(dst, src string, files map[string][]byte, opts Options) ([]FileChange, error) {
+// writeFiles writes files into dst under the manifest's rules. The
+// report file is placed last, with the bytes report returns once every
+// other file is written and every stale one removed.
+func writeFiles(dst, src string, files map[string][]byte, opts Options, report func() []byte) ([]FileChange, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return nil, &ReadError{fmt.Errorf("cannot create the output directory %q: %v", dst, errors.Unwrap(err))}
 	}
@@ -122,15 +132,14 @@ func writeFiles(dst, src string, files map[string][]byte, opts Options) ([]FileC
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	for _, p := range paths {
+	// put places one file and records it in the manifest.
+	put := func(p string, data []byte) (FileChange, error) {
 		if strings.HasPrefix(p, "/") || strings.Contains("/"+p+"/", "/../") {
-			return nil, fmt.Errorf("internal error: output path %q leaves the output directory", p)
+			return FileChange{}, fmt.Errorf("internal error: output path %q leaves the output directory", p)
 		}
-		full := filepath.Join(dst, filepath.FromSlash(p))
-		data := files[p]
-		action, err := place(full, data, old.Files[p], opts)
+		action, err := place(filepath.Join(dst, filepath.FromSlash(p)), data, old.Files[p], opts)
 		if err != nil {
-			return nil, err
+			return FileChange{}, err
 		}
 		switch action {
 		case "written", "overwritten", "unchanged":
@@ -138,7 +147,19 @@ func writeFiles(dst, src string, files map[string][]byte, opts Options) ([]FileC
 		case "kept":
 			next.Files[p] = old.Files[p]
 		}
-		changes = append(changes, FileChange{Path: p, Action: action})
+		return FileChange{Path: p, Action: action}, nil
+	}
+	reportAt := -1
+	for _, p := range paths {
+		if p == reportFile {
+			reportAt = len(changes)
+			continue
+		}
+		ch, err := put(p, files[p])
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, ch)
 	}
 	// Files the last import wrote that this one does not: removed if
 	// nobody edited them.
@@ -167,6 +188,17 @@ func writeFiles(dst, src string, files map[string][]byte, opts Options) ([]FileC
 			next.Files[p] = old.Files[p]
 			changes = append(changes, FileChange{Path: p, Action: "kept"})
 		}
+	}
+	if reportAt >= 0 {
+		data := files[reportFile]
+		if report != nil {
+			data = report()
+		}
+		ch, err := put(reportFile, data)
+		if err != nil {
+			return nil, err
+		}
+		changes = slices.Insert(changes, reportAt, ch)
 	}
 	b, _ := json.MarshalIndent(next, "", "  ")
 	if err := writeAtomic(mpath, append(b, '\n')); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/rasaimport"
 	"github.com/urfave/cli/v2"
 )
@@ -40,8 +41,10 @@ func importCommand(e *env) *cli.Command {
 				return cli.Exit("import rasa: "+err.Error(), exitFailed)
 			}
 			if format == "json" {
-				_, err := e.stdout.Write(rep.JSON())
-				return err
+				if _, err := e.stdout.Write(rep.JSON()); err != nil {
+					return err
+				}
+				return importCheckFailed(e, rep, dst, false)
 			}
 			fmt.Fprintf(e.stdout, "imported %s into %s: %s\n", rep.Source, dst, rep.Line())
 			counts := map[string]int{}
@@ -61,7 +64,10 @@ func importCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stdout, "%d files the importer did not write were left alone\n", counts["skipped"])
 			}
 			fmt.Fprintf(e.stdout, "%s/IMPORT.md lists %s, each with its place in the Rasa project and a fix\n", dst, rep.ItemsLine())
-			return nil
+			if rep.Check != nil {
+				fmt.Fprintf(e.stdout, "%s\n", rep.Check.Line())
+			}
+			return importCheckFailed(e, rep, dst, true)
 		},
 	}
 	rasa.OnUsageError = func(c *cli.Context, err error, isSubcommand bool) error {
@@ -79,4 +85,29 @@ func importCommand(e *env) *cli.Command {
 			return usageError("import: say what to import from: soni import rasa SRC -o DIR")
 		},
 	}
+}
+
+// importCheckFailed reports the errors the compiler found in the written
+// project (with their source lines when print is set) and fails the
+// command; the files stay where they were written, for a person to look
+// at and fix.
+func importCheckFailed(e *env, rep *rasaimport.Report, dst string, print bool) error {
+	c := rep.Check
+	if c == nil || c.Errors == 0 {
+		return nil
+	}
+	if print && c.Result != nil {
+		var errs diag.List
+		for _, d := range c.Result.Diags {
+			if d.Severity == diag.Error {
+				errs = append(errs, d)
+			}
+		}
+		_ = diag.WriteText(e.stderr, errs, sourcesOf(c.Result), diag.TextOptions{Color: e.color()})
+	}
+	noun := "errors"
+	if c.Errors == 1 {
+		noun = "error"
+	}
+	return cli.Exit(fmt.Sprintf("import rasa: the soni project written to %s does not compile (%d %s, listed in %s/IMPORT.md): the files are left there for you to look at; fix them and run soni validate %s", dst, c.Errors, noun, dst, dst), exitFailed)
 }

@@ -207,46 +207,71 @@ func (r *Runner) rasaRequest(req vm.ActionRequest) rasaRequest {
 	}
 }
 
-// rasaParseData is a user message as Rasa's tracker shows it: its text,
-// no intent or entities (soni has no classifier), and the commands it was
-// understood as, in the shape of Rasa CALM's command generators.
+// rasaParseData is a user message as Rasa CALM's tracker shows it when
+// no NLU intent classifier runs (soni has none): its text, the intent
+// Rasa's message processor defaults to (no name, confidence 0.0), no
+// entities, and the commands it was understood as, in the shape of
+// Rasa's command generators. commands nil leaves the key out (a past
+// message, whose commands the history does not keep); empty is Rasa's
+// default, an empty list.
 func rasaParseData(text string, commands []vm.Command) map[string]any {
 	pd := map[string]any{"text": text, "intent": map[string]any{"name": nil, "confidence": 0.0}, "entities": []any{}}
 	if commands != nil {
-		cs := make([]any, 0, len(commands))
+		cs := []any{}
 		for _, c := range commands {
-			cs = append(cs, rasaCommand(c))
+			cs = append(cs, rasaCommands(c)...)
 		}
 		pd["commands"] = cs
 	}
 	return pd
 }
 
-// rasaCommand writes a soni command as Rasa CALM names it.
-func rasaCommand(c vm.Command) map[string]any {
+// rasaCommands writes a soni command as Rasa CALM's commands: a start
+// with slots is Rasa's start flow followed by a set slot for each.
+func rasaCommands(c vm.Command) []any {
 	switch c.Kind {
 	case vm.CmdStartFlow:
-		return map[string]any{"command": "start flow", "flow": c.Flow}
+		out := []any{map[string]any{"command": "start flow", "flow": c.Flow}}
+		for _, s := range c.Slots {
+			out = append(out, map[string]any{"command": "set slot", "name": s.Slot, "value": s.Value})
+		}
+		return out
 	case vm.CmdSetSlot:
-		return map[string]any{"command": "set slot", "name": c.Slot, "value": c.Value}
+		return []any{map[string]any{"command": "set slot", "name": c.Slot, "value": c.Value}}
 	case vm.CmdCorrectSlot:
-		return map[string]any{"command": "correct slot", "name": c.Slot, "value": c.Value}
+		return []any{map[string]any{"command": "correct slot", "corrected_slots": []any{map[string]any{"name": c.Slot, "value": c.Value}}}}
 	case vm.CmdCancelFlow:
-		return map[string]any{"command": "cancel flow"}
+		return []any{map[string]any{"command": "cancel flow"}}
 	case vm.CmdClarify:
-		return map[string]any{"command": "clarify", "options": c.Flows}
+		return []any{map[string]any{"command": "clarify", "options": c.Flows}}
 	case vm.CmdChitchat:
-		return map[string]any{"command": "chitchat"}
+		return []any{map[string]any{"command": "chitchat"}}
 	case vm.CmdHandoff:
-		return map[string]any{"command": "human handoff"}
+		return []any{map[string]any{"command": "human handoff"}}
+	case vm.CmdSkipQuestion:
+		return []any{map[string]any{"command": "skip question"}}
+	case vm.CmdRepeat:
+		return []any{map[string]any{"command": "repeat"}}
+	case vm.CmdFallback:
+		return []any{map[string]any{"command": "cannot handle"}}
 	}
-	return map[string]any{"command": string(c.Kind)}
+	// affirm, deny and help have no Rasa command: named as soni names them.
+	return []any{map[string]any{"command": string(c.Kind)}}
+}
+
+// turnCommands are the commands of this turn's message: none is an empty
+// list, as Rasa's parse data always has its commands.
+func turnCommands(conv vm.ActionConversation) []vm.Command {
+	if conv.Commands == nil {
+		return []vm.Command{}
+	}
+	return conv.Commands
 }
 
 // rasaLatestMessage is the tracker's latest_message: this turn's user
 // message as rasaParseData shows it, with the session's metadata.
 func rasaLatestMessage(conv vm.ActionConversation) map[string]any {
-	latest := rasaParseData(conv.Message, conv.Commands)
+	latest := rasaParseData(conv.Message, turnCommands(conv))
 	if len(conv.Metadata) > 0 {
 		latest["metadata"] = conv.Metadata
 	}
@@ -291,7 +316,7 @@ func rasaEvents(conv vm.ActionConversation, slots map[string]any) []map[string]a
 		}
 	}
 	if conv.Message != "" {
-		events = append(events, map[string]any{"event": "user", "text": conv.Message, "parse_data": rasaParseData(conv.Message, conv.Commands)})
+		events = append(events, map[string]any{"event": "user", "text": conv.Message, "parse_data": rasaParseData(conv.Message, turnCommands(conv))})
 	}
 	replies := conv.History[len(conv.History)-len(conv.ReplyEvents):]
 	reply := 0

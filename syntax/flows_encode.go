@@ -247,7 +247,7 @@ func encodeSlot(s *Slot, n *cmt, named bool) *Map {
 	n.str(m, "", "description", s.Description)
 	n.str(m, "", "label", s.Label)
 	if s.ValuesSet {
-		n.put(m, "values", "values", encodeValues(s.Values))
+		n.put(m, "values", "values", encodeValues(s.Values, n))
 	}
 	n.str(m, "", "pattern", s.Pattern)
 	n.str(m, "", "validation", s.Validation)
@@ -273,7 +273,7 @@ func encodeSlot(s *Slot, n *cmt, named bool) *Map {
 
 // encodeValues writes a slot's values: a list of names, or a mapping when
 // a value has a label or synonyms.
-func encodeValues(vs []ir.Value) any {
+func encodeValues(vs []ir.Value, n *cmt) any {
 	rich := false
 	for _, v := range vs {
 		if v.Label != "" || len(v.Synonyms) > 0 {
@@ -294,7 +294,7 @@ func encodeValues(vs []ir.Value) any {
 			syns.Add(x)
 		}
 		if v.Label == "" {
-			m.Add(v.Value, syns)
+			n.put(m, "values."+v.Value, v.Value, syns)
 			continue
 		}
 		vm := &Map{Flow: true}
@@ -302,7 +302,7 @@ func encodeValues(vs []ir.Value) any {
 		if len(v.Synonyms) > 0 {
 			vm.Add("synonyms", syns)
 		}
-		m.Add(v.Value, vm)
+		n.put(m, "values."+v.Value, v.Value, vm)
 	}
 	return m
 }

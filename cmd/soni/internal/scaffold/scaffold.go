@@ -4,7 +4,10 @@
 // Actions workflow and a short README. The project passes `soni validate
 // --strict` and `soni test` as written.
 //
-// The files are in template/, embedded. Some are stored under other
+// The files are in template/, embedded. The project files (flows/*.yaml)
+// are written through the syntax package's model: decoded and encoded,
+// so that what init writes is the canonical form every soni writer uses
+// (the templates are kept in that form, which a test checks). Some are stored under other
 // names so that the Go tool leaves them alone in this repository:
 // go.mod.tmpl (a go.mod would make template/ a module of its own),
 // main.go.tmpl (the action program would be built with soni) and
@@ -22,6 +25,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/soni-dev/soni/syntax"
 )
 
 //go:embed all:template
@@ -68,6 +73,11 @@ func Create(dir, name string) ([]string, error) {
 		if r, ok := renames[f]; ok {
 			out = r
 		}
+		if isProjectFile(f) {
+			if src, err = canonical(f, src); err != nil {
+				return written, err
+			}
+		}
 		text := strings.NewReplacer("__NAME__", name, "__MODULE__", modulePath(name)).Replace(string(src))
 		target := filepath.Join(dir, filepath.FromSlash(out))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -89,6 +99,21 @@ func Create(dir, name string) ([]string, error) {
 	}
 	sort.Strings(written)
 	return written, nil
+}
+
+// isProjectFile reports whether a template file is a project file (flows,
+// slots, actions, responses, settings), not a conversation test.
+func isProjectFile(name string) bool {
+	return strings.HasPrefix(name, "flows/") && !strings.HasPrefix(name, "flows/tests/") && strings.HasSuffix(name, ".yaml")
+}
+
+// canonical decodes a template project file and encodes it again.
+func canonical(name string, src []byte) ([]byte, error) {
+	f, err := syntax.DecodeFlows(name, src)
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %v", name, err)
+	}
+	return syntax.Encode(f)
 }
 
 // modulePath makes a Go module path of a project name: lower case

@@ -1,8 +1,10 @@
 package scaffold
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,4 +46,29 @@ func TestCreate(t *testing.T) {
 	after, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "nothing is overwritten")
+}
+
+// TestTemplatesAreCanonical: every template project file decodes with the
+// syntax package, and is in the form Encode writes, so that soni init
+// writes the templates as they read.
+func TestTemplatesAreCanonical(t *testing.T) {
+	n := 0
+	err := fs.WalkDir(template, "template", func(p string, d fs.DirEntry, err error) error {
+		name := strings.TrimPrefix(p, "template/")
+		if err != nil || d.IsDir() || !isProjectFile(name) {
+			return err
+		}
+		n++
+		src, err := template.ReadFile(p)
+		require.NoError(t, err)
+		out, err := canonical(name, src)
+		require.NoError(t, err)
+		if os.Getenv("SONI_UPDATE") != "" {
+			return os.WriteFile(p, out, 0o644)
+		}
+		assert.Equal(t, string(src), string(out), "%s is not in canonical form: run SONI_UPDATE=1 go test ./cmd/soni/internal/scaffold", name)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the project files: flows/domain.yaml and flows/order.yaml")
 }

@@ -135,7 +135,7 @@ func TestRecordsSayWhichLayerUnderstood(t *testing.T) {
 			rep, err := e.HandleMessage(ctx, "u", "m1", vm.Input{Text: "xyzzy"})
 			require.NoError(t, err)
 			require.NotNil(t, rep.Record.Understood)
-			assert.Equal(t, vm.Understanding{Layer: "rules", Reason: "no rule reads the message"}, *rep.Record.Understood)
+			assert.Equal(t, vm.Understanding{Layer: "rules", Reason: "no rule reads the message", Rule: "fallback"}, *rep.Record.Understood)
 			log, err := e.Log(ctx, "u", 0, 0)
 			require.NoError(t, err)
 			require.Len(t, log, 1)

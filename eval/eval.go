@@ -86,6 +86,10 @@ type Result struct {
 	// ByLayer is the accuracy per layer that answered (rules, llm,
 	// clarify; "unknown" for a layer that does not say).
 	ByLayer map[string]Kind `json:"by_layer"`
+	// ByRule is, per rule of the built-in rules' table that read a case
+	// (CaseResult.Rule), how many cases it read and the accuracy on
+	// them; Model counts those of them the model answered (hybrid).
+	ByRule map[string]Kind `json:"by_rule"`
 	// ModelCases counts the cases the model answered, and ModelShare is
 	// their share: the cost of hybrid.
 	ModelCases int     `json:"model_cases"`
@@ -111,13 +115,21 @@ type CaseResult struct {
 	Layer  string `json:"layer"`
 	Sure   bool   `json:"sure,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Rule names the rule of the built-in rules' table that read the
+	// message: the one that answered, or in hybrid the one whose reading
+	// was kept or sent the message to the model. Empty when no rule
+	// read it (llm, a clarify answer).
+	Rule string `json:"rule,omitempty"`
 }
 
-// Kind is the accuracy on the cases that expect a command of one kind.
+// Kind is the accuracy on the cases that expect a command of one kind
+// (or of one category, layer or rule).
 type Kind struct {
 	Total    int     `json:"total"`
 	Correct  int     `json:"correct"`
 	Accuracy float64 `json:"accuracy"`
+	// Model counts the cases the model answered (ByRule only).
+	Model int `json:"model,omitempty"`
 }
 
 // Confusion is a case the layer got wrong.
@@ -126,9 +138,11 @@ type Confusion struct {
 	Message  string `json:"message"`
 	Expected string `json:"expected"`
 	Got      string `json:"got"`
-	// Layer and Reason say which layer answered and why.
+	// Layer and Reason say which layer answered and why, and Rule which
+	// rule of the rules' table read the message (CaseResult.Rule).
 	Layer  string `json:"layer,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	Rule   string `json:"rule,omitempty"`
 }
 
 // Hooks let a caller see each case before it is understood: the oracle
@@ -180,7 +194,7 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: filepath.ToSlash(path), ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, Confusions: []Confusion{}}
+	res := &Result{File: filepath.ToSlash(path), ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, ByRule: map[string]Kind{}, Confusions: []Confusion{}}
 	count := func(m map[string]Kind, k string, ok bool) {
 		kk := m[k]
 		kk.Total++
@@ -237,24 +251,32 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		wantS, gotS := describe(prog, v, want), describe(prog, v, got)
 		ok := wantS == gotS
 		res.Total++
-		layer, reason, sure := "unknown", "", false
+		layer, reason, rule, sure := "unknown", "", "", false
 		if answered != nil {
-			layer, reason, sure = answered.Layer, answered.Reason, answered.Sure
+			layer, reason, rule, sure = answered.Layer, answered.Reason, answered.Rule, answered.Sure
 			res.ModelCalls += answered.ModelCalls
 			res.PromptChars += answered.PromptChars
 		}
-		res.Cases = append(res.Cases, CaseResult{Case: name, OK: ok, Layer: layer, Sure: sure, Reason: reason})
+		res.Cases = append(res.Cases, CaseResult{Case: name, OK: ok, Layer: layer, Sure: sure, Reason: reason, Rule: rule})
 		if layer == "llm" {
 			res.ModelCases++
 		}
 		count(res.ByLayer, layer, ok)
+		if rule != "" {
+			count(res.ByRule, rule, ok)
+			if layer == "llm" {
+				kk := res.ByRule[rule]
+				kk.Model++
+				res.ByRule[rule] = kk
+			}
+		}
 		for _, cat := range c.Categories() {
 			count(res.ByCategory, cat, ok)
 		}
 		if ok {
 			res.Correct++
 		} else {
-			res.Confusions = append(res.Confusions, Confusion{Case: name, Message: c.Message, Expected: wantS, Got: gotS, Layer: layer, Reason: reason})
+			res.Confusions = append(res.Confusions, Confusion{Case: name, Message: c.Message, Expected: wantS, Got: gotS, Layer: layer, Reason: reason, Rule: rule})
 		}
 		seen := map[string]bool{}
 		for _, w := range want {
@@ -282,7 +304,7 @@ func (r *Result) finish() {
 	r.ModelShare = ratio(r.ModelCases, r.Total)
 	r.PromptCharsPerCall = ratio(r.PromptChars, r.ModelCalls)
 	r.PromptTokensPerCall = EstimateTokens(r.PromptCharsPerCall)
-	for _, m := range []map[string]Kind{r.ByKind, r.ByCategory, r.ByLayer} {
+	for _, m := range []map[string]Kind{r.ByKind, r.ByCategory, r.ByLayer, r.ByRule} {
 		for k, v := range m {
 			v.Accuracy = ratio(v.Correct, v.Total)
 			m[k] = v
@@ -300,21 +322,22 @@ func EstimateTokens(chars float64) float64 {
 
 // Overall adds several files' results into one, named "overall": the
 // cases, the model's share and calls, the prompt size per call, and the
-// accuracy per kind, category and layer. Its Cases and Confusions are
+// accuracy per kind, category, layer and rule. Its Cases and Confusions are
 // left empty: each file's result lists its own.
 func Overall(rs []*Result) *Result {
-	o := &Result{File: "overall", ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, Confusions: []Confusion{}}
+	o := &Result{File: "overall", ByKind: map[string]Kind{}, ByCategory: map[string]Kind{}, ByLayer: map[string]Kind{}, ByRule: map[string]Kind{}, Confusions: []Confusion{}}
 	for _, r := range rs {
 		o.Total += r.Total
 		o.Correct += r.Correct
 		o.ModelCases += r.ModelCases
 		o.ModelCalls += r.ModelCalls
 		o.PromptChars += r.PromptChars
-		for _, pair := range [][2]map[string]Kind{{o.ByKind, r.ByKind}, {o.ByCategory, r.ByCategory}, {o.ByLayer, r.ByLayer}} {
+		for _, pair := range [][2]map[string]Kind{{o.ByKind, r.ByKind}, {o.ByCategory, r.ByCategory}, {o.ByLayer, r.ByLayer}, {o.ByRule, r.ByRule}} {
 			for k, v := range pair[1] {
 				kk := pair[0][k]
 				kk.Total += v.Total
 				kk.Correct += v.Correct
+				kk.Model += v.Model
 				pair[0][k] = kk
 			}
 		}
@@ -394,11 +417,45 @@ func WriteText(w io.Writer, r *Result) {
 		v := r.ByLayer[k]
 		fmt.Fprintf(w, "    %-16s %5.1f%% (%d/%d)\n", k, 100*v.Accuracy, v.Correct, v.Total)
 	}
+	if len(r.ByRule) > 0 {
+		fmt.Fprintf(w, "  by rule (the rules' table, in order):\n")
+		for _, k := range ruleOrder(r.ByRule) {
+			v := r.ByRule[k]
+			model := ""
+			if v.Model > 0 {
+				model = fmt.Sprintf(", %d to the model", v.Model)
+			}
+			fmt.Fprintf(w, "    %-22s %5.1f%% (%d/%d)%s\n", k, 100*v.Accuracy, v.Correct, v.Total, model)
+		}
+	}
 	fmt.Fprintf(w, "  the model answered %.1f%% of the cases (%d/%d)\n", 100*r.ModelShare, r.ModelCases, r.Total)
 	if r.ModelCalls > 0 {
 		fmt.Fprintf(w, "  the model was asked %d times, with a prompt of %.0f characters (about %.0f tokens) per call\n", r.ModelCalls, r.PromptCharsPerCall, r.PromptTokensPerCall)
 	}
 	for _, c := range r.Confusions {
-		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s (%s: %s)\n", c.Case, c.Message, c.Expected, c.Got, c.Layer, c.Reason)
+		rule := ""
+		if c.Rule != "" {
+			rule = ", rule " + c.Rule
+		}
+		fmt.Fprintf(w, "  confused %s %q: expected %s, got %s (%s%s: %s)\n", c.Case, c.Message, c.Expected, c.Got, c.Layer, rule, c.Reason)
 	}
+}
+
+// ruleOrder lists the rules of m in the order of the rules' table
+// (understand.RuleNames), then any other by name.
+func ruleOrder(m map[string]Kind) []string {
+	var out []string
+	known := map[string]bool{}
+	for _, name := range understand.RuleNames() {
+		known[name] = true
+		if _, ok := m[name]; ok {
+			out = append(out, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		if !known[name] {
+			out = append(out, name)
+		}
+	}
+	return out
 }

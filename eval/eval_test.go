@@ -159,3 +159,85 @@ func TestModelCost(t *testing.T) {
 	assert.Equal(t, r.ByKind["fallback"].Total+rules.ByKind["fallback"].Total, o.ByKind["fallback"].Total)
 	assert.InDelta(t, float64(o.ByLayer["llm"].Correct)/float64(o.ByLayer["llm"].Total), o.ByLayer["llm"].Accuracy, 1e-9)
 }
+
+// unsureToModel is hybrid with a model that says fallback: the rules'
+// sure readings stand, the others go to the "model", each naming the
+// rule that read the message.
+type unsureToModel struct{ rules *understand.Rules }
+
+func (u unsureToModel) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	rd, err := u.rules.Read(ctx, msg, v)
+	if err != nil {
+		return nil, err
+	}
+	if rd.Sure {
+		v.Answer(vm.Understanding{Layer: "rules", Sure: true, Reason: rd.Reason, Rule: rd.Rule})
+		return rd.Commands, nil
+	}
+	v.Answer(vm.Understanding{Layer: "llm", Reason: rd.Reason, Rule: rd.Rule, ModelCalls: 1})
+	return []vm.Command{{Kind: vm.CmdFallback}}, nil
+}
+
+// TestByRule: a result counts the cases per rule that read them, with
+// the accuracy and how many went to the model; the text lists them in
+// the table's order, and each confusion names its rule; Overall adds
+// them up.
+func TestByRule(t *testing.T) {
+	path := "testdata/small.eval.yaml"
+	f, prog, dir, err := Load(path)
+	require.NoError(t, err)
+	r, err := Run(context.Background(), path, f, prog, dir, unsureToModel{understand.New(prog)})
+	require.NoError(t, err)
+	total, model := 0, 0
+	for _, c := range r.Cases {
+		require.NotEmpty(t, c.Rule, c.Case)
+		assert.Contains(t, understand.RuleNames(), c.Rule)
+	}
+	for name, k := range r.ByRule {
+		total += k.Total
+		model += k.Model
+		n, correct, m := 0, 0, 0
+		for _, c := range r.Cases {
+			if c.Rule == name {
+				n++
+				if c.OK {
+					correct++
+				}
+				if c.Layer == "llm" {
+					m++
+				}
+			}
+		}
+		assert.Equal(t, Kind{Total: n, Correct: correct, Accuracy: float64(correct) / float64(n), Model: m}, k, name)
+	}
+	assert.Equal(t, r.Total, total)
+	assert.Equal(t, r.ModelCases, model)
+	require.Positive(t, model)
+
+	var text bytes.Buffer
+	WriteText(&text, r)
+	var listed []string
+	_, section, ok := strings.Cut(text.String(), "  by rule (the rules' table, in order):\n")
+	require.True(t, ok, text.String())
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "    ") {
+			break
+		}
+		listed = append(listed, strings.Fields(line)[0])
+	}
+	var order []string
+	for _, name := range understand.RuleNames() {
+		if r.ByRule[name].Total > 0 {
+			order = append(order, name)
+		}
+	}
+	assert.Equal(t, order, listed, "the text lists the rules in the table's order")
+	for _, c := range r.Confusions {
+		assert.Contains(t, text.String(), "("+c.Layer+", rule "+c.Rule+": ")
+	}
+
+	o := Overall([]*Result{r, r})
+	for name, k := range r.ByRule {
+		assert.Equal(t, Kind{Total: 2 * k.Total, Correct: 2 * k.Correct, Accuracy: k.Accuracy, Model: 2 * k.Model}, o.ByRule[name], name)
+	}
+}

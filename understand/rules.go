@@ -123,6 +123,16 @@ var rules = []rule{
 	{"fallback", "no other rule reads the message: the fallback.", (*Rules).ruleFallback},
 }
 
+// RuleNames returns the names of the rules of the table, in the order
+// they are tried: soni eval lists its counts per rule in this order.
+func RuleNames() []string {
+	names := make([]string, len(rules))
+	for i, ru := range rules {
+		names[i] = ru.name
+	}
+	return names
+}
+
 // readRules walks the rule table: the first rule that answers reads the
 // message, and the reading carries its name.
 func (r *Rules) readRules(in *message) Reading {

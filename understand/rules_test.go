@@ -1,12 +1,16 @@
 package understand
 
 import (
+	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -97,6 +101,48 @@ func TestEveryRuleAnswers(t *testing.T) {
 	}
 	for _, ru := range rules {
 		assert.True(t, covered[ru.name], "rule %s has no case in ruleCases", ru.name)
+	}
+}
+
+// TestRuleNamedInTrace: the turn's trace names the rule that read each
+// message (soni chat --trace, the turn log).
+func TestRuleNamedInTrace(t *testing.T) {
+	t.Parallel()
+	progs := map[string]*ir.Program{}
+	for _, name := range []string{"banking", "travel"} {
+		res := compiler.Compile("../flows/"+name, compiler.Options{})
+		require.NotNil(t, res.Program, "%v", res.Diags)
+		progs[name] = res.Program
+	}
+	for name, src := range map[string]string{"talk": talkFlowsYAML, "greet": greetYAML} {
+		res := compiler.CompileSource(name+".yaml", []byte(src), compiler.Options{})
+		require.NotNil(t, res.Program, "%v", res.Diags)
+		progs[name] = res.Program
+	}
+	now := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
+	for _, tc := range ruleCases {
+		t.Run(tc.rule, func(t *testing.T) {
+			p := progs[tc.project]
+			m, err := vm.New(p, vm.Options{Understander: New(p), Actions: fakeActions{p}, Now: func() time.Time { return now }})
+			require.NoError(t, err)
+			st := m.NewState("t")
+			for _, b := range tc.before {
+				res, err := m.Turn(context.Background(), st, vm.Input{Text: b})
+				require.NoError(t, err, b)
+				st = res.State
+			}
+			res, err := m.Turn(context.Background(), st, vm.Input{Text: tc.msg})
+			require.NoError(t, err)
+			require.NotNil(t, res.Understood)
+			assert.Equal(t, tc.rule, res.Understood.Rule)
+			var line string
+			for _, l := range res.Trace {
+				if strings.HasPrefix(l, "understood by ") {
+					line = l
+				}
+			}
+			assert.Regexp(t, `^understood by rules( \(sure\))?, rule `+tc.rule+`: `, line)
+		})
 	}
 }
 

@@ -370,7 +370,7 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 	if err != nil {
 		return nil, err
 	}
-	v.Answer(vm.Understanding{Layer: "rules", Sure: rd.Sure, Reason: rd.Reason})
+	v.Answer(vm.Understanding{Layer: "rules", Sure: rd.Sure, Reason: rd.Reason, Rule: rd.Rule})
 	return rd.Commands, nil
 }
 

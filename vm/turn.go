@@ -296,15 +296,18 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 	t.res.Trace = append(t.res.Trace, understood...)
 	if answered != nil {
 		t.res.Understood = answered
-		sure, sep := "", ""
+		sure, rule, sep := "", "", ""
 		if answered.Sure {
 			sure = " (sure)"
+		}
+		if answered.Rule != "" {
+			rule = ", rule " + answered.Rule
 		}
 		if answered.Reason != "" {
 			sep = ": "
 		}
 		// One concatenation: one string, where three made three.
-		t.res.Trace = append(t.res.Trace, "understood by "+answered.Layer+sure+sep+answered.Reason)
+		t.res.Trace = append(t.res.Trace, "understood by "+answered.Layer+sure+rule+sep+answered.Reason)
 	}
 	started := t.st.Revision == 0 && len(t.st.Stack) == 0
 	if exp := m.expiry; exp > 0 && t.st.Revision > 0 && !t.st.Updated.IsZero() {

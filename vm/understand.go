@@ -59,6 +59,11 @@ type Understanding struct {
 	Sure bool `json:"sure,omitempty"`
 	// Reason says how the answer was reached, for people.
 	Reason string `json:"reason,omitempty"`
+	// Rule names the rule of the built-in rules' table that read the
+	// message (package understand): the one whose reading was kept, or,
+	// when a model answered, the one whose reading sent the message to
+	// it. Empty when the rules did not read the message.
+	Rule string `json:"rule,omitempty"`
 	// ModelCalls is how many requests were sent to a language model for
 	// the message (a retry is a second), and PromptChars the characters
 	// of the prompts they carried: soni eval reports the model's cost

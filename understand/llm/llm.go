@@ -276,16 +276,17 @@ type Reader interface {
 func (h *Hybrid) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Command, error) {
 	var cmds []vm.Command
 	var sure bool
+	var rule string // the rule of the table that read the message
 	why := "the rules' answer is not clean"
 	if rd, ok := h.Rules.(Reader); ok {
 		r, err := rd.Read(ctx, msg, v)
 		if err != nil {
 			return nil, err
 		}
-		cmds, sure, why = r.Commands, r.Sure, r.Reason
+		cmds, sure, why, rule = r.Commands, r.Sure, r.Reason, r.Rule
 	} else {
 		inner := v
-		inner.Answered = nil
+		inner.Answered = func(u vm.Understanding) { rule = u.Rule }
 		var err error
 		if cmds, err = h.Rules.Understand(ctx, msg, inner); err != nil {
 			return nil, err
@@ -293,17 +294,21 @@ func (h *Hybrid) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Co
 		sure = clean(cmds, v)
 	}
 	if sure {
-		v.Answer(vm.Understanding{Layer: "rules", Sure: true, Reason: why})
+		v.Answer(vm.Understanding{Layer: "rules", Sure: true, Reason: why, Rule: rule})
 		return cmds, nil
 	}
-	note(v, "hybrid: the rules are not sure ("+why+"); asking the model")
+	who := "the rules are"
+	if rule != "" {
+		who = "rule " + rule + " is"
+	}
+	note(v, "hybrid: "+who+" not sure ("+why+"); asking the model")
 	got, spent, ok := h.Model.ask(ctx, msg, v)
 	if !ok {
 		note(v, "hybrid: the model could not be asked; the rules' commands stand")
-		v.Answer(vm.Understanding{Layer: "rules", Reason: why + "; the model could not be asked", ModelCalls: spent.calls, PromptChars: spent.chars})
+		v.Answer(vm.Understanding{Layer: "rules", Reason: why + "; the model could not be asked", Rule: rule, ModelCalls: spent.calls, PromptChars: spent.chars})
 		return cmds, nil
 	}
-	v.Answer(vm.Understanding{Layer: "llm", Reason: "the rules were not sure: " + why, ModelCalls: spent.calls, PromptChars: spent.chars})
+	v.Answer(vm.Understanding{Layer: "llm", Reason: "the rules were not sure: " + why, Rule: rule, ModelCalls: spent.calls, PromptChars: spent.chars})
 	return got, nil
 }
 

@@ -338,7 +338,7 @@ func TestHybrid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)
 	assert.Equal(t, 1, calls)
-	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: the rules are not sure (no rule reads the message); asking the model")
+	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: rule fallback is not sure (no rule reads the message); asking the model")
 
 	// A trigger that matched while the message says more is not sure:
 	// the model is asked, and what it says stands.
@@ -352,6 +352,7 @@ func TestHybrid(t *testing.T) {
 	require.Len(t, answered, 1)
 	assert.Equal(t, "llm", answered[0].Layer)
 	assert.Contains(t, answered[0].Reason, "the rules were not sure")
+	assert.Equal(t, "trigger", answered[0].Rule, "the rule whose reading sent the message to the model")
 	// The answer says what asking cost: one call, and the characters of
 	// the prompt the model was sent (soni eval reports them).
 	assert.Equal(t, 1, answered[0].ModelCalls)
@@ -364,7 +365,15 @@ func TestHybrid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, calls)
 	require.Len(t, answered, 1)
-	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "an exact trigger phrase of transfer_funds"}, answered[0])
+	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "an exact trigger phrase of transfer_funds", Rule: "exact_trigger"}, answered[0])
+
+	// Rules behind another layer (no Reader) still name their rule.
+	answered = nil
+	wrapped := &Hybrid{Rules: understand.WithPayloads(understand.New(prog)), Model: model}
+	_, err = wrapped.Understand(context.Background(), "send money", v)
+	require.NoError(t, err)
+	require.Len(t, answered, 1)
+	assert.Equal(t, vm.Understanding{Layer: "rules", Sure: true, Reason: "the rules' answer is not clean", Rule: "exact_trigger"}, answered[0])
 
 	fake.Respond = func(replay.Request, int) (int, string) { return 503, `{}` }
 	answered = nil
@@ -376,6 +385,7 @@ func TestHybrid(t *testing.T) {
 	assert.Contains(t, strings.Join(notes, "\n"), "the rules' commands stand")
 	require.Len(t, answered, 1)
 	assert.Equal(t, "rules", answered[0].Layer)
+	assert.Equal(t, "fallback", answered[0].Rule)
 	assert.Equal(t, 2, answered[0].ModelCalls, "a failed request is retried once, and both count")
 	assert.Greater(t, answered[0].PromptChars, 2000)
 }

@@ -3,6 +3,7 @@ package convtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,4 +120,21 @@ func TestLoopFilePasses(t *testing.T) {
 //	go test -run '^$' -bench BenchmarkSoniTestLoop -benchtime 10x ./convtest
 func BenchmarkSoniTestLoop(b *testing.B) {
 	loadAndRun(b, loopFile(b, 2000), 2000)
+}
+
+// BenchmarkParseFile reads the 1,000 cases of BenchmarkSoniTest's file
+// (YAML, document model, runnable cases), without running them:
+//
+//	go test -run '^$' -bench BenchmarkParseFile ./convtest
+func BenchmarkParseFile(b *testing.B) {
+	src, err := os.ReadFile(benchFile(b, 1000))
+	require.NoError(b, err)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ds := ParseFile("bench_test.yaml", src); ds.HasErrors() {
+			b.Fatal(ds)
+		}
+	}
 }

@@ -1,16 +1,19 @@
 package convtest
 
-import "github.com/soni-dev/soni/diag"
+import (
+	"github.com/soni-dev/soni/diag"
+	docs "github.com/soni-dev/soni/syntax"
+)
 
 // The diagnostic codes of test files. They start with T so they never clash
 // with the compiler's E and W codes; all of them are errors, and a test file
 // with any of them does not run.
 const (
 	CodeFileRead        = "T001"
-	CodeYAMLSyntax      = "T002"
-	CodeUnknownKey      = "T003"
-	CodeWrongType       = "T004"
-	CodeMissingField    = "T005"
+	CodeYAMLSyntax      = docs.TestYAMLSyntax
+	CodeUnknownKey      = docs.TestUnknownKey
+	CodeWrongType       = docs.TestWrongType
+	CodeMissingField    = docs.TestMissingField
 	CodeCheckBeforeUser = "T006"
 	CodeUnknownFlow     = "T007"
 	CodeUnknownSlot     = "T008"
@@ -19,10 +22,10 @@ const (
 	CodeUnknownCase     = "T011"
 	CodeBadRegex        = "T012"
 	CodeNoProject       = "T013"
-	CodeDuplicateName   = "T014"
+	CodeDuplicateName   = docs.TestDuplicateName
 	CodeInvalidValue    = "T015"
 	CodeUnknownCommand  = "T016"
-	CodeUnsupported     = "T017"
+	CodeUnsupported     = docs.TestUnsupported
 	CodeUnknownResponse = "T018"
 )
 

@@ -17,9 +17,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/internal/suggest"
-	"github.com/soni-dev/soni/internal/yamlpos"
 
-	"github.com/goccy/go-yaml/ast"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/checkpoints"
 	"github.com/soni-dev/soni/compiler"
@@ -27,6 +25,7 @@ import (
 	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/schema"
+	docs "github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
@@ -270,8 +269,6 @@ func isYAMLName(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-var testCasesKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^["']?test_cases["']?[ \t]*:`) })
-
 // IsTestFile reports whether YAML source is a conversation test file: its
 // top level has the key test_cases. Source that is not valid YAML counts
 // as a test file when a line starts with that key, so that a broken test
@@ -281,34 +278,14 @@ func IsTestFile(src []byte) bool {
 	return ok
 }
 
-// classify is IsTestFile, and returns the parsed YAML of a test file that
-// parses, so that it is decoded without parsing it again.
-func classify(src []byte) (yamlDoc, bool) {
+// classify is IsTestFile, and returns the parsed YAML of a test file, so
+// that it is decoded without parsing it again.
+func classify(src []byte) (*docs.ParsedTests, bool) {
 	if !bytes.Contains(src, []byte("test_cases")) {
-		return yamlDoc{}, false
+		return nil, false
 	}
-	parsed, err := parseYAML(src)
-	if err != nil {
-		return yamlDoc{}, testCasesKey().Match(src)
-	}
-	for _, doc := range parsed.file.Docs {
-		if casesPair(doc.Body) != nil {
-			return parsed, true
-		}
-	}
-	return yamlDoc{}, false
-}
-
-// casesPair returns the test_cases pair of a document's top-level
-// mapping, or nil.
-func casesPair(body ast.Node) *ast.MappingValueNode {
-	pairs, _ := yamlpos.Pairs(yamlpos.Unwrap(body))
-	for _, mv := range pairs {
-		if keyOf(mv) == "test_cases" {
-			return mv
-		}
-	}
-	return nil
+	parsed := parseYAML(src)
+	return parsed, parsed.IsTests()
 }
 
 // readResult is one YAML file found in a directory, read and, when it is
@@ -331,7 +308,7 @@ func (s *Suite) readAll(files []string) []readResult {
 		if r.src, r.err = readFile(files[i]); r.err != nil {
 			return
 		}
-		var af yamlDoc
+		var af *docs.ParsedTests
 		if af, r.isTest = classify(r.src); r.isTest {
 			r.file, r.diags = decodeFile(filepath.ToSlash(files[i]), r.src, af)
 		}

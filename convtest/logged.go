@@ -11,6 +11,7 @@ import (
 
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/internal/cmdshape"
+	docs "github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -18,8 +19,9 @@ import (
 // [soni.Engine.Log]) as a conversation test file that
 // soni test passes against the same flows: the user's messages (or
 // commands), the replies as strict bot steps, and the actions stubbed
-// with the outputs they returned. It returns warnings about what a test
-// cannot replay exactly.
+// with the outputs they returned. The file is built as a
+// syntax.TestFile and written by syntax.EncodeTests. It returns warnings
+// about what a test cannot replay exactly.
 func WriteTestCase(w io.Writer, session, project string, recs []soni.TurnRecord) []string {
 	var warnings []string
 	type stub struct {
@@ -49,37 +51,65 @@ func WriteTestCase(w io.Writer, session, project string, recs []soni.TurnRecord)
 			stubs[ev.Action] = s
 		}
 	}
-	q := func(v any) string {
-		b, _ := json.Marshal(v)
+	doc := &docs.TestFile{
+		Comments: []string{fmt.Sprintf("Session %q as logged (soni log --format test, or the inspector), %d turns.\n"+
+			"flows: is the project given to soni log, relative to where it ran:\nsave this file there, or adjust the path.", session, len(recs))},
+		Flows:    filepath.ToSlash(project),
+		HasFlows: true,
+	}
+	for _, n := range slices.Sorted(maps.Keys(stubs)) {
+		s := stubs[n]
+		st := &docs.Stub{Action: n}
+		if s.err != "" {
+			st.Error, st.Fails = s.err, true
+		} else {
+			st.Outputs = docs.NewData(jsonValue(s.outputs), true)
+			if s.outputs == nil {
+				st.Outputs = docs.NewData(map[string]any{}, true)
+			}
+		}
+		doc.Stubs = append(doc.Stubs, st)
+	}
+	c := &docs.TestCase{Name: "session_" + session}
+	for _, r := range recs {
+		user := &docs.TestStep{Kind: string(StepUser), Text: r.Text}
+		if r.Given != nil {
+			user.HasCommands, user.Commands = true, []*docs.Command{}
+			for _, shape := range cmdshape.Format(r.Given) {
+				switch x := shape.(type) {
+				case string:
+					user.Commands = append(user.Commands, &docs.Command{Kind: x})
+				case map[string]any:
+					for k, v := range x {
+						user.Commands = append(user.Commands, &docs.Command{Kind: k, Arg: docs.NewData(jsonValue(v), true)})
+					}
+				}
+			}
+		}
+		c.Steps = append(c.Steps, user)
+		for _, t := range r.Replies {
+			c.Steps = append(c.Steps, &docs.TestStep{Kind: string(StepBot), Text: t})
+		}
+	}
+	doc.Cases = []*docs.TestCase{c}
+	out, _ := docs.EncodeTests(doc)
+	_, _ = w.Write(out)
+	return warnings
+}
+
+// jsonValue is v as JSON reads it back (numbers as json.Number), so that
+// any value an action or a slot holds is written as the test file's
+// YAML reads it.
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
 		return string(b)
 	}
-	fmt.Fprintf(w, "# Session %q as logged (soni log --format test, or the inspector), %d turns.\n", session, len(recs))
-	fmt.Fprintf(w, "# flows: is the project given to soni log, relative to where it ran:\n# save this file there, or adjust the path.\n")
-	fmt.Fprintf(w, "flows: %s\n", q(filepath.ToSlash(project)))
-	if len(stubs) > 0 {
-		fmt.Fprintln(w, "stub_custom_actions:")
-		for _, n := range slices.Sorted(maps.Keys(stubs)) {
-			s := stubs[n]
-			if s.err != "" {
-				fmt.Fprintf(w, "  %s:\n    error: %s\n", n, q(s.err))
-				continue
-			}
-			outputs := s.outputs
-			if outputs == nil {
-				outputs = map[string]any{}
-			}
-			fmt.Fprintf(w, "  %s:\n    outputs: %s\n", n, q(outputs))
-		}
-	}
-	fmt.Fprintf(w, "test_cases:\n  - test_case: %s\n    steps:\n", q("session_"+session))
-	for _, r := range recs {
-		fmt.Fprintf(w, "      - user: %s\n", q(r.Text))
-		if r.Given != nil {
-			fmt.Fprintf(w, "        commands: %s\n", q(cmdshape.Format(r.Given)))
-		}
-		for _, t := range r.Replies {
-			fmt.Fprintf(w, "      - bot: %s\n", q(t))
-		}
-	}
-	return warnings
+	return out
 }

@@ -1,15 +1,15 @@
 package rasaimport
 
 import (
-	"regexp"
 	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/soni-dev/soni/syntax"
 )
 
-// The importer writes soni's YAML itself, so that it can keep comments
-// (what soni cannot express stays in the file as a comment) and write the
-// same bytes for the same project.
+// The importer builds its YAML as ordered mappings with comments (what
+// soni cannot express stays in the file as a comment) and writes them
+// with the syntax package's writer, so that it writes the same bytes for
+// the same project, in the layout of every soni writer.
 
 // ymap is a mapping whose keys keep their order.
 type ymap struct {
@@ -64,21 +64,8 @@ func (s *yseq) add(val any, comments ...string) {
 	s.items = append(s.items, yitem{val: val, comments: comments})
 }
 
-// plain matches the strings written without quotes.
-var plain = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_./-]*$`) })
-
-// quote writes a string scalar: plain when it is a simple word that YAML
-// reads back as the same string, else double-quoted.
-func quote(s string) string {
-	if plain().MatchString(s) {
-		switch strings.ToLower(s) {
-		case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf":
-		default:
-			return s
-		}
-	}
-	return strconv.Quote(s)
-}
+// quote writes a string scalar as every soni writer does (syntax.Quote).
+func quote(s string) string { return syntax.Quote(s) }
 
 // scalar writes a scalar value.
 func scalar(v any) string {
@@ -101,154 +88,34 @@ func scalar(v any) string {
 	return strconv.Quote(scalarString(v))
 }
 
-// emit writes a document: a top-level mapping.
+// emit writes a document, a top-level mapping, with the syntax package's
+// writer.
 func emit(m *ymap, header []string) []byte {
-	var b strings.Builder
-	for _, h := range header {
-		writeComment(&b, "", h)
-	}
-	writeMap(&b, m, "")
-	return []byte(b.String())
+	return syntax.Emit(m.tree(), header)
 }
 
-func writeComment(b *strings.Builder, indent, c string) {
-	for _, line := range strings.Split(c, "\n") {
-		b.WriteString(indent)
-		if line == "" {
-			b.WriteString("#\n")
-			continue
-		}
-		b.WriteString("# ")
-		b.WriteString(line)
-		b.WriteString("\n")
+// tree converts the mapping to the syntax package's writer tree; each
+// scalar is written as scalar writes it.
+func (m *ymap) tree() *syntax.Map {
+	out := &syntax.Map{Flow: m.flow, Entries: make([]syntax.MapEntry, 0, len(m.entries))}
+	for _, e := range m.entries {
+		out.Entries = append(out.Entries, syntax.MapEntry{Key: e.key, Value: treeValue(e.val), Comments: e.comments, Trailing: e.trailing})
 	}
+	return out
 }
 
-// writeMap writes the entries of m, each starting at indent.
-func writeMap(b *strings.Builder, m *ymap, indent string) {
-	for i, e := range m.entries {
-		for _, c := range e.comments {
-			writeComment(b, indent, c)
-		}
-		b.WriteString(indent)
-		writeEntry(b, e, indent)
-		_ = i
-	}
-}
-
-// writeEntry writes "key: value" (the indent already written).
-func writeEntry(b *strings.Builder, e yentry, indent string) {
-	b.WriteString(quote(e.key))
-	b.WriteString(":")
-	trailing := ""
-	if e.trailing != "" {
-		trailing = "  # " + e.trailing
-	}
-	if inline, ok := inlineValue(e.val); ok {
-		b.WriteString(" ")
-		b.WriteString(inline)
-		b.WriteString(trailing)
-		b.WriteString("\n")
-		return
-	}
-	b.WriteString(trailing)
-	b.WriteString("\n")
-	switch x := e.val.(type) {
-	case *ymap:
-		writeMap(b, x, indent+"  ")
-	case *yseq:
-		writeSeq(b, x, indent+"  ")
-	}
-}
-
-// inlineValue returns a value written on its key's line.
-func inlineValue(v any) (string, bool) {
+func treeValue(v any) any {
 	switch x := v.(type) {
 	case *ymap:
-		if len(x.entries) == 0 {
-			return "{}", true
-		}
-		if !x.flow {
-			return "", false
-		}
-		parts := make([]string, 0, len(x.entries))
-		for _, e := range x.entries {
-			s, ok := inlineValue(e.val)
-			if !ok || len(e.comments) > 0 {
-				return "", false
-			}
-			parts = append(parts, quote(e.key)+": "+s)
-		}
-		return "{" + strings.Join(parts, ", ") + "}", true
+		return x.tree()
 	case *yseq:
-		if len(x.items) == 0 && len(x.tail) == 0 {
-			return "[]", true
-		}
-		if !x.flow {
-			return "", false
-		}
-		parts := make([]string, 0, len(x.items))
+		s := &syntax.Seq{Flow: x.flow, Tail: x.tail, Items: make([]syntax.SeqItem, 0, len(x.items))}
 		for _, it := range x.items {
-			s, ok := inlineValue(it.val)
-			if !ok || len(it.comments) > 0 {
-				return "", false
-			}
-			parts = append(parts, s)
+			s.Items = append(s.Items, syntax.SeqItem{Value: treeValue(it.val), Comments: it.comments})
 		}
-		return "[" + strings.Join(parts, ", ") + "]", true
+		return s
 	}
-	return scalar(v), true
-}
-
-// writeSeq writes the items of s, each "- " at indent.
-func writeSeq(b *strings.Builder, s *yseq, indent string) {
-	for _, it := range s.items {
-		for _, c := range it.comments {
-			writeComment(b, indent, c)
-		}
-		b.WriteString(indent)
-		b.WriteString("-")
-		if inline, ok := inlineValue(it.val); ok {
-			b.WriteString(" ")
-			b.WriteString(inline)
-			b.WriteString("\n")
-			continue
-		}
-		switch x := it.val.(type) {
-		case *ymap:
-			// The first entry goes on the dash's line; the others are
-			// indented under it. A comment before the first entry goes
-			// on its own line, under the dash.
-			first := true
-			for _, e := range x.entries {
-				if first {
-					first = false
-					if len(e.comments) > 0 {
-						b.WriteString("\n")
-						for _, c := range e.comments {
-							writeComment(b, indent+"  ", c)
-						}
-						b.WriteString(indent + "  ")
-					} else {
-						b.WriteString(" ")
-					}
-					writeEntry(b, e, indent+"  ")
-					continue
-				}
-				for _, c := range e.comments {
-					writeComment(b, indent+"  ", c)
-				}
-				b.WriteString(indent + "  ")
-				writeEntry(b, e, indent+"  ")
-			}
-		case *yseq:
-			b.WriteString("\n")
-			writeSeq(b, x, indent+"  ")
-		}
-	}
-	for _, c := range s.tail {
-		writeComment(b, indent, c)
-	}
+	return syntax.Raw(scalar(v))
 }
 
 // nodeY converts a Rasa node to writer values, keeping key order.

@@ -17,7 +17,17 @@ import (
 
 // languageDirs are the packages whose Go files may hold no word list:
 // their words come from this package.
-var languageDirs = []string{"../values", "../vm"}
+var languageDirs = []string{"../values", "../vm", "../understand"}
+
+// notYetMoved are files of languageDirs whose word lists have not moved
+// yet (issue 27): each leaves this list when its lists move.
+var notYetMoved = map[string]bool{
+	"../understand/understand.go":  true,
+	"../understand/meaning.go":     true,
+	"../understand/projecttext.go": true,
+	"../understand/opening.go":     true,
+	"../understand/stemsense.go":   true,
+}
 
 // wordLike is a string a word list would hold: lower-case letters, with
 // spaces, apostrophes or hyphens between them.
@@ -25,8 +35,8 @@ var wordLike = regexp.MustCompile(`^\p{Ll}[\p{Ll}' -]*$`)
 
 // TestNoWordListsInCode fails when a Go file (tests aside) of a package
 // in languageDirs declares a word list again: a composite literal (slice,
-// array or map) or a case clause with three or more word-like string
-// literals. A map's keys count when their values are constants
+// array or map), a case clause or a call (wordSet("a", "b", "c")) with
+// three or more word-like string literals. A map's keys count when their values are constants
 // (map[string]bool{"cancel": true, ...}), not when they name fields of
 // a value built from variables. Such words belong in en.yaml or es.yaml.
 func TestNoWordListsInCode(t *testing.T) {
@@ -36,7 +46,7 @@ func TestNoWordListsInCode(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)
 		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
+			if strings.HasSuffix(f, "_test.go") || notYetMoved[filepath.ToSlash(f)] {
 				continue
 			}
 			found = append(found, wordLists(t, f)...)
@@ -69,6 +79,10 @@ func wordLists(t *testing.T, file string) []string {
 			}
 		case *ast.CaseClause:
 			for _, e := range x.List {
+				words = appendWord(words, e)
+			}
+		case *ast.CallExpr:
+			for _, e := range x.Args {
 				words = appendWord(words, e)
 			}
 		default:
@@ -126,6 +140,7 @@ func f(w string, a, b any) map[string]any {
 	}
 	_ = []string{"ok", "x"}
 	_ = []string{"A", "B", "C"}
+	_ = wordSet("too", "also", "aswell")
 	return map[string]any{"slot": a, "flow": b, "value": w}
 }
 `
@@ -138,5 +153,6 @@ func f(w string, a, b any) map[string]any {
 		"x.go:5: one, two, three",
 		"x.go:6: i, want, to",
 		"x.go:10: hi, hello, hey",
+		"x.go:14: too, also, aswell",
 	}, got)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -44,7 +45,7 @@ func (r *Rules) asksOther(p *vm.Pending, trimmed, norm, head string, m triggerMa
 
 // openQuestionWords start a question that asks for something, not a yes
 // or no: "what is my balance", "how much do I have".
-var openQuestionWords = wordSet("how", "what", "whats", "which", "when", "where", "who", "whats", "cuanto", "cuanta", "cuantos", "que", "como", "donde", "cuando", "cual")
+var openQuestionWords = lexdata.Set("open_question_words")
 
 // asksSomething reports whether a message is a question: it ends with a
 // question mark and starts with a question word (after fillers such as

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -151,22 +152,11 @@ func (r *Rules) namedElsewhere(object []string, v vm.View) string {
 // longer need to book a flight", "ya no quiero enviar dinero". Each entry
 // is a normalized word sequence.
 var (
-	negatedWishLeads = [][]string{
-		{"i", "dont", "want", "to"}, {"i", "do", "not", "want", "to"}, {"i", "dont", "wanna"},
-		{"i", "dont", "need", "to"}, {"i", "do", "not", "need", "to"}, {"i", "no", "longer", "want", "to"},
-		{"i", "no", "longer", "need", "to"}, {"i", "dont", "want"}, {"i", "do", "not", "want"},
-		{"i", "no", "longer", "want"}, {"i", "dont", "need"}, {"i", "no", "longer", "need"},
-		{"i", "would", "rather", "not"}, {"id", "rather", "not"}, {"dont", "want", "to"}, {"dont", "want"},
-		{"we", "dont", "want", "to"}, {"we", "dont", "need", "to"}, {"we", "dont", "want"}, {"we", "dont", "need"},
-		{"ya", "no", "quiero"}, {"no", "quiero"}, {"ya", "no", "necesito"}, {"no", "necesito"},
-	}
-	negatedWishTails = [][]string{
-		{"anymore"}, {"any", "more"}, {"after", "all"}, {"now"}, {"today"}, {"please"}, {"thanks"},
-		{"ya"}, {"mas"}, {"nada"}, {"then"},
-	}
+	negatedWishLeads = lexdata.Phrases("negated_wish_leads")
+	negatedWishTails = lexdata.Phrases("negated_wish_tails")
 	// pronounWishes stand for what the flow on top does: "I don't want to
 	// do this anymore".
-	pronounWishes = wordSet("do", "this", "that", "it", "hacer", "esto", "eso", "lo", "continue", "go", "on", "seguir")
+	pronounWishes = lexdata.Set("pronoun_wishes")
 )
 
 // negatedWish reads "I don't want to send money anymore": a negated wish

@@ -3,6 +3,7 @@ package understand
 import (
 	"fmt"
 
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -18,15 +19,8 @@ import (
 // Words of "the city is wrong, it's Paris": after the slot's name, one of
 // wrongWords, then optionally one of wrongLeads, then the value.
 var (
-	wrongWords = [][]string{
-		{"is", "wrong"}, {"is", "incorrect"}, {"is", "not", "right"}, {"isnt", "right"}, {"is", "not", "correct"},
-		{"isnt", "correct"}, {"was", "wrong"}, {"s", "wrong"}, {"wrong"}, {"is", "a", "mistake"},
-		{"esta", "mal"}, {"es", "incorrecto"}, {"es", "incorrecta"}, {"no", "es", "correcto"}, {"no", "es", "correcta"},
-	}
-	wrongLeads = [][]string{
-		{"it", "should", "be"}, {"should", "be"}, {"it", "is"}, {"its"}, {"it", "s"}, {"it", "was"}, {"make", "it"},
-		{"i", "meant"}, {"i", "mean"}, {"use"}, {"the", "right", "one", "is"}, {"es"}, {"deberia", "ser"}, {"it", "must", "be"},
-	}
+	wrongWords = lexdata.Phrases("wrong_words")
+	wrongLeads = lexdata.Phrases("wrong_leads")
 )
 
 // namedWrong reads "the city is wrong, it's Paris", "my date was wrong,

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -12,18 +13,16 @@ import (
 // at one that counts nights or days, "a week" is 7.
 
 // selfWords name the one who speaks.
-var selfWords = wordSet("me", "i", "myself", "yo", "mi", "im")
+var selfWords = lexdata.Set("self_words")
 
 // countFillers may come around a count without changing it.
-var countFillers = wordSet("just", "only", "its", "it", "will", "be", "thats", "that", "is", "the", "of",
-	"please", "thanks", "ok", "okay", "well", "um", "uh", "so", "solo", "going", "travelling", "traveling",
-	"coming", "for", "be")
+var countFillers = lexdata.Set("count_fillers")
 
 // aloneWords are a count of one person on their own.
-var aloneWords = wordSet("alone", "solo", "myself", "me", "i", "yo")
+var aloneWords = lexdata.Set("alone_words")
 
 // countSeparators join the people of a list: "me, my wife and our son".
-var countSeparators = wordSet("and", "plus", "with", "y", "con", "&")
+var countSeparators = lexdata.Set("count_separators")
 
 // spokenCount reads a count said in words with a noun for a number slot
 // that counts people, nights or days; ok is false for any other slot or
@@ -117,14 +116,30 @@ func peopleCount(norm string) (float64, bool) {
 	return total, true
 }
 
+// pluralNouns are nouns for several people that end in no s, or whose
+// singular does ("family").
+var pluralNouns = lexdata.Set("plural_nouns")
+
 // plural reports whether a noun reads as a plural ("kids", "children").
 func plural(w string) bool {
-	switch w {
-	case "children", "people", "kids", "friends", "parents", "family", "familia", "ninos", "hijos", "amigos", "padres":
+	if pluralNouns[w] {
 		return true
 	}
 	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
+
+// The words of a length of stay: dateQualifiers before a week make it a
+// date ("next week"), as do dateSpanLeads two words before ("in a
+// week"); weekendLengths and weekLengths are lengths in days ("a
+// weekend", "two weeks"), and lengthOnes count one of them ("a week",
+// "per week").
+var (
+	dateQualifiers = lexdata.Set("date_qualifiers")
+	dateSpanLeads  = lexdata.Set("date_span_leads")
+	weekendLengths = lexdata.Number("weekend_lengths")
+	weekLengths    = lexdata.Number("week_lengths")
+	lengthOnes     = lexdata.Set("length_ones")
+)
 
 // weekCount reads "a week" (7), "two weeks" (14), "a fortnight" (14) and
 // "a couple of nights" (2) for a slot that counts nights or days.
@@ -132,22 +147,21 @@ func weekCount(norm string) (float64, bool) {
 	words := strings.Fields(norm)
 	for i, w := range words {
 		per := 0.0
-		if i > 0 && (words[i-1] == "next" || words[i-1] == "this" || words[i-1] == "last" || words[i-1] == "coming") {
+		if i > 0 && dateQualifiers[words[i-1]] {
 			// "next week", "this weekend": a date, not a length.
 			continue
 		}
-		if i > 1 && (words[i-2] == "in" || words[i-2] == "within" || words[i-2] == "en" || words[i-2] == "dentro") {
+		if i > 1 && dateSpanLeads[words[i-2]] {
 			// "in a week", "en dos semanas": a date.
 			continue
 		}
-		switch w {
-		case "weekend", "finde":
-			return 2, true
-		case "week", "weeks", "semana", "semanas":
-			per = 7
-		case "fortnight", "fortnights":
-			per = 14
-		case "couple":
+		if n, ok := weekendLengths[w]; ok {
+			return float64(n), true
+		}
+		switch {
+		case weekLengths[w] > 0:
+			per = float64(weekLengths[w])
+		case w == "couple":
 			if i+1 < len(words) && (words[i+1] == "of" || strings.HasPrefix(words[i+1], "night") || strings.HasPrefix(words[i+1], "day")) {
 				return 2, true
 			}
@@ -159,7 +173,7 @@ func weekCount(norm string) (float64, bool) {
 		if i > 0 {
 			prev := words[i-1]
 			switch {
-			case prev == "a" || prev == "one" || prev == "una" || prev == "un" || prev == "the" || prev == "per":
+			case lengthOnes[prev]:
 			case isNumberish(prev) || values.IsNumberWord(prev):
 				x, err := values.Convert(&ir.Slot{Type: ir.TypeNumber}, prev)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -14,9 +15,9 @@ import (
 // the mushrooms", "without onions"). listAfterWords add the values before
 // them ("olives too").
 var (
-	listAddWords    = wordSet("add", "also", "anade", "agrega", "agregale", "anadele", "tambien")
-	listRemoveWords = wordSet("remove", "without", "drop", "minus", "sin", "quita", "quitale", "elimina")
-	listAfterWords  = wordSet("too", "aswell")
+	listAddWords    = lexdata.Set("list_add_words")
+	listRemoveWords = lexdata.Set("list_remove_words")
+	listAfterWords  = lexdata.Set("list_after_words")
 )
 
 // listEdit reads a change to a list slot of the flow that already holds

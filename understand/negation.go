@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -26,14 +27,13 @@ var (
 	// A negated verb of doing ("I can't log in", "it won't charge") says
 	// what is wrong, not which value is not meant: only the negations of
 	// being and having are here.
-	negations      = wordSet("not", "never", "isnt", "arent", "wasnt", "werent", "aint", "without", "nunca", "tampoco", "ni", "sin")
-	negatedCopulas = wordSet("es", "era", "esta", "estan", "son", "fue", "hace", "hay", "tan", "muy")
+	negations      = lexdata.Set("negations")
+	negatedCopulas = lexdata.Set("negated_copulas")
 	// comparisons after a negation bound a value, not deny it: "not
 	// more than 50" is 50 at most.
-	comparisons = wordSet("more", "less", "over", "under", "above", "below", "before", "after", "later", "earlier",
-		"exceeding", "beyond", "mas", "menos", "antes", "despues")
+	comparisons = lexdata.Set("comparisons")
 	// clauseBreaks end what a negation negates: "not now but urgent".
-	clauseBreaks = wordSet("but", "pero", "sino", "rather", "instead", "just", "only", "solo")
+	clauseBreaks = lexdata.Set("clause_breaks")
 )
 
 // negatedAnswer leaves out of an answer the parts that a negation

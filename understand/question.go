@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/vm"
 )
 
@@ -18,20 +19,10 @@ func firstContent(norm string) string {
 }
 
 // questionWords start a question, in English and Spanish (normalized).
-var questionWords = map[string]bool{
-	"how": true, "what": true, "whats": true, "which": true, "when": true, "where": true,
-	"why": true, "who": true, "can": true, "could": true, "do": true, "does": true,
-	"is": true, "are": true, "will": true, "would": true, "should": true,
-	"cuanto": true, "cuanta": true, "cuantos": true, "que": true, "como": true,
-	"donde": true, "cuando": true, "por": true, "puedo": true, "puedes": true,
-}
+var questionWords = lexdata.Set("question_words")
 
 // fillers may come before a question: "wait, how much...", "oh, what...".
-var fillers = map[string]bool{
-	"wait": true, "oh": true, "hmm": true, "um": true, "sorry": true, "so": true,
-	"and": true, "but": true, "ok": true, "okay": true, "espera": true, "oye": true,
-	"pero": true, "y": true,
-}
+var fillers = lexdata.Set("question_fillers")
 
 // isQuestion reports whether a message is a question rather than a
 // statement: it ends with a question mark and its first word, after
@@ -53,14 +44,7 @@ func isQuestion(text, norm string) bool {
 
 // requestLeads start a request for something new: "also", "by the way",
 // "actually I want to", "I need". The rest of the message says what.
-var requestLeads = [][]string{
-	{"also"}, {"and", "also"}, {"and"}, {"i", "also", "need", "to"}, {"i", "also", "need"}, {"i", "also", "want", "to"},
-	{"i", "also", "want"}, {"we", "also", "need"}, {"we", "need"}, {"we", "want"}, {"btw"}, {"by", "the", "way"}, {"oh", "and"}, {"plus"}, {"actually"},
-	{"i", "want", "to"}, {"i", "wanna"}, {"i", "want"}, {"i", "need", "to"}, {"i", "need"},
-	{"i", "would", "like", "to"}, {"i", "would", "like"}, {"id", "like", "to"}, {"id", "like"},
-	{"can", "you"}, {"could", "you"}, {"can", "i"}, {"lets"}, {"ademas"}, {"tambien"}, {"quiero"},
-	{"necesito"}, {"quisiera"}, {"never", "mind"}, {"nevermind"}, {"forget", "it"}, {"scratch", "that"},
-}
+var requestLeads = lexdata.Phrases("request_leads")
 
 // requestLead reports whether a normalized message starts, after
 // fillers, with words that ask for something new, and returns the rest.

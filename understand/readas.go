@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
@@ -21,21 +22,18 @@ import (
 
 // amountCues in a text slot's name, description or label say it holds a
 // number.
-var amountCues = wordSet("amount", "amounts", "price", "cost", "fee", "budget", "importe", "monto",
-	"precio", "coste", "costo", "quantity", "qty", "num", "count", "cantidad")
+var amountCues = lexdata.Set("amount_cues")
 
 // dateCues say it holds a date.
-var dateCues = wordSet("date", "fecha", "birthday", "birthdate", "dob")
+var dateCues = lexdata.Set("date_cues")
 
 // notValueCues say a text slot holds words about the value, not the
 // value: "the reason for the price", "a comment on the amount".
-var notValueCues = wordSet("name", "reason", "description", "comment", "comments", "note", "notes",
-	"detail", "details", "text", "message", "currency", "unit", "type", "kind", "range", "time",
-	"motivo", "nombre", "descripcion", "moneda")
+var notValueCues = lexdata.Set("not_value_cues")
 
 // yesNoNames end the name of a slot that holds a yes or a no, when its
 // description says nothing else.
-var yesNoNames = wordSet("confirmation", "confirm", "confirmed", "consent", "approval", "approved", "accepted", "agreed")
+var yesNoNames = lexdata.Set("yes_no_names")
 
 // readAs is how the rules read a free-text slot that holds a number, a
 // date or a yes or no: a copy of it with that type; nil for any other

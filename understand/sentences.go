@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -138,7 +139,7 @@ func pickOption(prompt, head string) (string, bool) {
 }
 
 // nameArticles may start a name in a list or an answer ("the Basel Zoo").
-var nameArticles = wordSet("the", "a", "an", "el", "la", "los", "las", "un", "una")
+var nameArticles = lexdata.Set("name_articles")
 
 // withoutArticle drops an article before a capitalised name: "the Basel
 // Zoo" is "Basel Zoo"; "the luxury one" stays.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -112,7 +113,7 @@ func (r *Rules) unitValues(p *vm.Pending, head string, v vm.View) ([]vm.Command,
 
 // answerJoiners join the parts of an answer of several values: "2 nights
 // in Berlin", "Berlin for 2 nights", "Berlin and 3 nights".
-var answerJoiners = wordSet("for", "and", "y", "por", "with", "con", "plus")
+var answerJoiners = lexdata.Set("answer_joiners")
 
 // carriesValue reports whether words start with a carrier of a role
 // (the asked slot's, or any) that carries the rest: "in Berlin".
@@ -132,8 +133,8 @@ func (r *Rules) carriesValue(words []string, ro role) bool {
 // rangeSeparators end the start of a range of dates and begin its end:
 // "from may 14th to the 17th", "14 to 17 may", "del 14 al 17 de mayo".
 var (
-	rangeStarts     = [][]string{{"from"}, {"between"}, {"desde"}, {"del"}, {"de"}, {"entre"}}
-	rangeSeparators = wordSet("to", "until", "till", "til", "through", "thru", "and", "al", "hasta", "a", "y")
+	rangeStarts     = lexdata.Phrases("range_starts")
+	rangeSeparators = lexdata.Set("range_separators")
 )
 
 // dateRange reads a start and an end in one answer at a date question
@@ -236,6 +237,9 @@ func dayAfter(conv values.Converter, def *ir.Slot, from time.Time, text string) 
 	return end, err == nil
 }
 
+// ordinalSuffixes end an ordinal day: "st", "nd", "rd", "th", "º".
+var ordinalSuffixes = lexdata.Set("ordinal_suffixes")
+
 // ordinalDay reads a day of a month written as a number, with or without
 // an ordinal ending: "17", "17th", "1st".
 func ordinalDay(w string) (int, bool) {
@@ -243,9 +247,7 @@ func ordinalDay(w string) (int, bool) {
 	if digits == "" || len(digits) > 2 || len(w)-len(digits) > 2 {
 		return 0, false
 	}
-	switch w[len(digits):] {
-	case "", "st", "nd", "rd", "th", "º":
-	default:
+	if end := w[len(digits):]; end != "" && !ordinalSuffixes[end] {
 		return 0, false
 	}
 	d := 0
@@ -291,7 +293,7 @@ func (r *Rules) setOrCorrect(name string, value any, v vm.View) vm.Command {
 
 // clauseSeparators split an answer into the parts that may each give a
 // value: "3 nights, a double room", "may 14th and 2 people".
-var clauseSeparators = wordSet("and", "with", "plus", "y", "con")
+var clauseSeparators = lexdata.Set("clause_separators")
 
 // alsoNamed reads, in an answer to a typed question, the values of the
 // flow's other collected slots that hold none yet and that the answer

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/tmpl"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
@@ -38,23 +39,23 @@ var roleCues = []struct {
 	role role
 	cues map[string]bool
 }{
-	{roleSource, wordSet("from", "origin", "departure", "depart", "departing", "leave", "leaving", "start", "starts", "desde", "origen", "salida", "sale")},
-	{roleTarget, wordSet("to", "destination", "goes", "going", "arrive", "arrival", "recipient", "receive", "receives", "beneficiary", "payee", "destino", "destinatario", "recibe")},
-	{roleLocation, wordSet("city", "where", "location", "place", "ciudad", "donde", "staying", "in")},
-	{rolePerson, wordSet("name", "traveller", "traveler", "passenger", "holder", "nombre", "titular", "who")},
+	{roleSource, lexdata.Set("role_source_cues")},
+	{roleTarget, lexdata.Set("role_target_cues")},
+	{roleLocation, lexdata.Set("role_location_cues")},
+	{rolePerson, lexdata.Set("role_person_cues")},
 }
 
 var carriers = map[role][][]string{
-	roleSource:   {{"from"}, {"out", "of"}, {"desde"}, {"de"}},
-	roleTarget:   {{"to"}, {"a"}, {"para"}, {"hacia"}},
-	roleLocation: {{"in"}, {"at"}, {"en"}},
-	rolePerson:   {{"under"}, {"for"}, {"named"}, {"called"}, {"a", "nombre", "de"}, {"para"}},
+	roleSource:   lexdata.Phrases("carriers_source"),
+	roleTarget:   lexdata.Phrases("carriers_target"),
+	roleLocation: lexdata.Phrases("carriers_location"),
+	rolePerson:   lexdata.Phrases("carriers_person"),
 }
 
 // capitalOnly are carriers that carry a value only when it is
 // capitalised: Spanish "a", "de", "en" and "para", and "for", are too
 // common otherwise.
-var capitalOnly = wordSet("a", "de", "en", "para", "for")
+var capitalOnly = lexdata.Set("capital_only")
 
 func wordSet(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -83,12 +84,7 @@ func slotRole(name string, def *ir.Slot, question string) role {
 }
 
 // valueStops end a value after a carrier.
-var valueStops = wordSet(
-	"from", "to", "on", "in", "at", "for", "with", "and", "by", "please", "next", "this",
-	"tomorrow", "today", "tonight", "the", "via", "instead", "asap", "now", "por", "con", "y", "not", "rather",
-	"el", "la", "hoy", "manana", "desde", "hasta", "until", "but", "or", "o", "pls", "thanks",
-	"de", "en", "a", "para",
-)
+var valueStops = lexdata.Set("value_stops")
 
 // token is a word of a message as written, with whether punctuation
 // ended it (a comma or a period ends a value).
@@ -165,10 +161,10 @@ func (r *Rules) carried(toks []token, ro role) (string, int, bool) {
 }
 
 // articles after a first word show it was a verb ("to book a room").
-var articles = wordSet("a", "an", "the", "un", "una", "el", "la", "los", "las", "my", "mi", "some")
+var articles = lexdata.Set("articles")
 
 // possessives may start a value: "to my mom", "a mi madre".
-var possessives = wordSet("my", "mi", "our", "his", "her", "their")
+var possessives = lexdata.Set("possessives")
 
 // valueAt reads the value that starts at toks[i]: up to three words, up
 // to a word that ends it. A value is no number, no date word, no stop
@@ -222,38 +218,24 @@ func (r *Rules) knownWord(w string) bool {
 }
 
 // verbs are common verbs that follow "to" and never start a value.
-var verbs = wordSet("go", "be", "do", "send", "pay", "fly", "book", "travel", "stay", "visit",
-	"buy", "order", "talk", "speak", "ask", "know", "change", "cancel", "check", "use",
-	"ir", "viajar", "volar", "hacer", "pagar", "enviar", "ver", "saber")
+var verbs = lexdata.Set("verbs")
 
 // dateWord reports whether a word belongs to a date ("friday", "march",
 // "tomorrow").
 func dateWord(w string) bool {
-	switch w {
-	case "today", "tomorrow", "tonight", "yesterday", "hoy", "manana", "ayer", "weekend", "week":
-		return true
-	}
-	return values.IsDateWord(w)
+	return dateWords[w] || values.IsDateWord(w)
 }
+
+// dateWords are the words of a date that are no month or weekday name.
+var dateWords = lexdata.Set("date_words")
 
 // leadIns are words that may come before a free-text answer without
 // being part of it: "it's John Carter", "my name is Ana", "I'm leaving
 // from Barcelona", "put it under John Carter".
-var leadIns = wordSet("its", "it", "is", "thats", "that", "the", "name", "my", "i", "im", "am",
-	"going", "leaving", "flying", "send", "sending", "put", "book", "call", "me", "please",
-	"well", "um", "uh", "hmm", "oh", "ok", "okay", "so", "just", "es", "soy", "se", "llama",
-	"mi", "nombre", "el", "la", "us", "we", "were", "heading", "travelling", "traveling",
-	"staying", "want", "wanna", "would", "like", "id", "to", "from", "in", "at", "under",
-	"departing", "coming", "arriving", "starting", "returning", "driving", "headed", "off",
-	"for", "a", "de", "en", "para", "desde", "be", "will", "ll", "should", "go")
+var leadIns = lexdata.Set("lead_ins")
 
 // valueLeadIns come before a free-text value without being part of it.
-var valueLeadIns = [][]string{
-	{"my", "name", "is"}, {"the", "name", "is"}, {"name", "is"}, {"its", "for"}, {"it", "is", "for"}, {"just"}, {"only"}, {"simply"},
-	{"its"}, {"it", "is"}, {"thats"}, {"that", "is"}, {"im"}, {"i", "am"}, {"call", "me"},
-	{"me", "llamo"}, {"mi", "nombre", "es"}, {"soy"}, {"es"}, {"se", "llama"}, {"the", "city", "is"},
-	{"it", "should", "be"}, {"should", "be"}, {"it", "will", "be"}, {"itll", "be"},
-}
+var valueLeadIns = lexdata.Phrases("value_lead_ins")
 
 func tokensAre(toks []token, words []string) bool {
 	for k, w := range words {
@@ -368,7 +350,7 @@ func politeEnd(toks []token) (string, bool) {
 	return rest, true
 }
 
-var trailingPolite = wordSet("please", "pls", "plz", "thanks", "thx", "ty", "gracias", "cheers")
+var trailingPolite = lexdata.Set("trailing_polite")
 
 // openingValues reads, in a message that starts fr, the values of its
 // free-text slots by their carriers ("to Ana", "from Madrid to London"),
@@ -512,13 +494,13 @@ func unitOf(s *slotRef) map[string]bool {
 		}
 		return false
 	}
-	if has("passenger", "people", "person", "traveller", "guest") {
-		for _, w := range []string{"passenger", "people", "person", "adult", "traveller", "traveler", "guest", "pax", "persona", "pasajero", "adulto", "ticket", "seat"} {
+	if has(lexdata.Get("person_count_cues")...) {
+		for _, w := range lexdata.Get("person_count_words") {
 			m[w] = true
 		}
 	}
-	if has("night", "stay") {
-		for _, w := range []string{"night", "noche", "day"} {
+	if has(lexdata.Get("night_count_cues")...) {
+		for _, w := range lexdata.Get("night_count_words") {
 			m[w] = true
 		}
 	}
@@ -688,7 +670,7 @@ func valueByWord(def *ir.Slot, head string) (string, bool) {
 
 // numberCarriers introduce a number after a free-text answer: "a scarf
 // worth 40", "Rome for 3 nights", "a bike under 300 euros".
-var numberCarriers = wordSet("worth", "costing", "for", "at", "around", "about", "under", "below", "max", "por")
+var numberCarriers = lexdata.Set("number_carriers")
 
 // valueThenNumber reads, at a free-text question, a short answer
 // followed by a carrier and a number for the flow's one number slot

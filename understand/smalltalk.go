@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -18,81 +19,22 @@ import (
 // ("thanks, that's all").
 var (
 	// chitchatPhrases are small talk, by its kind (ir.SmallTalkKinds;
-	// "" for small talk of no kind), which pattern_chitchat answers.
-	chitchatPhrases = map[string][]string{
-		ir.SmallTalkGreet: {
-			"hi", "hello", "hey", "hey there", "hi there", "hello there", "hiya", "yo", "howdy",
-			"good morning", "good afternoon", "good evening", "morning", "greetings",
-			"hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "que tal", "hola que tal",
-			"how are you", "how are you doing", "hows it going", "whats up", "sup", "como estas",
-		},
-		ir.SmallTalkThanks: {
-			"thanks", "thank you", "thx", "ty", "thanks a lot", "thank you so much", "thanks so much",
-			"many thanks", "cheers", "much appreciated", "great thanks", "perfect thanks",
-			"gracias", "muchas gracias", "mil gracias", "muy amable",
-		},
-		ir.SmallTalkGoodbye: {
-			"bye", "goodbye", "bye bye", "see you", "see ya", "see you later", "later", "good night",
-			"have a nice day", "have a good day", "take care", "thats all", "thats all thanks",
-			"that is all", "nothing else", "im done", "all done", "adios", "hasta luego", "chao",
-			"chau", "nos vemos", "hasta pronto", "eso es todo", "nada mas",
-		},
-		// asking for a moment: not an answer, not a number
-		ir.SmallTalkWait: {
-			"one moment", "one sec", "one second", "just a sec", "just a second", "just a moment",
-			"hang on", "hold on", "wait", "wait a sec", "wait a second", "wait a moment",
-			"give me a moment", "give me a sec", "give me a second", "one minute", "a moment",
-			"un momento", "un segundo", "espera", "espera un momento", "un momentito",
-		},
-		// reactions
-		ir.SmallTalkAck: {"cool", "nice", "awesome", "lol", "haha", "wow", "ok cool", "great", "genial"},
-		"": {
-			"tell me a joke", "tell me something funny", "you are great", "youre great", "i love you",
-			"who are you", "are you a bot", "are you human", "are you a robot", "quien eres",
-			"eres un bot",
-		},
-	}
-	helpPhrases = []string{
-		"help", "help me", "i need help", "can you help me", "can you help", "what can you do",
-		"what can i do", "what do you do", "what are my options", "what are the options",
-		"options", "menu", "how does this work", "what can i ask", "what can you help me with",
-		"what can you help with", "what do you offer", "what services do you offer",
-		"ayuda", "ayudame", "necesito ayuda", "que puedes hacer", "que sabes hacer",
-		"como funciona", "que opciones hay", "que opciones tengo", "en que me puedes ayudar",
-		"en que puedes ayudarme",
-	}
+	// "" for small talk of no kind), which pattern_chitchat answers: the
+	// lexicon's sections smalltalk_KIND and smalltalk.
+	chitchatPhrases = func() map[string][]string {
+		m := map[string][]string{"": lexdata.Get("smalltalk")}
+		for _, kind := range ir.SmallTalkKinds {
+			m[kind] = lexdata.Get("smalltalk_" + kind)
+		}
+		return m
+	}()
+	helpPhrases = lexdata.Get("help_phrases")
 	// repeatPhrases ask the bot to say its last messages again
 	// (pattern_repeat_bot_messages).
-	repeatPhrases = []string{
-		"what", "sorry what", "say that again", "say it again", "say that", "say it", "repeat that", "repeat",
-		"repeat please", "can you repeat that", "could you repeat that", "come again",
-		"pardon", "pardon me", "what did you say", "i didnt get that", "i missed that",
-		"repite", "repitelo", "puedes repetir", "puedes repetirlo", "que dijiste", "como dices",
-	}
+	repeatPhrases = lexdata.Get("repeat_phrases")
 	// skipPhrases ask to skip the pending question (pattern_skip_question).
-	skipPhrases = []string{
-		"skip", "skip it", "skip this", "skip this one", "skip this question", "skip that",
-		"next question", "i dont want to answer", "i dont want to answer that",
-		"id rather not say", "id rather not answer", "rather not say", "i prefer not to say",
-		"saltar", "salta", "saltala", "siguiente pregunta", "prefiero no decirlo",
-		"prefiero no contestar",
-	}
-	handoffPhrases = []string{
-		"human", "a human", "agent", "an agent", "operator", "person", "a person", "real person",
-		"a real person", "talk to a human", "speak to a human", "talk to a person",
-		"speak to a person", "talk to someone", "speak to someone", "talk to an agent",
-		"speak to an agent", "let me talk to a person", "let me speak to a person",
-		"let me talk to a human", "let me talk to someone", "i want to talk to a person",
-		"i want to talk to a human", "i want to speak to a human", "can i talk to a human",
-		"can i speak to a human", "can i talk to a person", "can i speak to someone",
-		"connect me to an agent", "connect me with an agent", "customer service",
-		"human please", "agent please", "representative", "a representative",
-		"talk to a representative", "speak to a representative", "live agent",
-		"hablar con una persona", "hablar con un humano", "hablar con alguien",
-		"quiero hablar con una persona", "quiero hablar con un humano",
-		"quiero hablar con alguien", "un agente", "una persona", "persona real", "operador",
-		"pasame con un agente", "pasame con una persona", "atencion al cliente",
-	}
+	skipPhrases    = lexdata.Get("skip_phrases")
+	handoffPhrases = lexdata.Get("handoff_phrases")
 )
 
 // handoffRE finds a request for a person inside a sentence: "can I
@@ -115,10 +57,7 @@ const handoffPattern = `\b(talk|speak|chat) (to|with) (a |an |the |some )?(real 
 
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
-var handoffNouns = wordSet("person", "human", "agent", "representative", "operator", "someone", "somebody",
-	"people", "manager", "supervisor", "persona", "humano", "alguien", "agente", "operador", "anyone", "anybody",
-	"support", "service", "team", "staff", "soporte", "responsable", "encargado", "encargada", "supervisora",
-	"gerente", "atencion")
+var handoffNouns = lexdata.Set("handoff_nouns")
 
 var smallTalk = func() map[string]vm.Command {
 	m := map[string]vm.Command{}
@@ -137,12 +76,7 @@ var smallTalk = func() map[string]vm.Command {
 
 // texting are the short forms people type in chat, read as the words
 // they stand for in small talk: "what can u do", "thx", "ty".
-var texting = map[string]string{
-	"u": "you", "r": "are", "ur": "your", "ya": "you", "wat": "what", "wut": "what", "whatcha": "what",
-	"plz": "please", "pls": "please", "thnx": "thanks", "thanx": "thanks", "tnx": "thanks",
-	"cya": "see you", "cu": "see you", "hru": "how are you", "wassup": "whats up", "sup": "whats up",
-	"k": "ok", "kk": "ok", "gr8": "great", "msg": "message", "bb": "bye", "byee": "bye",
-}
+var texting = lexdata.Map("texting")
 
 // smallTalkFirst are the words a chitchat phrase may start with, around
 // words included: a message that starts with none has no small talk
@@ -172,12 +106,7 @@ var smallTalkFirst = func() map[string]bool {
 }()
 
 // smallTalkLeads are words around small talk that do not change it.
-var smallTalkAround = map[string]bool{
-	"please": true, "pls": true, "oh": true, "ok": true, "okay": true, "well": true,
-	"hmm": true, "um": true, "uh": true, "so": true, "just": true, "there": true,
-	"again": true, "now": true, "then": true, "por": true, "favor": true, "bueno": true, "sorry": true,
-	"pues": true, "vale": true, "y": true, "and": true, "ah": true, "guys": true, "folks": true,
-}
+var smallTalkAround = lexdata.Set("small_talk_around")
 
 // smallTalkOf reads a normalized message as small talk, a request for
 // help or for a person. The message must be one of the phrases, with
@@ -296,18 +225,10 @@ func asksForAMoment(words []string) bool {
 }
 
 var (
-	momentLeads = [][]string{
-		{"hang", "on"}, {"hold", "on"}, {"wait"}, {"give", "me"}, {"gimme"}, {"just"},
-		{"espera"}, {"esperame"}, {"espere"}, {"dame"}, {"deme"},
-	}
-	momentCounts = wordSet("a", "an", "one", "un", "una", "few", "couple", "two", "five", "ten",
-		"dos", "cinco", "diez")
-	momentUnits = wordSet("sec", "secs", "second", "seconds", "moment", "moments", "min", "mins",
-		"minute", "minutes", "tick", "momento", "momentito", "segundo", "segundos", "minuto", "minutos")
-	momentLetMe = wordSet("let me check", "let me see", "let me think", "let me look", "let me check that",
-		"let me think about it", "let me look it up", "let me find it", "let me find out", "let me get it",
-		"brb", "be right back", "dejame ver", "dejame pensar", "dejame mirar", "deja que mire",
-		"deja que lo mire", "ahora vuelvo", "un momento que lo miro")
+	momentLeads  = lexdata.Phrases("moment_leads")
+	momentCounts = lexdata.Set("moment_counts")
+	momentUnits  = lexdata.Set("moment_units")
+	momentLetMe  = lexdata.Set("moment_let_me")
 )
 
 // withoutSmallTalkLead drops small talk that starts a longer message ("ah,

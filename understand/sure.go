@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -49,9 +50,7 @@ func (r *Rules) exactTrigger(norm string) bool {
 
 // politeAround are the words around a trigger phrase that keep it
 // exact.
-var politeAround = wordSet("please", "pls", "i", "id", "would", "like", "to", "want", "wanna",
-	"need", "can", "could", "you", "a", "an", "the", "my", "me", "just", "now", "thanks", "quiero",
-	"quisiera", "por", "favor", "necesito", "mi", "un", "una", "el", "la", "hi", "hello", "hey")
+var politeAround = lexdata.Set("polite_around")
 
 // answerReading says how sure an answer to the pending question is.
 func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, v vm.View, why string) Reading {
@@ -78,8 +77,7 @@ func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, 
 }
 
 // politeWords may come around an answer without making it say more.
-var politeWords = wordSet("please", "pls", "thanks", "thank", "you", "thx", "gracias", "por", "favor",
-	"ok", "okay", "um", "uh", "hmm", "well", "oh", "ah", "so", "just", "its", "it", "is", "eh", "pues", "bueno")
+var politeWords = lexdata.Set("polite_words")
 
 // bare drops polite words and fillers from both ends of a normalized
 // message.
@@ -103,21 +101,13 @@ func exactYesNo(norm string) bool {
 
 // nonAnswers are words that make a short message no sure free-text
 // answer: "not sure", "idk", "whatever", "someone".
-var nonAnswers = wordSet("not", "sure", "idk", "dunno", "maybe", "perhaps", "later", "whatever",
-	"nothing", "nobody", "none", "anyone", "anybody", "someone", "somebody", "what", "why", "huh",
-	"pardon", "sorry", "hmm", "ok", "okay", "no", "yes", "idea", "unknown", "same", "again", "wait",
-	"sabe", "se", "nadie", "alguien", "nada", "quizas", "luego", "igual", "que")
+var nonAnswers = lexdata.Set("non_answers")
 
 // currencyWords may stand next to an amount.
-var currencyWords = wordSet("euro", "euros", "eur", "dollar", "dollars", "usd", "bucks", "pound",
-	"pounds", "gbp", "pesos", "peso", "quid", "k")
+var currencyWords = lexdata.Set("currency_words")
 
 // dateVocabulary are the words a date said in words is made of.
-var dateVocabulary = wordSet("the", "of", "de", "del", "on", "el", "next", "this", "in", "en", "dentro",
-	"day", "days", "dia", "dias", "week", "weeks", "semana", "semanas", "proximo", "proxima", "que",
-	"viene", "pasado", "after", "before", "a", "couple", "weekend", "fin", "coming", "este", "esta",
-	"last", "from", "now", "today", "tomorrow", "tonight", "yesterday", "hoy", "manana", "ayer",
-	"tmrw", "tomorow", "tommorow", "tommorrow", "anteayer", "la")
+var dateVocabulary = lexdata.Set("date_vocabulary")
 
 // sureAnswerText reports whether a message is exactly an answer to the
 // pending collect: a categorical value or synonym, a yes or no word for a
@@ -229,7 +219,7 @@ func (r *Rules) convert(conv values.Converter, def *ir.Slot, raw string) (any, e
 }
 
 // listJoiners are the words between the items of a list answer.
-var listJoiners = wordSet("and", "plus", "also", "with", "y", "con")
+var listJoiners = lexdata.Set("list_joiners")
 
 // sureListAnswer reports whether a list answer is only values of the
 // slot (by value, label or synonym) and the words that join them
@@ -398,16 +388,10 @@ func (r *Rules) nothingElse(p *vm.Pending, head, norm string) bool {
 }
 
 // relativeDays are the words of a date said relative to today.
-var relativeDays = wordSet("today", "tomorrow", "tonight", "yesterday", "tmrw", "tomorow", "hoy",
-	"manana", "ayer", "anteayer", "weekend", "week", "semana")
+var relativeDays = lexdata.Set("relative_day_words")
 
 // notAName are words that make a short free-text answer no sure value:
 // interjections ("ugh", "my bad"), words that name no one and nothing
 // ("anywhere", "doesn't matter", "you choose") and the speaker
 // ("myself"), whose name the answer does not say.
-var notAName = wordSet("ugh", "oops", "whoops", "meh", "err", "erm", "yikes", "argh", "omg", "wtf",
-	"lol", "brb", "bad", "hm", "hmmm", "huh", "umm", "uhh", "anywhere", "anything", "anyone",
-	"somewhere", "something", "everywhere", "everyone", "wherever", "whoever", "whatever", "here",
-	"there", "choose", "matter", "care", "decide", "surprise", "test", "testing", "restart", "over",
-	"back", "know", "dont", "doesnt", "cualquiera", "cualquier", "aqui", "alli", "igual", "da",
-	"myself", "mine", "yourself", "himself", "herself", "ourselves", "yo", "mismo", "misma")
+var notAName = lexdata.Set("not_a_name")

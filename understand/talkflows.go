@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -18,9 +19,9 @@ import (
 // what a flow does, in any domain.
 var (
 	talkFlowWords = map[string][]string{
-		ir.SmallTalkGreet:   {"greet", "greeting", "welcome", "hello", "saludo", "saludar", "bienvenida"},
-		ir.SmallTalkGoodbye: {"goodbye", "bye", "farewell", "despedida", "despedir", "despedirse", "adios"},
-		string(vm.CmdHelp):  {"skill", "skills", "capability", "capabilities", "habilidades", "capacidades"},
+		ir.SmallTalkGreet:   lexdata.Get("talk_flow_greet"),
+		ir.SmallTalkGoodbye: lexdata.Get("talk_flow_goodbye"),
+		string(vm.CmdHelp):  lexdata.Get("talk_flow_help"),
 	}
 	// helpFlowRE is a description that says what the assistant can do.
 	helpFlowRE = sync.OnceValue(func() *regexp.Regexp {

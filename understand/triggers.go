@@ -15,6 +15,7 @@ import (
 	"github.com/kljensen/snowball/english"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -22,25 +23,7 @@ import (
 // stopWords are the normalized English and Spanish words that carry no
 // intent ("I want to", "quiero", "por favor"). Trigger matching compares
 // the remaining content words.
-var stopWords = map[string]bool{
-	// English
-	"a": true, "an": true, "the": true, "i": true, "me": true, "my": true, "we": true,
-	"our": true, "you": true, "your": true, "it": true, "its": true, "this": true, "that": true,
-	"to": true, "of": true, "for": true, "in": true, "on": true, "at": true, "by": true,
-	"with": true, "from": true, "about": true, "and": true, "or": true, "is": true,
-	"am": true, "are": true, "be": true, "do": true, "can": true, "could": true,
-	"would": true, "will": true, "should": true, "please": true, "want": true,
-	"wanna": true, "like": true, "need": true, "id": true, "im": true, "some": true,
-	"just": true, "so": true, "let": true, "lets": true, "us": true, "how": true,
-	"what": true, "whats": true, "other": true, "else": true,
-	// Spanish
-	"yo": true, "mi": true, "mis": true, "tu": true, "el": true, "la": true, "los": true,
-	"las": true, "un": true, "una": true, "unos": true, "unas": true, "de": true,
-	"del": true, "al": true, "en": true, "por": true, "para": true, "con": true,
-	"y": true, "o": true, "que": true, "es": true, "quiero": true, "quisiera": true,
-	"necesito": true, "favor": true, "puedes": true, "podrias": true, "se": true,
-	"lo": true, "le": true, "gustaria": true,
-}
+var stopWords = lexdata.Set("stop_words")
 
 // contentWords returns the distinct content words of a normalized text,
 // sorted, appended to buf, and whether every word was a stop word. In that

@@ -18,6 +18,10 @@ type TextOptions struct {
 	// Color paints the headers and the diff; the caller decides (soni
 	// colours only when stdout is a terminal and NO_COLOR is unset).
 	Color bool
+	// Notes, when set, gives lines to print under a failing case's first
+	// failing turn (soni test names the import report's items that touch
+	// it).
+	Notes func(c *CaseResult, f *Failure) []string
 }
 
 const (
@@ -83,6 +87,11 @@ func writeCase(b *strings.Builder, c *CaseResult, opts TextOptions) {
 	b.WriteString(paint(opts, ansiBold, f.Header(c.Name)))
 	b.WriteByte('\n')
 	writeFailure(b, f, opts, "  ")
+	if opts.Notes != nil {
+		for _, n := range opts.Notes(c, f) {
+			fmt.Fprintf(b, "  %s\n", n)
+		}
+	}
 	for _, later := range c.Failures[1:] {
 		fmt.Fprintf(b, "  later, %s: turn %d (%q) also failed\n", lineOf(later.Pos), later.Turn, later.User)
 		writeFailure(b, later, opts, "    ")

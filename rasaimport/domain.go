@@ -191,8 +191,12 @@ func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
 	default:
 		m.add("invalid_message", im.inlineText(msg, "", out, v.at))
 	}
-	im.rep.add(v.at, "slot", StatusApproximated, out, "nothing, unless a flow relied on seeing the rejected value",
-		"slot %q: Rasa stores a rejected value and then resets it; soni never stores it", si.name)
+	ask := ""
+	if r := "utter_ask_" + si.name; im.responses[r] != nil {
+		ask = fmt.Sprintf(" (%q)", r)
+	}
+	im.rep.add(v.at, "slot", StatusApproximated, out, "nothing, unless a flow relied on seeing the rejected value or on the order of the questions",
+		"slot %q: Rasa stores a rejected value and then resets it, and asks for the slot%s right after the rejection, even when the user gave it before its question; soni never stores it, and asks the flow's questions in their order", si.name, ask)
 }
 
 // namesSomething reports whether a slot holds a name (restaurant_name,
@@ -229,7 +233,7 @@ func (im *importer) domainFile() *ymap {
 		settings.add("understanding", u)
 	}
 	if l := im.p.language; l != "" && l != "en" && l != "es" {
-		im.rep.add(loc{File: "config.yml"}, "config", StatusApproximated, out, "write the flows' trigger phrases in the language, or use the LLM understanding",
+		im.rep.addAbout(aboutUnderstanding, loc{File: "config.yml"}, "config", StatusApproximated, out, "write the flows' trigger phrases in the language, or use the LLM understanding",
 			"the assistant's language is %q; soni's rules understand English and Spanish", l)
 	}
 	if len(settings.entries) > 0 {
@@ -285,11 +289,11 @@ func (im *importer) domainFile() *ymap {
 		// Rasa 3.10 and later can run the Python actions in its own
 		// process; soni cannot, so they run in Rasa's action server.
 		mod := im.p.actionsModule
-		im.rep.add(im.p.actionAt, "action", StatusApproximated, out,
+		im.rep.addAbout(aboutActions, im.p.actionAt, "action", StatusApproximated, out,
 			fmt.Sprintf("run the actions beside soni with `rasa run actions --actions %s` (Rasa Pro) or `python -m rasa_sdk --actions %s` (rasa-sdk), from the Rasa project's directory; they listen on %s (RASA_ACTION_ENDPOINT points elsewhere)", mod, mod, url),
 			"endpoints.yml runs the custom actions inside Rasa's process (actions_module: %q), which soni cannot: the imported actions call Rasa's action server at %s", mod, url)
 	case im.p.actionURL == "" && len(im.actionOrder) > 0:
-		im.rep.add(loc{File: "endpoints.yml"}, "action", StatusManual, out, "set the URL of the action server in RASA_ACTION_ENDPOINT, or edit the run blocks",
+		im.rep.addAbout(aboutActions, loc{File: "endpoints.yml"}, "action", StatusManual, out, "set the URL of the action server in RASA_ACTION_ENDPOINT, or edit the run blocks",
 			"endpoints.yml has no action_endpoint: the actions call %s", url)
 	}
 	for _, name := range im.actionOrder {

@@ -152,7 +152,10 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 			"the form %q (Rasa's NLU-based dialogue) is not translated", fm.name)
 	}
 
-	rep := &Report{Source: src, Summary: im.sum, Items: im.rep.sorted()}
+	items := im.rep.sorted()
+	im.concerns(items)
+	number(items)
+	rep := &Report{Source: src, Summary: im.sum, Items: items}
 	files["IMPORT.md"] = rep.Markdown()
 	return files, rep, nil
 }

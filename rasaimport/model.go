@@ -38,7 +38,7 @@ func (im *importer) understanding(out string) *ymap {
 		id := conf.get("model_group").str()
 		g := p.modelGroups[id]
 		if g == nil || len(g.get("models").list()) == 0 {
-			im.rep.add(p.llmAt, "config", StatusManual, out, "define the model group in endpoints.yml, or set settings.understanding (docs/understanding.md)",
+			im.rep.addAbout(aboutUnderstanding, p.llmAt, "config", StatusManual, out, "define the model group in endpoints.yml, or set settings.understanding (docs/understanding.md)",
 				"Rasa understood messages with the model group %q, which endpoints.yml does not define: the imported project uses soni's rules, which need trigger phrases and understand less", id)
 			return nil
 		}
@@ -65,12 +65,12 @@ func (im *importer) understanding(out string) *ymap {
 	case provider == "" || provider == "openai":
 		base = openAIBase
 	default:
-		im.rep.add(p.llmAt, "config", StatusManual, out, "put an OpenAI-compatible endpoint in front of the model (a LiteLLM or vLLM server) and set settings.understanding.llm.base_url (docs/understanding.md)",
+		im.rep.addAbout(aboutUnderstanding, p.llmAt, "config", StatusManual, out, "put an OpenAI-compatible endpoint in front of the model (a LiteLLM or vLLM server) and set settings.understanding.llm.base_url (docs/understanding.md)",
 			"Rasa understood messages with the %s model %q (%s), which has no OpenAI-compatible endpoint soni can call: the imported project uses soni's rules, which need trigger phrases and understand less", provider, model, where)
 		return nil
 	}
 	if model == "" {
-		im.rep.add(p.llmAt, "config", StatusManual, out, "name the model in settings.understanding.llm.model (docs/understanding.md)",
+		im.rep.addAbout(aboutUnderstanding, p.llmAt, "config", StatusManual, out, "name the model in settings.understanding.llm.model (docs/understanding.md)",
 			"Rasa's command generator names no model (%s): the imported project uses soni's rules, which need trigger phrases and understand less", where)
 		return nil
 	}
@@ -101,7 +101,7 @@ func (im *importer) understanding(out string) *ymap {
 	if guessed {
 		what = fmt.Sprintf("no model in config.yml, so Rasa's default %q", model)
 	}
-	im.rep.add(p.llmAt, "config", StatusApproximated, out,
+	im.rep.addAbout(aboutUnderstanding, p.llmAt, "config", StatusApproximated, out,
 		fmt.Sprintf("set %s to the key (without a key, run with --understanding rules); record fixtures for the tests with --llm-fixtures (docs/understanding.md)", keyEnv),
 		"Rasa understood messages with %s: the import carries it over as understanding: hybrid, where soni's rules answer when they are sure and the model answers the rest", what)
 	return u

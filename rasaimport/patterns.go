@@ -78,6 +78,12 @@ func (im *importer) rasaPatterns() *ymap {
 		call("correct", "action_correct_flow_slot"), branch("reset_only", "is_reset_only", "__end__", ""),
 		say("inform", "utter_corrected_previous_input"))
 
+	if fl := im.flows[ir.PatternCancelFlow]; fl != nil {
+		// The project's own cancel pattern: Rasa runs pattern_completed
+		// after it when no flow is left, soni does not.
+		im.rep.add(fl.at, "flow", StatusApproximated, flowPath(fl.file), "end the flow with a branch on nothing_left that says what pattern_completed says, if the tests expect it",
+			"the project's %s: when a cancellation leaves no flow, Rasa then runs %s (the project's, or Rasa's default, which asks what else: \"utter_can_do_something_else\"); soni ends with the cancellation", ir.PatternCancelFlow, ir.PatternCompleted)
+	}
 	if len(flows.entries) == 0 {
 		return nil
 	}

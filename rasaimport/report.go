@@ -84,6 +84,15 @@ type Item struct {
 	Fix string `json:"fix"`
 	// Output is the soni file that holds the construct, if any.
 	Output string `json:"output,omitempty"`
+	// N numbers the item as IMPORT.md lists it, from 1.
+	N int `json:"n"`
+	// Concerns are what of the soni project the item is about, so that a
+	// failing test can name the items that touch where it failed.
+	Concerns *Concerns `json:"concerns,omitempty"`
+
+	// about is aboutActions or aboutUnderstanding, for an item about a
+	// whole side of the assistant.
+	about string
 }
 
 // FileChange is what the import did to one file of the output
@@ -103,8 +112,14 @@ type reporter struct {
 }
 
 func (r *reporter) add(at loc, kind, status, out, fix, format string, args ...any) {
+	r.addAbout("", at, kind, status, out, fix, format, args...)
+}
+
+// addAbout adds an item that is about a whole side of the assistant
+// (aboutActions, aboutUnderstanding) rather than the names it quotes.
+func (r *reporter) addAbout(about string, at loc, kind, status, out, fix, format string, args ...any) {
 	r.items = append(r.items, Item{Where: at.String(), File: at.File, Line: at.Line, Kind: kind, Status: status,
-		Message: fmt.Sprintf(format, args...), Fix: fix, Output: out})
+		Message: fmt.Sprintf(format, args...), Fix: fix, Output: out, about: about})
 }
 
 // sorted returns the items in file and line order, duplicates removed.
@@ -180,7 +195,7 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\nStatuses: **manual** needs a person; **commented** cannot be expressed in soni and is kept\n")
 	b.WriteString("in the output file as a comment; **approximated** converted with a difference in behaviour;\n")
 	b.WriteString("**ignored** does nothing in soni.\n")
-	for _, status := range []string{StatusManual, StatusCommented, StatusApproximated, StatusIgnored} {
+	for _, status := range statusOrder {
 		var items []Item
 		for _, it := range r.Items {
 			if it.Status == status {
@@ -197,7 +212,7 @@ func (r *Report) Markdown() []byte {
 				file = it.File
 				fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(file))
 			}
-			fmt.Fprintf(&b, "- `%s` (%s): %s\n", it.Where, it.Kind, mdEscape(it.Message))
+			fmt.Fprintf(&b, "- **%d.** `%s` (%s): %s\n", it.N, it.Where, it.Kind, mdEscape(it.Message))
 			if it.Fix != "" {
 				fmt.Fprintf(&b, "  - fix: %s\n", mdEscape(it.Fix))
 			}
@@ -207,6 +222,23 @@ func (r *Report) Markdown() []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// statusOrder is the order of IMPORT.md's sections.
+var statusOrder = []string{StatusManual, StatusCommented, StatusApproximated, StatusIgnored}
+
+// number numbers the items in the order IMPORT.md lists them: section by
+// section, then in file and line order.
+func number(items []Item) {
+	n := 0
+	for _, status := range statusOrder {
+		for i := range items {
+			if items[i].Status == status {
+				n++
+				items[i].N = n
+			}
+		}
+	}
 }
 
 func statusTitle(s string) string {

@@ -26,6 +26,10 @@ type manifest struct {
 	Note   string            `json:"note"`
 	Source string            `json:"source"`
 	Files  map[string]string `json:"files"`
+	// Items are the report's items, numbered as IMPORT.md lists them,
+	// with what each concerns: soni test names those that touch a
+	// failing turn (ImportedItems, Explain).
+	Items []Item `json:"items,omitempty"`
 }
 
 // Options configure [Import].
@@ -57,7 +61,7 @@ func Import(src, dst string, opts Options) (*Report, error) {
 	}
 	// The report is written last: it says what the compiler made of the
 	// other files, as they are on disk once written.
-	changes, err := writeFiles(dst, src, files, opts, func() []byte {
+	changes, err := writeFiles(dst, src, files, opts, rep.Items, func() []byte {
 		rep.Check = checkProject(dst)
 		return rep.Markdown()
 	})
@@ -112,7 +116,7 @@ func sum(b []byte) string {
 // writeFiles writes files into dst under the manifest's rules. The
 // report file is placed last, with the bytes report returns once every
 // other file is written and every stale one removed.
-func writeFiles(dst, src string, files map[string][]byte, opts Options, report func() []byte) ([]FileChange, error) {
+func writeFiles(dst, src string, files map[string][]byte, opts Options, items []Item, report func() []byte) ([]FileChange, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return nil, &ReadError{fmt.Errorf("cannot create the output directory %q: %v", dst, errors.Unwrap(err))}
 	}
@@ -125,7 +129,7 @@ func writeFiles(dst, src string, files map[string][]byte, opts Options, report f
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("cannot read %s: %v", mpath, err)
 	}
-	next := manifest{Note: "written by soni import rasa: the files it wrote and their SHA-256; do not edit", Source: src, Files: map[string]string{}}
+	next := manifest{Note: "written by soni import rasa: the files it wrote and their SHA-256, and the items of IMPORT.md; do not edit", Source: src, Files: map[string]string{}, Items: items}
 	var changes []FileChange
 	paths := make([]string, 0, len(files))
 	for p := range files {

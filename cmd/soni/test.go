@@ -165,7 +165,7 @@ func writeReport(e *env, r *convtest.Report, format string) error {
 		return convtest.WriteJSON(e.stdout, r)
 	}
 	// The summary line is written last, after any coverage.
-	return convtest.WriteFailures(e.stdout, r, convtest.TextOptions{Color: e.color()})
+	return convtest.WriteFailures(e.stdout, r, convtest.TextOptions{Color: e.color(), Notes: importNotes()})
 }
 
 func writeJUnit(path string, r *convtest.Report) error {

@@ -94,6 +94,15 @@ type Result struct {
 	// their share: the cost of hybrid.
 	ModelCases int     `json:"model_cases"`
 	ModelShare float64 `json:"model_share"`
+	// SureCases counts the cases answered without the model by a layer
+	// that was sure of its answer (the answers hybrid trusts), SureWrong
+	// those of them that were wrong, and SureShare and SureWrongShare
+	// their shares of all cases: a sure answer that is wrong is one no
+	// model can repair.
+	SureCases      int     `json:"sure_cases"`
+	SureShare      float64 `json:"sure_share"`
+	SureWrong      int     `json:"sure_wrong"`
+	SureWrongShare float64 `json:"sure_wrong_share"`
 	// ModelCalls counts the requests sent to the model (a retry is a
 	// second) and PromptChars the characters of their prompts;
 	// PromptCharsPerCall is their mean, and PromptTokensPerCall
@@ -260,6 +269,11 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		res.Cases = append(res.Cases, CaseResult{Case: name, OK: ok, Layer: layer, Sure: sure, Reason: reason, Rule: rule})
 		if layer == "llm" {
 			res.ModelCases++
+		} else if sure {
+			res.SureCases++
+			if !ok {
+				res.SureWrong++
+			}
 		}
 		count(res.ByLayer, layer, ok)
 		if rule != "" {
@@ -302,6 +316,8 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 func (r *Result) finish() {
 	r.Accuracy = ratio(r.Correct, r.Total)
 	r.ModelShare = ratio(r.ModelCases, r.Total)
+	r.SureShare = ratio(r.SureCases, r.Total)
+	r.SureWrongShare = ratio(r.SureWrong, r.Total)
 	r.PromptCharsPerCall = ratio(r.PromptChars, r.ModelCalls)
 	r.PromptTokensPerCall = EstimateTokens(r.PromptCharsPerCall)
 	for _, m := range []map[string]Kind{r.ByKind, r.ByCategory, r.ByLayer, r.ByRule} {
@@ -330,6 +346,8 @@ func Overall(rs []*Result) *Result {
 		o.Total += r.Total
 		o.Correct += r.Correct
 		o.ModelCases += r.ModelCases
+		o.SureCases += r.SureCases
+		o.SureWrong += r.SureWrong
 		o.ModelCalls += r.ModelCalls
 		o.PromptChars += r.PromptChars
 		for _, pair := range [][2]map[string]Kind{{o.ByKind, r.ByKind}, {o.ByCategory, r.ByCategory}, {o.ByLayer, r.ByLayer}, {o.ByRule, r.ByRule}} {
@@ -429,6 +447,7 @@ func WriteText(w io.Writer, r *Result) {
 		}
 	}
 	fmt.Fprintf(w, "  the model answered %.1f%% of the cases (%d/%d)\n", 100*r.ModelShare, r.ModelCases, r.Total)
+	fmt.Fprintf(w, "  sure answers without the model: %.1f%% of the cases (%d/%d); sure but wrong: %.1f%% (%d/%d)\n", 100*r.SureShare, r.SureCases, r.Total, 100*r.SureWrongShare, r.SureWrong, r.Total)
 	if r.ModelCalls > 0 {
 		fmt.Fprintf(w, "  the model was asked %d times, with a prompt of %.0f characters (about %.0f tokens) per call\n", r.ModelCalls, r.PromptCharsPerCall, r.PromptTokensPerCall)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -240,4 +241,52 @@ func TestByRule(t *testing.T) {
 	for name, k := range r.ByRule {
 		assert.Equal(t, Kind{Total: 2 * k.Total, Correct: 2 * k.Correct, Accuracy: k.Accuracy, Model: 2 * k.Model}, o.ByRule[name], name)
 	}
+}
+
+// sureFallback answers fallback, sure of it, without a model, except for
+// a message that mentions money, which it says the model answered.
+type sureFallback struct{}
+
+func (sureFallback) Understand(_ context.Context, msg string, v vm.View) ([]vm.Command, error) {
+	if strings.Contains(msg, "0") {
+		v.Answer(vm.Understanding{Layer: "llm", Sure: true})
+	} else {
+		v.Answer(vm.Understanding{Layer: "rules", Sure: true})
+	}
+	return []vm.Command{{Kind: vm.CmdFallback}}, nil
+}
+
+// TestSureButWrong: a result counts the sure answers given without the
+// model and those of them that are wrong, says both in the report, and
+// Overall adds them up; a model's answer is never counted as sure.
+func TestSureButWrong(t *testing.T) {
+	path := "testdata/small.eval.yaml"
+	f, prog, dir, err := Load(path)
+	require.NoError(t, err)
+	r, err := Run(context.Background(), path, f, prog, dir, sureFallback{})
+	require.NoError(t, err)
+	sure, wrong := 0, 0
+	for _, c := range f.Cases {
+		if strings.Contains(c.Message, "0") {
+			continue
+		}
+		sure++
+		if c.Name != "fallback" {
+			wrong++
+		}
+	}
+	require.Positive(t, wrong)
+	require.Less(t, sure, r.Total)
+	assert.Equal(t, sure, r.SureCases)
+	assert.Equal(t, wrong, r.SureWrong)
+	assert.InDelta(t, float64(wrong)/float64(r.Total), r.SureWrongShare, 1e-9)
+	var text bytes.Buffer
+	WriteText(&text, r)
+	assert.Contains(t, text.String(), fmt.Sprintf("\n  sure answers without the model: %.1f%% of the cases (%d/%d); sure but wrong: %.1f%% (%d/%d)\n",
+		100*float64(sure)/float64(r.Total), sure, r.Total, 100*float64(wrong)/float64(r.Total), wrong, r.Total))
+
+	o := Overall([]*Result{r, r})
+	assert.Equal(t, 2*wrong, o.SureWrong)
+	assert.Equal(t, 2*sure, o.SureCases)
+	assert.InDelta(t, r.SureWrongShare, o.SureWrongShare, 1e-9)
 }

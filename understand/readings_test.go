@@ -82,7 +82,7 @@ func TestQuestionAsksForAnotherFlow(t *testing.T) {
 	runGeneral(t, "banking", []gcase{
 		{"at a confirmation", []string{"I lost my card", "4821"}, "wait, what is my savings balance?", "start_flow check_balance account_type=savings", false},
 		{"without a question mark", []string{"I lost my card", "4821"}, "what is my savings balance", "start_flow check_balance account_type=savings", false},
-		{"a correction is still one", []string{"I lost my card", "4821"}, "wait, 4822", "correct_slot card_last4=4822", false},
+		{"a correction is still one", []string{"I lost my card", "4821"}, "wait, 4822", "correct_slot card_last4=4822", true},
 	})
 	runCasesWith(t, citydesk(t), []gcase{
 		{"at a pattern slot's confirmation", []string{"renew my pass", "482913"}, "wait, is the office open on saturday?", "start_flow opening_hours", false},

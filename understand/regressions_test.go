@@ -51,7 +51,7 @@ func TestRegressions(t *testing.T) {
 	runCasesWith(t, read, []gcase{
 		{"a trigger word is no code", nil, "ask code twice", "start_flow twice", true},
 		{"a trigger word is no code, another phrase", nil, "collect two codes", "start_flow twice", true},
-		{"a code that is no trigger word still fills", nil, "ask code twice, it's XYZ", "start_flow twice code=XYZ", false},
+		{"a code that is no trigger word still fills", nil, "ask code twice, it's XYZ", "start_flow twice code=XYZ", true},
 		{"none at a free-text question", atNote, "none", "set_slot note=none", false},
 		{"nothing at a free-text question", atNote, "nothing", "set_slot note=nothing", false},
 		{"not sure is still no answer", atNote, "not sure", "fallback", false},

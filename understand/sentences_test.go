@@ -44,7 +44,7 @@ func TestAnswersInSentencesAndOptionPicks(t *testing.T) {
 	atNote := []string{"book excursion", "Basel Zoo"}
 	atCar := []string{"search rental car"}
 	runCasesWith(t, reader(t, res.Program), []gcase{
-		{"the name in a sentence", atName, "I'll go to the Basel Zoo please", "set_slot excursion_name=Basel Zoo", false},
+		{"the name in a sentence", atName, "I'll go to the Basel Zoo please", "set_slot excursion_name=Basel Zoo", true},
 		{"the name alone", atName, "Basel Zoo", "set_slot excursion_name=Basel Zoo", true},
 		{"a note keeps its words", atNote, "We will meet Anna at the gate", "set_slot note=We will meet Anna at the gate", false},
 		{"the luxury one", atCar, "I'll take the luxury one", "set_slot car_rental_selection=Avis Luxury, 120 CHF a day", false},

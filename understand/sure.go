@@ -68,12 +68,48 @@ func (r *Rules) answerReading(p *vm.Pending, cmd vm.Command, head, norm string, 
 		// A short yes or no in other words at a confirmation ("sounds
 		// good", "go for it", "no don't"), about no flow.
 		return sure("a short yes or no at a confirmation", cmd)
-	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && (typed(r.slotDef(p.Flow, p.Slot)) || r.readsAs(p.Flow, p.Slot)):
+	case p.Kind == vm.PendingCollect && cmd.Kind == vm.CmdSetSlot && cmd.Slot == p.Slot && (typed(r.slotDef(p.Flow, p.Slot)) || r.readsAs(p.Flow, p.Slot)) &&
+		!r.asks(head, norm) && !r.figuresInText(p, norm):
 		// A value of the slot's type read out of the answer ("50 euros
-		// please", "next friday"): the type checked it.
+		// please", "next friday"): the type checked it. Not out of a
+		// question ("where is my other ticket?" names no category).
 		return sure("a value of the pending slot's type in the answer", cmd)
 	}
 	return unsure(why, cmd)
+}
+
+// asks reports whether a message is a question, after any correction
+// word before it ("actually, where is my other ticket?").
+func (r *Rules) asks(head, norm string) bool {
+	if isQuestion(head, norm) {
+		return true
+	}
+	rest, _, ok := r.correction(head)
+	return ok && rest != "" && isQuestion(rest, values.Normalize(rest))
+}
+
+// figuresInText reports whether an answer for a text slot the rules
+// read as a date writes the date in figures ("03/14/1988"): the text
+// already holds the date as the user wrote it, and the rules' ISO form
+// is a guess at the form the project stores, so the answer is not sure.
+func (r *Rules) figuresInText(p *vm.Pending, norm string) bool {
+	if p == nil || !r.readsAs(p.Flow, p.Slot) {
+		return false
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	if def == nil || def.Type != ir.TypeDate {
+		return false
+	}
+	digits := false
+	for _, w := range strings.Fields(norm) {
+		for _, ch := range w {
+			if ch < '0' || ch > '9' {
+				return false
+			}
+		}
+		digits = true
+	}
+	return digits
 }
 
 // politeWords may come around an answer without making it say more.
@@ -287,7 +323,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 		}
 		return true
 	case ir.TypeDate:
-		if _, err := r.convert(conv, def, head); err != nil {
+		if _, err := r.convert(conv, def, head); err != nil || r.figuresInText(p, norm) {
 			return false
 		}
 		for _, w := range words {

@@ -382,7 +382,7 @@ func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if err != nil {
 		return rd, err
 	}
-	return one.confident(one.asText(rd, v)), nil
+	return one.confident(one.asText(one.widen(rd, msg, v), v)), nil
 }
 
 // confident drops from a reading the starts of flows whose trigger asks

@@ -1,0 +1,249 @@
+package understand
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/values"
+	"github.com/soni-dev/soni/vm"
+)
+
+// widen makes sure a reading the rules reached without being sure, when
+// a general condition shows there is nothing left for a model to decide
+// (docs/understanding.md, "The routing rule").
+func (r *Rules) widen(rd Reading, msg string, v vm.View) Reading {
+	if rd.Sure || len(rd.Commands) != 1 || r.mean == nil {
+		return rd
+	}
+	head := strings.TrimSpace(msg)
+	if head == "" || len(head) > MaxScan {
+		return rd
+	}
+	norm := collapseRepeats(values.Normalize(head))
+	c := rd.Commands[0]
+	switch {
+	case c.Kind == vm.CmdStartFlow && v.Pending == nil && len(v.Stack) == 0:
+		if why, ok := r.plainOpening(c, norm); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		}
+	case c.Kind == vm.CmdCorrectSlot && v.Pending != nil:
+		if why, ok := r.plainCorrection(c, head, v); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		}
+	case c.Kind == vm.CmdSetSlot && v.Pending != nil && v.Pending.Kind == vm.PendingCollect && c.Slot == v.Pending.Slot:
+		if why, ok := r.plainTextAnswer(c, head, norm, v); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		}
+	}
+	return rd
+}
+
+// plainOpening reports whether the start of a flow, with nothing asked
+// and no flow running, is plainly what the message says: one flow's
+// words score best, with no tie and no typo needed; no negation; every
+// value named as the project writes it, and nothing that looks like a
+// value left over.
+func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
+	fr := r.byName[c.Flow]
+	if fr == nil {
+		return "", false
+	}
+	words := strings.Fields(norm)
+	for _, w := range words {
+		if negations[w] || doingNegations[w] {
+			return "", false
+		}
+	}
+	concepts, typos := r.mean.lex.conceptsTypos(withoutSmallTalkLead(norm), r.mean.typos)
+	if len(typos) > 0 {
+		// A word read as another one it resembles: the model reads
+		// typos better.
+		return "", false
+	}
+	scores, unmatched := r.mean.score(concepts, nil)
+	if len(scores) == 0 || scores[0].flow != c.Flow || (len(scores) > 1 && scores[1].score >= scores[0].score) {
+		return "", false
+	}
+	// A value of the flow the message names, which no slot took: "stole"
+	// for a reason "stolen".
+	categories := 0
+	for _, sv := range c.Slots {
+		if def := r.defOf(fr, sv.Slot); def != nil && def.Type == ir.TypeCategorical {
+			categories++
+		}
+	}
+	if fm := r.mean.flows[c.Flow]; fm != nil {
+		named := 0
+		for _, k := range concepts {
+			if fm.values[k] {
+				named++
+			}
+		}
+		if named > categories {
+			return "", false
+		}
+	}
+	filled := map[string]bool{}
+	typedValues := 0
+	for _, sv := range c.Slots {
+		filled[sv.Slot] = true
+		def := r.defOf(fr, sv.Slot)
+		if def == nil {
+			return "", false
+		}
+		switch {
+		case def.Type == ir.TypeCategorical:
+			if named := valuesNamed(def, norm); len(named) != 1 || named[0] != fmt.Sprint(sv.Value) {
+				return "", false
+			}
+		case typed(def) || r.readsAs(c.Flow, sv.Slot):
+			typedValues++
+		default:
+			// Free text: a short value, not the message again.
+			s, ok := sv.Value.(string)
+			if !ok || len(strings.Fields(s)) > 3 || len(strings.Fields(values.Normalize(s))) >= len(words) {
+				return "", false
+			}
+		}
+	}
+	// A value no slot took: a category named but not filled, more
+	// numbers than typed values, or words the flow does not know while
+	// one of its free-text slots is still open.
+	digits := 0
+	for _, w := range words {
+		if strings.ContainsAny(w, "0123456789") {
+			digits++
+		}
+	}
+	if digits > typedValues {
+		return "", false
+	}
+	openText := false
+	for _, s := range fr.slots {
+		if filled[s.name] || s.def == nil || !fr.collected[s.name] {
+			continue
+		}
+		if s.def.Type == ir.TypeCategorical && len(valuesNamed(s.def, norm)) > 0 {
+			return "", false
+		}
+		if !typed(s.def) && !r.readsAs(c.Flow, s.name) {
+			openText = true
+		}
+	}
+	_ = openText
+	var unknown []string
+	for _, w := range unmatched {
+		if !politeWords[w] && !politeAround[w] {
+			unknown = append(unknown, w)
+		}
+	}
+	if !coveredBy(unknown, c.Slots) {
+		return "", false
+	}
+	return "one flow's words, each value named", true
+}
+
+// valuesNamed are the values of a categorical slot that a message names
+// by the value itself, its label or a synonym, word for word.
+func valuesNamed(def *ir.Slot, norm string) []string {
+	padded := " " + norm + " "
+	var out []string
+	for _, val := range def.Values {
+		for _, ph := range append([]string{strings.ReplaceAll(val.Value, "_", " "), val.Label}, val.Synonyms...) {
+			n := values.Normalize(ph)
+			if n != "" && strings.Contains(padded, " "+n+" ") {
+				out = append(out, val.Value)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// plainCorrection reports whether a correction of a typed slot is
+// plainly one: the correction's words ("actually", "no, make it",
+// "instead") around exactly an answer to the slot's question, a value
+// no other typed slot of the flow takes.
+func (r *Rules) plainCorrection(c vm.Command, head string, v vm.View) (string, bool) {
+	flow := v.Pending.Flow
+	def := r.slotDef(flow, c.Slot)
+	if !typed(def) || def.Type == ir.TypeBoolean || def.Type == ir.TypeList {
+		return "", false
+	}
+	rest, _, ok := r.correction(head)
+	if !ok || strings.TrimSpace(rest) == "" || isQuestion(head, values.Normalize(head)) {
+		return "", false
+	}
+	asked := &vm.Pending{Kind: vm.PendingCollect, Flow: flow, Slot: c.Slot}
+	if !r.sureAnswerTextOf(asked, rest, values.Normalize(rest), v) {
+		return "", false
+	}
+	fr := r.byName[flow]
+	if fr == nil {
+		return "", false
+	}
+	conv := v.Converter()
+	for _, s := range fr.slots {
+		if s.name == c.Slot || s.def == nil || !typed(s.def) || !fr.collected[s.name] {
+			continue
+		}
+		if _, err := conv.Convert(s.def, rest); err == nil {
+			// "no, 3" where both the passengers and the nights count.
+			return "", false
+		}
+	}
+	return "a correction word and exactly a value of " + c.Slot, true
+}
+
+// plainTextAnswer reports whether a value read out of a sentence for the
+// free-text question asked is plainly the answer: a short value that
+// would be a sure answer on its own, with around it only words that
+// mean no flow but the one asking, no number and no question ("it's for
+// my brother Luis", "going to New York").
+func (r *Rules) plainTextAnswer(c vm.Command, head, norm string, v vm.View) (string, bool) {
+	p := v.Pending
+	def := r.slotDef(p.Flow, p.Slot)
+	if def == nil || typed(def) || r.readsAs(p.Flow, p.Slot) || (def.Type != ir.TypeText && def.Type != ir.TypeAny && def.Type != "") {
+		return "", false
+	}
+	val, ok := c.Value.(string)
+	if !ok {
+		return "", false
+	}
+	vn := values.Normalize(val)
+	vw := strings.Fields(vn)
+	words := strings.Fields(norm)
+	if len(vw) == 0 || len(vw) >= len(words) || isQuestion(head, norm) || strings.ContainsAny(head, "0123456789?@/") {
+		return "", false
+	}
+	if !r.sureAnswerTextOf(p, val, vn, v) || !r.nothingElse(p, val, vn) {
+		return "", false
+	}
+	// The words around the value.
+	padded := " " + norm + " "
+	i := strings.Index(padded, " "+vn+" ")
+	if i < 0 {
+		return "", false
+	}
+	around := strings.TrimSpace(padded[:i] + " " + padded[i+len(vn)+2:])
+	for _, w := range strings.Fields(around) {
+		if negations[w] || doingNegations[w] || nonAnswers[w] {
+			return "", false
+		}
+	}
+	if _, ok := r.smallTalk(around); ok {
+		return "", false
+	}
+	concepts, typos := r.mean.lex.conceptsTypos(around, r.mean.typos)
+	if len(typos) > 0 {
+		return "", false
+	}
+	scores, _ := r.mean.score(concepts, nil)
+	for _, s := range scores {
+		if !onTop(v, s.flow) {
+			return "", false
+		}
+	}
+	return "a short value with only words of the flow asking around it", true
+}

@@ -1,0 +1,95 @@
+package understand
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/compiler"
+)
+
+// widenYAML is a small library of our own: borrowing a book (a title in
+// free text, a format to pick, a number of copies and of weeks), renewing
+// a loan by its code, and a member's details with a birthday kept as
+// text.
+const widenYAML = `version: "1.0"
+flows:
+  borrow_book:
+    description: borrow a book from the library
+    trigger: {intents: ["borrow a book"]}
+    slots:
+      - {name: title, type: text, description: the book's title}
+      - name: format
+        type: categorical
+        description: the kind of copy
+        values:
+          ebook: [e-book, digital]
+          paperback: [paper copy, printed]
+          audiobook: [audio]
+      - {name: copies, type: integer, description: how many copies, min: 1, max: 5}
+      - {name: weeks, type: integer, description: how many weeks to keep them, min: 1, max: 8}
+    steps:
+      - {step: ask_title, type: collect, slot: title, message: "Which book?"}
+      - {step: ask_format, type: collect, slot: format, message: "Which format?"}
+      - {step: ask_copies, type: collect, slot: copies, message: "How many copies?"}
+      - {step: ask_weeks, type: collect, slot: weeks, message: "For how many weeks?"}
+      - {step: ok, type: confirm, slot: weeks, message: "Borrow {copies} {format} of {title} for {weeks} weeks?"}
+      - {step: done, type: say, message: "Done."}
+  renew_loan:
+    description: renew a loan
+    trigger: {intents: ["renew my loan"]}
+    slots:
+      - {name: loan_code, type: text, pattern: "^L-[0-9]{4}$", description: the loan's code}
+    steps:
+      - {step: ask_code, type: collect, slot: loan_code, message: "What is the loan code?"}
+      - {step: done, type: say, message: "Renewed {loan_code}."}
+  join_library:
+    description: become a member
+    trigger: {intents: ["join the library"]}
+    slots:
+      - {name: member_name, type: text, description: the member's full name}
+      - {name: birth_date, type: text, description: the member's date of birth}
+    steps:
+      - {step: ask_name, type: collect, slot: member_name, message: "What is your name?"}
+      - {step: ask_birth, type: collect, slot: birth_date, message: "When were you born?"}
+      - {step: done, type: say, message: "Welcome, {member_name}."}
+`
+
+// TestWidenedSureness: issue 27 §3. Each general condition of widen.go
+// makes sure a reading the rules made unsure before (the first cases,
+// which failed before it), and each of its guards keeps unsure what a
+// model should still read (which held before too).
+func TestWidenedSureness(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("library.yaml", []byte(widenYAML), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	atTitle := []string{"borrow a book"}
+	atFormat := []string{"borrow a book", "Dune"}
+	atConfirm := []string{"borrow a book", "Dune", "ebook", "2", "3"}
+	atBirth := []string{"join the library", "Ana Ruiz"}
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		// An opening in one flow's words, each value named.
+		{"an opening with a category named", nil, "I'd like to borrow a paperback", "start_flow borrow_book format=paperback", true},
+		{"an opening with a code", nil, "please renew loan L-1234", "start_flow renew_loan loan_code=L-1234", true},
+		// A correction word and exactly a value only one slot takes.
+		{"a category corrected", atConfirm, "actually paperback", "correct_slot format=paperback", true},
+		{"a category corrected after no", atConfirm, "no, audio instead", "correct_slot format=audiobook", true},
+		// A short name with only carrier words around it.
+		{"a name after carrier words", []string{"join the library"}, "it's Ana Ruiz", "set_slot member_name=Ana Ruiz", true},
+
+		// Guards: a typo, a negation, a word the flow does not know
+		// while a free-text slot is open, a category not named as the
+		// project writes it, more numbers than typed values.
+		{"a typo", nil, "I'd like to borow a paperback", "start_flow borrow_book format=paperback", false},
+		{"an unknown word with the title open", nil, "borrowing books for grandma", "start_flow borrow_book", false},
+		{"a negation", nil, "I'd like to borrow a paperback, not an ebook", "start_flow borrow_book", false},
+		{"two numbers, one value", nil, "borrow 2 books for 3 weeks", "start_flow borrow_book weeks=3", false},
+		// A number two slots take is no plain correction.
+		{"a number two slots take", atConfirm, "actually 4", "correct_slot weeks=4", false},
+		// A question that names a category is no answer.
+		{"a question naming a value", atFormat, "wait, where is my ebook?", "set_slot format=ebook", false},
+		// A date in figures for a text slot the rules read as a date.
+		{"a date in figures in a text slot", atBirth, "03/14/1988", "set_slot birth_date=1988-03-14", false},
+		{"a carrier and a number", atTitle, "the one from 1984", "set_slot title=the one from 1984", false},
+	})
+}

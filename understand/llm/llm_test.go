@@ -340,12 +340,13 @@ func TestHybrid(t *testing.T) {
 	assert.Equal(t, 1, calls)
 	assert.Contains(t, strings.Join(notes, "\n"), "hybrid: rule fallback is not sure (no rule reads the message); asking the model")
 
-	// A trigger that matched while the message says more is not sure:
-	// the model is asked, and what it says stands.
+	// A trigger that matched while the message says more than its
+	// values (a word no flow knows) is not sure: the model is asked, and
+	// what it says stands.
 	var answered []vm.Understanding
 	v := view(m, m.NewState("s"), &notes)
 	v.Answered = func(u vm.Understanding) { answered = append(answered, u) }
-	cmds, err = h.Understand(context.Background(), "send money to Ana, 40 euros, from savings", v)
+	cmds, err = h.Understand(context.Background(), "send money to Ana, 40 euros, from savings, it's her birthday", v)
 	require.NoError(t, err)
 	assert.Equal(t, 2, calls, "the rules were not sure")
 	assert.Equal(t, []vm.Command{{Kind: vm.CmdStartFlow, Flow: "check_balance"}}, cmds)

@@ -16,18 +16,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goccy/go-yaml"
 	"github.com/soni-dev/soni"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/internal/cmdshape"
 	"github.com/soni-dev/soni/internal/safefile"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
 
-// File is an eval file:
+// File is an eval file, as package syntax reads it (syntax.EvalFile):
 //
 //	flows: ../flows/banking     # the project, relative to this file (or absolute)
 //	eval_cases:
@@ -37,26 +37,26 @@ import (
 //	    expect:
 //	      - {start_flow: {flow: transfer_funds, slots: {amount: 100, recipient: John}}}
 type File struct {
-	Flows string `yaml:"flows"`
+	Flows string
 	// Now is when the messages are sent (a date, 2027-03-10, or an RFC
 	// 3339 time), so that relative dates read the same on every run;
 	// empty means the real clock.
-	Now   string `yaml:"now"`
-	Cases []Case `yaml:"eval_cases"`
+	Now   string
+	Cases []Case
 	// Clock is Now, read (soni eval --now replaces it).
-	Clock time.Time `yaml:"-"`
+	Clock time.Time
 }
 
 // Case is one labelled message.
 type Case struct {
-	Name    string `yaml:"name"`
-	Before  []any  `yaml:"before"`
-	Message string `yaml:"message"`
-	Expect  []any  `yaml:"expect"`
+	Name    string
+	Before  []any
+	Message string
+	Expect  []any
 	// Tags are the case's categories; without them its category is its
 	// name up to the first underscore (opening_values_flight is
 	// "opening").
-	Tags []string `yaml:"tags"`
+	Tags []string
 }
 
 // Categories returns a case's categories: its tags, else the prefix of
@@ -166,9 +166,13 @@ func Load(path string) (*File, *ir.Program, string, error) {
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("cannot read eval file %q: %v", path, err)
 	}
-	var f File
-	if err := yaml.UnmarshalWithOptions(src, &f, yaml.DisallowUnknownField()); err != nil {
-		return nil, nil, "", fmt.Errorf("eval file %q: %v", path, yaml.FormatError(err, false, false))
+	doc, err := syntax.DecodeEvals(filepath.ToSlash(path), src)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("eval file %q: %v", path, err)
+	}
+	f := File{Flows: doc.Flows, Now: doc.Now}
+	for _, c := range doc.Cases {
+		f.Cases = append(f.Cases, Case{Name: c.Name, Before: goValues(c.Before), Message: c.Message, Expect: goValues(c.Expect), Tags: c.Tags})
 	}
 	if f.Flows == "" || len(f.Cases) == 0 {
 		return nil, nil, "", fmt.Errorf("eval file %q needs flows: (the project) and eval_cases", path)
@@ -187,6 +191,18 @@ func Load(path string) (*File, *ir.Program, string, error) {
 		return nil, nil, "", fmt.Errorf("the project %q of eval file %q has errors: %v", dir, path, r.Diags.Err())
 	}
 	return &f, r.Program, soni.ProjectDir(dir), nil
+}
+
+// goValues converts the free-form values of an eval case.
+func goValues(ds []*syntax.Data) []any {
+	if ds == nil {
+		return nil
+	}
+	out := make([]any, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, d.Go())
+	}
+	return out
 }
 
 // Run evaluates u on every case. The earlier messages of a case are

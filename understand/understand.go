@@ -77,6 +77,7 @@ import (
 	"github.com/soni-dev/soni/internal/text"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -324,17 +325,7 @@ func (r *Rules) calledFlows(flow string) []string {
 }
 
 // cancelWords are the normalized messages that cancel the top flow.
-var cancelWords = map[string]bool{
-	"cancel": true, "cancel that": true, "cancel it": true, "stop": true, "stop it": true,
-	"never mind": true, "nevermind": true, "forget it": true, "forget about it": true,
-	"quit": true, "scrap that": true, "scrap it": true, "scratch that": true, "drop it": true,
-	"forget that": true, "forget this": true, "abort": true, "nvm": true, "never mind that": true,
-	"i changed my mind": true, "changed my mind": true, "forget everything": true, "cancel everything": true,
-	"cancel all": true, "stop everything": true, "olvida": true, "olvidalo todo": true, "dejalo estar": true,
-	"ya no": true, "ya no quiero": true, "mejor olvidalo": true, "cancela todo": true,
-	"cancelar": true, "cancela": true, "cancelalo": true, "para": true, "olvidalo": true,
-	"olvidate": true, "dejalo": true, "no importa": true,
-}
+var cancelWords = lexdata.Set("cancel_words")
 
 // Reading is what the rules made of a message: the commands, whether
 // the rules are sure of them, and how they were reached. Only a sure
@@ -603,37 +594,14 @@ func cancelCommand(p *vm.Pending, norm string) vm.Command {
 // cancel", "ok, stop", "I want to cancel", "cancel please", "never mind,
 // thanks". Each entry is a normalized word sequence.
 var (
-	cancelLeads = [][]string{
-		{"i", "want", "to"}, {"i", "wanna"}, {"i", "would", "like", "to"}, {"id", "like", "to"},
-		{"i", "need", "to"}, {"can", "you"}, {"could", "you"}, {"can", "we"}, {"lets"},
-		{"please"}, {"pls"}, {"just"}, {"ok"}, {"okay"}, {"oh"}, {"well"}, {"um"}, {"uh"},
-		{"hmm"}, {"ah"}, {"no"}, {"so"}, {"actually"}, {"nah"}, {"nope"}, {"ugh"}, {"meh"}, {"eh"},
-		{"argh"}, {"oh", "well"}, {"on", "second", "thought"}, {"you", "know", "what"}, {"wait"},
-		{"hold", "on"}, {"one", "moment"}, {"one", "sec"}, {"wait", "a", "moment"}, {"wait", "a", "sec"},
-		{"damn"}, {"dang"}, {"darn"}, {"shoot"}, {"oops"}, {"whoops"},
-		{"quiero"}, {"quisiera"}, {"por", "favor"}, {"puedes"}, {"mejor"}, {"pues"},
-		{"bueno"}, {"vale"},
-	}
-	cancelTails = [][]string{
-		{"please"}, {"pls"}, {"thanks"}, {"thank", "you"}, {"now"}, {"right", "now"},
-		{"then"}, {"por", "favor"}, {"gracias"}, {"ya"}, {"i", "changed", "my", "mind"},
-		{"changed", "my", "mind"}, {"please"}, {"all"}, {"ill", "do", "it", "later"}, {"later"},
-		{"maybe", "later"}, {"for", "now"}, {"i", "found", "it"}, {"found", "it"}, {"dont", "need", "it"},
-		{"no", "need"}, {"luego", "lo", "hago"}, {"i", "dont", "need", "it", "anymore"},
-		{"dont", "need", "it", "anymore"}, {"anymore"}, {"its", "working", "now"}, {"it", "works", "now"},
-		{"its", "fixed"}, {"it", "works"}, {"its", "fine", "now"},
-	}
+	cancelLeads = lexdata.Phrases("cancel_leads")
+	cancelTails = lexdata.Phrases("cancel_tails")
 	// cancelVerbs may take a short object: "cancel the transfer", "stop
 	// this", "cancela la transferencia".
-	cancelVerbs = map[string]bool{"cancel": true, "stop": true, "abort": true, "cancelar": true, "cancela": true,
-		"forget": true, "scrap": true, "drop": true, "olvida": true, "olvidate": true}
-	cancelObjects = map[string]bool{
-		"the": true, "this": true, "that": true, "it": true, "my": true, "everything": true,
-		"all": true, "la": true, "el": true, "lo": true, "esto": true, "eso": true,
-		"todo": true, "mi": true,
-	}
+	cancelVerbs   = lexdata.Set("cancel_verbs")
+	cancelObjects = lexdata.Set("cancel_objects")
 	// pronounObjects stand for the flow the user is in: "stop that".
-	pronounObjects = wordSet("this", "that", "it", "everything", "all", "esto", "eso", "todo", "lo")
+	pronounObjects = lexdata.Set("pronoun_objects")
 )
 
 // cancelRequest reads a normalized message as a request to cancel. plain
@@ -735,24 +703,38 @@ func cancelReason(rest []string) bool {
 	if len(rest) == 0 || len(rest) > 7 {
 		return false
 	}
-	switch rest[0] {
-	case "ill", "maybe", "dont", "nevermind", "whatever":
+	switch {
+	case cancelReasonWords[rest[0]]:
 		return true
-	case "i":
+	case rest[0] == "i":
 		// "I'll do it later", "I already sent it", not "I want to...",
 		// which asks for something else.
 		return len(rest) > 1 && !requestVerbs[rest[1]]
-	case "its", "it", "thats":
-		return len(rest) > 1 && (rest[1] == "ok" || rest[1] == "okay" || rest[1] == "fine" || rest[1] == "working" || rest[1] == "works" || rest[1] == "is")
-	case "no":
-		return len(rest) > 1 && (rest[1] == "worries" || rest[1] == "need" || rest[1] == "problem")
+	case cancelReasonSubjects[rest[0]]:
+		return len(rest) > 1 && cancelReasonStates[rest[1]]
+	}
+	for _, p := range cancelReasonPhrases {
+		if text.HasPrefixWords(rest, p) {
+			return true
+		}
 	}
 	return false
 }
 
+// The words that start a reason after a cancel word: cancelReasonWords
+// alone ("maybe later"), a cancelReasonSubjects word then a
+// cancelReasonStates word ("it's fine"), or one of cancelReasonPhrases
+// ("no worries").
+var (
+	cancelReasonWords    = lexdata.Set("cancel_reason_words")
+	cancelReasonSubjects = lexdata.Set("cancel_reason_subjects")
+	cancelReasonStates   = lexdata.Set("cancel_reason_states")
+	cancelReasonPhrases  = lexdata.Phrases("cancel_reason_phrases")
+)
+
 // requestVerbs after "I" ask for something: "never mind, I want to send
 // 50" is a new request, not a reason to cancel.
-var requestVerbs = wordSet("want", "wanna", "need", "would", "d", "like", "meant", "mean", "think", "guess", "can", "could", "should")
+var requestVerbs = lexdata.Set("request_verbs")
 
 // appendWords appends to dst the words of a normalized text, at most max
 // of them.
@@ -1031,14 +1013,9 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 // "set the date to tomorrow", "actually the recipient is Bob", "cambia
 // el importe a 60". Each entry is a normalized word sequence.
 var (
-	namedVerbs = [][]string{
-		{"change"}, {"set"}, {"make"}, {"update"}, {"correct"}, {"cambia"}, {"cambiar"},
-		{"pon"}, {"poner"}, {"actualiza"},
-	}
-	namedArticles = [][]string{{"the"}, {"my"}, {"el"}, {"la"}, {"mi"}}
-	namedLinks    = [][]string{
-		{"should", "be"}, {"to", "be"}, {"to"}, {"is"}, {"be"}, {"as"}, {"a"}, {"es"}, {"sera"},
-	}
+	namedVerbs    = lexdata.Phrases("named_verbs")
+	namedArticles = lexdata.Phrases("named_articles")
+	namedLinks    = lexdata.Phrases("named_links")
 )
 
 // named reads a correction that names the slot it changes: a verb (change,
@@ -1188,9 +1165,9 @@ func (r *Rules) usedAs(p *vm.Pending, lead string, conv values.Converter) (vm.Co
 }
 
 var (
-	usedAsLeads = [][]string{{"please"}, {"can", "you"}, {"could", "you"}, {"can", "we"}, {"lets"}, {"let", "s"}, {"i", "want", "to"}, {"id", "like", "to"}}
-	usedAsVerbs = [][]string{{"use"}, {"put"}, {"go", "with"}, {"pick"}, {"choose"}, {"take"}}
-	usedAsTails = wordSet("please", "instead", "thanks", "then", "por", "favor", "gracias")
+	usedAsLeads = lexdata.Phrases("used_as_leads")
+	usedAsVerbs = lexdata.Phrases("used_as_verbs")
+	usedAsTails = lexdata.Set("used_as_tails")
 )
 
 // partlyNamed finds the slot a correction names by one word of its name
@@ -1410,10 +1387,9 @@ func noAnswer(norm string) bool {
 // "none" and "nothing" are the user's answer, not a lack of one. A
 // placeholder is a model's habit (understand/llm drops it); from a user
 // the word is the answer.
-var noneWords = wordSet("none", "nothing", "nada", "ninguno", "ninguna")
+var noneWords = lexdata.Set("none_words")
 
-var noAnswerWords = wordSet("yet", "really", "know", "i", "dont", "have", "clue", "lo", "la",
-	"todavia", "aun", "sure", "certain", "clue")
+var noAnswerWords = lexdata.Set("no_answer_words")
 
 // oneFreeTextSlot is the flow's one collected free-text slot that holds
 // a value.
@@ -1480,36 +1456,19 @@ func plausibleValue(rest string) bool {
 
 // linkingWords make a phrase a sentence about a value rather than the
 // value: "the name should be Maria", "it is for Bob", "el nombre es Ana".
-var linkingWords = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "be": true, "should": true,
-	"must": true, "would": true, "meant": true, "means": true, "i": true, "it": true,
-	"es": true, "era": true, "sea": true, "debe": true, "deberia": true, "quise": true,
-}
+var linkingWords = lexdata.Set("linking_words")
 
-var polite = map[string]bool{
-	"thanks": true, "thank you": true, "please": true, "gracias": true,
-	"por favor": true, "thx": true,
-}
+var polite = lexdata.Set("polite")
 
 // The correction prefixes, as normalized word sequences. Strong ones
 // introduce a new value for any slot; the weak ones ("no, X", and its
 // variants "nope, X" and "nah, X") only for a typed slot, since "no,
 // thanks" is not a new name.
 var (
-	strongPrefixes = [][]string{
-		{"actually"}, {"make", "it"}, {"change", "it", "to"}, {"change", "to"},
-		{"i", "meant", "to", "say"}, {"i", "wanted", "to", "say"}, {"meant", "to", "say"}, {"i", "meant"},
-		{"i", "mean"}, {"en", "realidad"}, {"mejor", "dicho"},
-		{"mejor"}, {"quise", "decir"}, {"cambialo", "a"}, {"cambia", "a"},
-		{"ponlo", "a"}, {"ponle"}, {"wait"}, {"oops"}, {"sorry"}, {"rather"},
-		{"espera"}, {"perdon"}, {"ups"}, {"let", "s", "say"}, {"lets", "say"},
-		{"how", "about"}, {"what", "about"}, {"switch", "it", "to"}, {"switch", "to"},
-		{"can", "you", "make", "it"}, {"should", "be"}, {"it", "should", "be"},
-	}
+	strongPrefixes = lexdata.Phrases("strong_prefixes")
 	// correctionFillers may come before a correction: "hmm, no, 60".
-	correctionFillers = wordSet("hmm", "ugh", "oh", "um", "uh", "ah", "er", "erm", "well", "hm", "mmm", "eh", "ay", "oh no",
-		"damn", "dang", "darn", "shoot", "argh", "gosh", "jeez", "whoops", "uhh", "ahh")
-	weakPrefixes = [][]string{{"no"}, {"nope"}, {"nah"}}
+	correctionFillers = lexdata.Set("correction_fillers")
+	weakPrefixes      = lexdata.Phrases("weak_prefixes")
 )
 
 // correction strips correction prefixes from the start of a message:

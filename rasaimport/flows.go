@@ -102,10 +102,31 @@ func (b *flowBuilder) assignIDs(steps []*node) {
 func (b *flowBuilder) build() *yseq {
 	steps := b.f.n.get("steps").list()
 	b.assignIDs(steps)
+	// The project's own cancel pattern: when the cancellation leaves no
+	// flow, Rasa runs pattern_completed next; soni's VM does not, so the
+	// flow ends by linking to it.
+	completes := len(b.resets) == 0 && b.pattern() == ir.PatternCancelFlow
 	if len(b.resets) > 0 {
 		b.end = b.unique("reset_slots")
 	}
+	if completes {
+		b.end = b.unique("rasa_completed")
+	}
 	b.seq(steps, true)
+	if completes {
+		run := b.unique("run_completed")
+		m := &ymap{}
+		m.add("step", b.end)
+		m.add("type", "branch")
+		m.add("evaluate", "nothing_left")
+		m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: run}, {key: "default", val: endStep}}})
+		b.steps.add(m, "Rasa runs pattern_completed after a cancellation that leaves no flow; soni's pattern_cancel_flow links to it.")
+		l := &ymap{}
+		l.add("step", run)
+		l.add("type", "link")
+		l.add("target", ir.PatternCompleted)
+		b.steps.add(l)
+	}
 	if len(b.resets) > 0 && (len(steps) == 0 || !steps[len(steps)-1].has("link") || b.jumpsToEnd()) {
 		m := &ymap{}
 		m.add("step", b.end)

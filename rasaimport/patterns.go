@@ -80,9 +80,10 @@ func (im *importer) rasaPatterns() *ymap {
 
 	if fl := im.flows[ir.PatternCancelFlow]; fl != nil {
 		// The project's own cancel pattern: Rasa runs pattern_completed
-		// after it when no flow is left, soni does not.
-		im.rep.add(fl.at, "flow", StatusApproximated, flowPath(fl.file), "end the flow with a branch on nothing_left that says what pattern_completed says, if the tests expect it",
-			"the project's %s: when a cancellation leaves no flow, Rasa then runs %s (the project's, or Rasa's default, which asks what else: \"utter_can_do_something_else\"); soni ends with the cancellation", ir.PatternCancelFlow, ir.PatternCompleted)
+		// after it when no flow is left; the import links to it there
+		// (flowBuilder.build).
+		im.rep.add(fl.at, "flow", StatusApproximated, flowPath(fl.file), "nothing, unless the project's pattern_completed should not follow a cancellation",
+			"the project's %s: when a cancellation leaves no flow, Rasa then runs %s (the project's, or Rasa's default, which asks what else: \"utter_can_do_something_else\"); the import ends the flow with a link to it when nothing_left", ir.PatternCancelFlow, ir.PatternCompleted)
 	}
 	if len(flows.entries) == 0 {
 		return nil

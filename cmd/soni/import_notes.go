@@ -76,6 +76,11 @@ func failureFacts(f *convtest.Failure) rasaimport.Facts {
 		case vm.EventSlotSet, vm.EventSlotReset:
 			add(&fa.Slots, e.Slot)
 			onlyPatterns = false
+			// A slot given the whole message ("not the former", "purse
+			// for myself") is a message the rules could not take apart.
+			if v, ok := e.New.(string); ok && e.Type == vm.EventSlotSet && f.User != "" && v == f.User && len(strings.Fields(v)) > 1 {
+				fa.Misread = true
+			}
 		}
 	}
 	// The expected replies and the failed checks name responses, flows,

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/soni-dev/soni/convtest"
+	"github.com/soni-dev/soni/rasaimport"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestFailureFacts: what a failing turn touched, read from its events,
+// its expected replies and its failed checks; and when the understanding
+// may have read the message another way.
+func TestFailureFacts(t *testing.T) {
+	for name, tc := range map[string]struct {
+		f    convtest.Failure
+		want rasaimport.Facts
+	}{
+		"an action failed": {convtest.Failure{User: "A123", Expected: []string{"(response utter_order_status)"}, Events: []vm.Event{
+			{Type: vm.EventSlotSet, Flow: "track_order", Slot: "order_id", New: "A123"},
+			{Type: vm.EventActionFailed, Flow: "track_order", Action: "action_fetch_order"},
+		}}, rasaimport.Facts{Flows: []string{"track_order"}, Actions: []string{"action_fetch_order"}, FailedActions: []string{"action_fetch_order"},
+			Responses: []string{"utter_order_status"}, Slots: []string{"order_id"}}},
+		"nothing but a pattern ran": {convtest.Failure{User: "show my flights", Events: []vm.Event{{Type: vm.EventFlowStarted, Flow: "pattern_cannot_handle"}}},
+			rasaimport.Facts{Flows: []string{"pattern_cannot_handle"}, Misread: true}},
+		"an expected flow did not start": {convtest.Failure{User: "hi", Problems: []string{`flow_started: flow "car_research" was not started during the turn`},
+			Events: []vm.Event{{Type: vm.EventFlowStarted, Flow: "check_balance"}}},
+			rasaimport.Facts{Flows: []string{"check_balance", "car_research"}, Actions: []string{"car_research"}, Slots: []string{"car_research"}, Misread: true}},
+		"the whole message in a slot": {convtest.Failure{User: "not the former", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "add_contact", Slot: "handle", New: "not the former"}}},
+			rasaimport.Facts{Flows: []string{"add_contact"}, Slots: []string{"handle"}, Misread: true}},
+		"a one-word answer in a slot": {convtest.Failure{User: "Ana", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "greet", Slot: "name", New: "Ana"}}},
+			rasaimport.Facts{Flows: []string{"greet"}, Slots: []string{"name"}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			assert.Equal(t, tc.want, failureFacts(&tc.f))
+		})
+	}
+}

@@ -1,11 +1,14 @@
 package compiler
 
-import "github.com/soni-dev/soni/ir"
+import (
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
+)
 
 // listNext is where control goes after s when it does not jump: the next
 // entry of its while body (or back to the while after the last), else the
 // next top-level step, else the end of the flow.
-func flowListNext(f *flow, s *step) int {
+func flowListNext(f *syntax.Flow, s *syntax.Step) int {
 	if w := s.Loop; w != nil {
 		for i, e := range w.Do {
 			if e.Step == s {
@@ -24,7 +27,7 @@ func flowListNext(f *flow, s *step) int {
 
 // next is the successor of a step that has run normally: its jump_to, or
 // the next step in list order.
-func flowNext(f *flow, s *step) int {
+func flowNext(f *syntax.Flow, s *syntax.Step) int {
 	if s.JumpTo.Set {
 		return flowTarget(f, s.JumpTo.V)
 	}
@@ -34,7 +37,7 @@ func flowNext(f *flow, s *step) int {
 // whileExit is where a while goes when its condition is false: exit_to,
 // else jump_to, else the first top-level step after it that is not part of
 // its body.
-func flowWhileExit(f *flow, w *step) int {
+func flowWhileExit(f *syntax.Flow, w *syntax.Step) int {
 	if w.ExitTo.Set {
 		return flowTarget(f, w.ExitTo.V)
 	}
@@ -53,7 +56,7 @@ func flowWhileExit(f *flow, w *step) int {
 }
 
 // whileBody is the first node of a while's body, or its exit when empty.
-func flowWhileBody(f *flow, w *step) int {
+func flowWhileBody(f *syntax.Flow, w *syntax.Step) int {
 	if len(w.Do) > 0 && w.Do[0].Step != nil {
 		return w.Do[0].Step.Index
 	}
@@ -61,7 +64,7 @@ func flowWhileBody(f *flow, w *step) int {
 }
 
 // optTarget resolves an optional target; ok is false when it is absent.
-func flowOptTarget(f *flow, s posStr) (int, bool) {
+func flowOptTarget(f *syntax.Flow, s syntax.Str) (int, bool) {
 	if !s.Set {
 		return 0, false
 	}
@@ -70,7 +73,7 @@ func flowOptTarget(f *flow, s posStr) (int, bool) {
 
 // successors lists every index control may reach from s within its flow,
 // ir.End included. Unknown targets are left out.
-func flowSuccessors(f *flow, s *step) []int {
+func flowSuccessors(f *syntax.Flow, s *syntax.Step) []int {
 	var out []int
 	add := func(i int) {
 		if i == unknownTarget {
@@ -83,7 +86,7 @@ func flowSuccessors(f *flow, s *step) []int {
 		}
 		out = append(out, i)
 	}
-	orEnd := func(t posStr) {
+	orEnd := func(t syntax.Str) {
 		if i, ok := flowOptTarget(f, t); ok {
 			add(i)
 		} else {

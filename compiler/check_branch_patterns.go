@@ -9,6 +9,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_branch_patterns warns about a branch case whose pattern can never
@@ -32,7 +33,7 @@ func checkBranchPatterns(c *checker) {
 			if s.Kind != ir.KindBranch {
 				continue
 			}
-			var slot *slotDef
+			var slot *syntax.Slot
 			switch {
 			case s.Evaluate.Set:
 			case s.Slot.Set:
@@ -60,7 +61,7 @@ func checkBranchPatterns(c *checker) {
 // neverMatches says why a pattern cannot match a slot's values (slot nil:
 // the boolean result of an evaluate expression), with a suggested
 // pattern when there is an obvious one; why is "" when it may match.
-func neverMatches(p string, slot *slotDef) (why, sugg string) {
+func neverMatches(p string, slot *syntax.Slot) (why, sugg string) {
 	if p == "default" || strings.HasPrefix(p, "!=") {
 		return "", ""
 	}

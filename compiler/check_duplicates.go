@@ -1,6 +1,9 @@
 package compiler
 
-import "github.com/soni-dev/soni/diag"
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
+)
 
 // check_duplicates reports definitions given twice (E020): a flow, a
 // conversation slot or an action defined again, usually in another file
@@ -11,7 +14,7 @@ import "github.com/soni-dev/soni/diag"
 // the first.
 func checkDuplicates(c *checker) {
 	// once reports name when seen already holds it, else records it.
-	once := func(seen map[string]diag.Pos, kind string, name posStr, path string) {
+	once := func(seen map[string]diag.Pos, kind string, name syntax.Str, path string) {
 		if first, dup := seen[name.V]; dup {
 			c.ds.Add(name.Pos, diag.CodeDuplicateName, path,
 				"%s %q is already defined at %s: rename or remove one of the two", kind, name.V, first)

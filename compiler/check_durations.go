@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_durations: the timeouts and backoff of an action's run block must
@@ -21,7 +22,7 @@ func checkDurations(c *checker) {
 	}
 	for _, g := range []struct {
 		kind  string
-		decls []*action
+		decls []*syntax.Action
 	}{{"action", c.p.Actions}, {"validator", c.p.Validators}} {
 		kind := g.kind
 		for _, a := range g.decls {

@@ -20,7 +20,7 @@ func checkListSlots(c *checker) {
 		if s.Resolved != ir.TypeList {
 			for _, b := range []struct {
 				key string
-				n   posCount
+				n   syntax.Count
 			}{{"min_items", s.MinItems}, {"max_items", s.MaxItems}} {
 				if b.n.Set {
 					c.ds.Add(b.n.Pos, diag.CodeInvalidValue, syntax.Join(s.Path, b.key),

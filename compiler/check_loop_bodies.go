@@ -3,6 +3,7 @@ package compiler
 import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_loop_bodies reports while bodies that overlap (E039): a step listed
@@ -12,8 +13,8 @@ import (
 // reference by id is the one reported.
 func checkLoopBodies(c *checker) {
 	for _, f := range c.p.Flows {
-		var whiles []*step
-		owner := map[*step]*step{}
+		var whiles []*syntax.Step
+		owner := map[*syntax.Step]*syntax.Step{}
 		for _, s := range f.Steps {
 			if s.Kind != ir.KindWhile {
 				continue
@@ -66,6 +67,6 @@ func checkLoopBodies(c *checker) {
 
 // isInlineDef reports whether a do entry is the definition of an inline
 // body step rather than a reference to a step by id.
-func isInlineDef(e *doEntry) bool {
+func isInlineDef(e *syntax.DoEntry) bool {
 	return e.Step != nil && e.Step.Inline && e.Ref == e.Step.ID
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_loops warns about a cycle of steps that never waits for the user
@@ -89,7 +90,7 @@ func flowsThatWait(p *project) map[string]bool {
 }
 
 // loopWaits reports whether some step of a cycle waits for the user.
-func loopWaits(f *flow, comp []int, waits map[string]bool) bool {
+func loopWaits(f *syntax.Flow, comp []int, waits map[string]bool) bool {
 	cleared := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
@@ -123,7 +124,7 @@ func loopWaits(f *flow, comp []int, waits map[string]bool) bool {
 // the cycle itself changes: a while or branch with an edge leaving the
 // cycle, whose condition, evaluate expression or slot reads a slot that a
 // set or action step of the cycle writes.
-func loopMayEnd(f *flow, comp []int, succ [][]int, inComp []bool, exprs map[*step][]*exprUse) bool {
+func loopMayEnd(f *syntax.Flow, comp []int, succ [][]int, inComp []bool, exprs map[*syntax.Step][]*exprUse) bool {
 	written := map[string]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
@@ -141,7 +142,7 @@ func loopMayEnd(f *flow, comp []int, succ [][]int, inComp []bool, exprs map[*ste
 	if len(written) == 0 {
 		return false
 	}
-	exits := map[*step]bool{}
+	exits := map[*syntax.Step]bool{}
 	for _, i := range comp {
 		s := f.Steps[i]
 		if s.Kind != ir.KindWhile && s.Kind != ir.KindBranch {
@@ -177,8 +178,8 @@ func loopMayEnd(f *flow, comp []int, succ [][]int, inComp []bool, exprs map[*ste
 
 // reportLoop reports a cycle at its first step in the file, naming its
 // steps in file order.
-func reportLoop(c *checker, f *flow, comp []int) {
-	steps := make([]*step, len(comp))
+func reportLoop(c *checker, f *syntax.Flow, comp []int) {
+	steps := make([]*syntax.Step, len(comp))
 	for k, i := range comp {
 		steps[k] = f.Steps[i]
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_messages reports steps whose message is missing or given twice,
@@ -67,7 +68,7 @@ func checkMessages(c *checker) {
 // misspelt reports whether the schema found, in step s, an unknown key
 // that is a misspelling of one of keys: the missing field is then
 // reported once, as that misspelt key.
-func (c *checker) misspelt(s *step, keys ...string) bool {
+func (c *checker) misspelt(s *syntax.Step, keys ...string) bool {
 	prefix := s.Path + "."
 	for _, d := range *c.ds {
 		if d.Code != diag.CodeUnknownKey || !strings.HasPrefix(d.Path, prefix) {

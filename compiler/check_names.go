@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_names reports names that break the naming rules of language.md §1
@@ -38,7 +39,7 @@ func checkNames(c *checker) {
 }
 
 // checkDashName checks a flow name or step id.
-func checkDashName(c *checker, name posStr, what string) {
+func checkDashName(c *checker, name syntax.Str, what string) {
 	if name.V == ir.EndStep {
 		c.ds.Add(name.Pos, diag.CodeInvalidName, name.Path,
 			"%s %q is reserved: %q ends a flow, so choose another name", what, name.V, ir.EndStep)
@@ -55,7 +56,7 @@ func checkDashName(c *checker, name posStr, what string) {
 }
 
 // checkIdent checks a slot or action name.
-func checkIdent(c *checker, name posStr, what string) {
+func checkIdent(c *checker, name syntax.Str, what string) {
 	if isIdentName(name.V, false) {
 		return
 	}

@@ -3,17 +3,18 @@ package compiler
 import (
 	"errors"
 	"regexp"
-	"regexp/syntax"
+	resyntax "regexp/syntax"
 	"strings"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_patterns reports a slot pattern that is not a valid Go regular
 // expression (E038), at the part of the pattern the parser rejects when
 // the position can be mapped.
 func checkPatterns(c *checker) {
-	check := func(s *slotDef) {
+	check := func(s *syntax.Slot) {
 		if !s.Pattern.Set {
 			return
 		}
@@ -22,7 +23,7 @@ func checkPatterns(c *checker) {
 			return
 		}
 		pos := s.Pattern.Pos
-		var se *syntax.Error
+		var se *resyntax.Error
 		if errors.As(err, &se) && se.Expr != "" {
 			if i := strings.Index(s.Pattern.V, se.Expr); i >= 0 {
 				line, col := runeLineCol(s.Pattern.V, len([]rune(s.Pattern.V[:i])))

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_reachability warns about a step that no path from the flow's first
@@ -27,7 +28,7 @@ func checkReachability(c *checker) {
 }
 
 // reachable marks the steps of a flow that some path from step 0 reaches.
-func reachable(f *flow) []bool {
+func reachable(f *syntax.Flow) []bool {
 	seen := make([]bool, len(f.Steps))
 	if len(f.Steps) == 0 {
 		return seen

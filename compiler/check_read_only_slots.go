@@ -3,6 +3,7 @@ package compiler
 import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_read_only_slots reports a pattern flow that collects, sets or maps
@@ -13,7 +14,7 @@ func checkReadOnlySlots(c *checker) {
 		if !ir.IsPattern(f.Name.V) {
 			continue
 		}
-		report := func(name posStr, how string) {
+		report := func(name syntax.Str, how string) {
 			if s := f.SlotsByName[name.V]; s != nil && s.ReadOnly && c.p.slots[name.V] == nil {
 				c.ds.Add(name.Pos, diag.CodeReadOnlySlot, name.Path,
 					"%s %q: it is a read-only slot of %s, filled by soni when the pattern starts: use another slot name", how, name.V, f.Name.V)

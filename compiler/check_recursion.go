@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_recursion warns about call recursion (W009): flows that start each
@@ -19,9 +20,9 @@ import (
 func checkRecursion(c *checker) {
 	type edge struct {
 		to   int
-		step *step
+		step *syntax.Step
 	}
-	var flows []*flow
+	var flows []*syntax.Flow
 	idx := map[string]int{}
 	for _, f := range c.p.Flows {
 		if c.p.Flow(f.Name.V) == f {

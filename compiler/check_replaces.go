@@ -1,6 +1,9 @@
 package compiler
 
-import "github.com/soni-dev/soni/diag"
+import (
+	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
+)
 
 // check_replaces reports a step's replaces: list (the ids it had in
 // earlier versions of the flow) that would make a paused session's step
@@ -15,7 +18,7 @@ func checkReplaces(c *checker) {
 				ids[s.ID.V] = true
 			}
 		}
-		replaced := map[string]posStr{}
+		replaced := map[string]syntax.Str{}
 		for _, s := range f.Steps {
 			for _, r := range s.Replaces {
 				if r.V == "" {

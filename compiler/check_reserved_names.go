@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_reserved_names: slots are variables in expressions, so a slot may
@@ -11,7 +12,7 @@ import (
 // functions (count, date, max...) are fine: in an expression a bare name is
 // always the variable.
 func checkReservedNames(c *checker) {
-	check := func(s *slotDef) {
+	check := func(s *syntax.Slot) {
 		if s.Name.Set && reservedNames[s.Name.V] {
 			c.ds.Add(s.Name.Pos, diag.CodeInvalidName, s.Name.Path, "slot name %q is reserved in expressions: rename the slot, for example to %q", s.Name.V, s.Name.V+"_value")
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/payload"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -53,7 +54,7 @@ func isPatternSlotName(name string) bool {
 }
 
 // payload checks a button's payload.
-func (c *checker) payload(ps posStr) {
+func (c *checker) payload(ps syntax.Str) {
 	p, err := payload.Parse(ps.V)
 	if err != nil {
 		c.ds.Add(ps.Pos, diag.CodeBadPayload, ps.Path, "%v", err)
@@ -104,7 +105,7 @@ func (c *checker) triggerNamed(name string) bool {
 
 // slotAnywhere returns the conversation slot of that name, else the first
 // flow slot of that name in flow order, else nil.
-func (c *checker) slotAnywhere(name string) *slotDef {
+func (c *checker) slotAnywhere(name string) *syntax.Slot {
 	if s := c.p.slots[name]; s != nil {
 		return s
 	}

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"github.com/soni-dev/soni/syntax"
 	"math"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_set_types reports a set step that assigns a literal of the wrong
@@ -49,7 +49,7 @@ func checkSetTypes(c *checker) {
 
 // literalMismatch returns what the slot wants ("write an integer") when v
 // does not fit its type, or "".
-func literalMismatch(s *slotDef, v any) string {
+func literalMismatch(s *syntax.Slot, v any) string {
 	switch v.(type) {
 	case []any, map[string]any:
 		if s.Resolved == ir.TypeAny {
@@ -137,7 +137,7 @@ func literalMismatch(s *slotDef, v any) string {
 
 // listMismatch returns what a list slot wants when an item of the list
 // literal is not one of its values, or "".
-func listMismatch(s *slotDef, items []any) string {
+func listMismatch(s *syntax.Slot, items []any) string {
 	for _, it := range items {
 		switch it.(type) {
 		case []any, map[string]any:
@@ -146,7 +146,7 @@ func listMismatch(s *slotDef, items []any) string {
 		if len(s.Values) == 0 {
 			continue
 		}
-		if literalMismatch(&slotDef{Resolved: ir.TypeCategorical, Values: s.Values}, it) != "" {
+		if literalMismatch(&syntax.Slot{Resolved: ir.TypeCategorical, Values: s.Values}, it) != "" {
 			canon := make([]string, len(s.Values))
 			for i, val := range s.Values {
 				canon[i] = quote(val.Value)

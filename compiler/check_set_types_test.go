@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -83,9 +84,11 @@ flows:
 
 func TestLiteralMismatch(t *testing.T) {
 	t.Parallel()
-	slot := func(typ ir.SlotType, values ...ir.Value) *slotDef { return &slotDef{Resolved: typ, Values: values} }
+	slot := func(typ ir.SlotType, values ...ir.Value) *syntax.Slot {
+		return &syntax.Slot{Resolved: typ, Values: values}
+	}
 	for _, tc := range []struct {
-		slot *slotDef
+		slot *syntax.Slot
 		v    any
 		ok   bool
 	}{

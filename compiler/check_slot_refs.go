@@ -10,6 +10,7 @@ import (
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_slot_refs reports slots used where the flow cannot see them (E032):
@@ -103,7 +104,7 @@ var pythonLiterals = map[string]string{"True": "true", "TRUE": "true", "False": 
 // A slot of other flows is private to them, which is not obvious to an
 // author who sees it declared or collected a few lines away; the hint names
 // the flow and says how to share it.
-func (c *checker) unknownSlotHint(f *flow, name string) string {
+func (c *checker) unknownSlotHint(f *syntax.Flow, name string) string {
 	var owners []string
 	for _, g := range c.p.Flows {
 		if g != f && g.SlotsByName[name] != nil && c.p.Flow(g.Name.V) == g {
@@ -119,7 +120,7 @@ func (c *checker) unknownSlotHint(f *flow, name string) string {
 	return fmt.Sprintf("it is a slot of flows %s, and a flow slot is seen only by its own flow: declare it in the top-level slots to share it between flows", strings.Join(owners, ", "))
 }
 
-func declareHint(f *flow) string {
+func declareHint(f *syntax.Flow) string {
 	if f == nil {
 		return "declare it in the top-level slots, or fix its name"
 	}
@@ -130,7 +131,7 @@ func declareHint(f *flow) string {
 // slot and is at most two edits away from a declared slot the flow sees,
 // and at most one edit per three letters of the name, so that short
 // distinct words such as count and amount are not taken for typos.
-func (c *checker) slotTypo(f *flow, name posStr, where string) {
+func (c *checker) slotTypo(f *syntax.Flow, name syntax.Str, where string) {
 	if !name.Set || !isIdentName(name.V, false) {
 		return
 	}
@@ -139,7 +140,7 @@ func (c *checker) slotTypo(f *flow, name posStr, where string) {
 		return
 	}
 	best, bestD := "", 3
-	consider := func(cand *slotDef) {
+	consider := func(cand *syntax.Slot) {
 		if cand.Implicit || !cand.Name.Set {
 			return
 		}

@@ -1,12 +1,12 @@
 package compiler
 
 import (
-	"github.com/soni-dev/soni/syntax"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/suggest"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // knownSlotTypes are the canonical type names of language.md §3, in the
@@ -42,7 +42,7 @@ func checkSlotTypes(c *checker) {
 	for n := range syntax.TypeAliases {
 		names = append(names, n)
 	}
-	check := func(s *slotDef) {
+	check := func(s *syntax.Slot) {
 		if !s.Type.Set {
 			return
 		}

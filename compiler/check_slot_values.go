@@ -1,11 +1,11 @@
 package compiler
 
 import (
-	"github.com/soni-dev/soni/syntax"
 	"regexp"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -26,7 +26,7 @@ import (
 // An initial null means no initial value. Slots of type any take every
 // value.
 func checkSlotValues(c *checker) {
-	check := func(s *slotDef) {
+	check := func(s *syntax.Slot) {
 		if s.Resolved == ir.TypeCategorical && len(s.Values) == 0 {
 			// The VM stores a categorical value only when it is one
 			// of the declared values: such a slot can never be filled.
@@ -71,7 +71,7 @@ func checkSlotValues(c *checker) {
 // the slot's type as the VM stores it (1234 for a text slot is "1234", a
 // synonym is its canonical value), or as written when it does not convert
 // (check_slot_values has reported it) or the slot is of type any.
-func initialValue(s *slotDef, out *ir.Slot) any {
+func initialValue(s *syntax.Slot, out *ir.Slot) any {
 	if s.Initial == nil || s.Resolved == ir.TypeAny {
 		return s.Initial
 	}

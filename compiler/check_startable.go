@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_startable warns about a flow that nothing can start (W007): it has
@@ -37,7 +38,7 @@ func checkStartable(c *checker) {
 // flow's trigger (an unknown key such as "intent", a list where the
 // mapping belongs): the flow has a trigger the author means to work, and
 // the error says how to fix it, so W007's "add a trigger" would mislead.
-func brokenTrigger(ds diag.List, f *flow) bool {
+func brokenTrigger(ds diag.List, f *syntax.Flow) bool {
 	prefix := f.Path + ".trigger"
 	for _, d := range ds {
 		if d.Severity != diag.Error || d.Pos.File != f.Pos.File || !strings.HasPrefix(d.Path, prefix) {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_step_ids reports a step id used twice in one flow (E021), inline
@@ -11,7 +12,7 @@ import (
 // later one is reported, citing the first.
 func checkStepIds(c *checker) {
 	for _, f := range c.p.Flows {
-		byID := make(map[string][]*step, len(f.Steps))
+		byID := make(map[string][]*syntax.Step, len(f.Steps))
 		var order []string
 		for _, s := range f.Steps {
 			if !s.ID.Set || s.ID.V == "" {

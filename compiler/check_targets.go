@@ -5,6 +5,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_targets reports jump targets that name no step of their flow
@@ -24,7 +25,7 @@ func checkTargets(c *checker) {
 			}
 			return ids[:len(ids)-1]
 		}
-		jump := func(t posStr, field string) {
+		jump := func(t syntax.Str, field string) {
 			if !t.Set || flowTarget(f, t.V) != unknownTarget {
 				return
 			}

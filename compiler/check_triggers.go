@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_triggers reports a trigger phrase that two flows share (E037): the
@@ -16,12 +17,12 @@ import (
 // words (empty, or only punctuation) can never match: E014.
 func checkTriggers(c *checker) {
 	type first struct {
-		flow *flow
+		flow *syntax.Flow
 		pos  diag.Pos
 	}
 	seen := map[string]first{}
 	type flowKey struct {
-		flow *flow
+		flow *syntax.Flow
 		key  string
 	}
 	reported := map[flowKey]bool{}

@@ -14,6 +14,7 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -50,7 +51,7 @@ import (
 // slots its body sets are set after the loop.
 func checkUnset(c *checker) {
 	exprs, tmpls := stepUses(c)
-	a := &unsetAnalysis{c: c, exprs: exprs, tmpls: tmpls, facts: map[*flow]*flowFacts{}}
+	a := &unsetAnalysis{c: c, exprs: exprs, tmpls: tmpls, facts: map[*syntax.Flow]*flowFacts{}}
 	for _, f := range c.p.Flows {
 		a.report(a.analyse(f))
 	}
@@ -58,14 +59,14 @@ func checkUnset(c *checker) {
 
 type unsetAnalysis struct {
 	c     *checker
-	exprs map[*step][]*exprUse
-	tmpls map[*step][]*tmplUse
-	facts map[*flow]*flowFacts
+	exprs map[*syntax.Step][]*exprUse
+	tmpls map[*syntax.Step][]*tmplUse
+	facts map[*syntax.Flow]*flowFacts
 }
 
 // flowFacts is what the analysis found for one flow.
 type flowFacts struct {
-	f     *flow
+	f     *syntax.Flow
 	bit   map[string]int
 	names []string
 	// in is the must-set state at the entry of each step; reached says
@@ -91,7 +92,7 @@ type unsetEdge struct {
 // flow's graph (one transfer function per step kind, see edgesOf), gives
 // certainly-entered whiles their own first-test node, and runs the
 // must-set fixpoint.
-func (a *unsetAnalysis) analyse(f *flow) *flowFacts {
+func (a *unsetAnalysis) analyse(f *syntax.Flow) *flowFacts {
 	if ff := a.facts[f]; ff != nil {
 		return ff
 	}
@@ -124,7 +125,7 @@ type unsetGraph struct {
 
 // calleeSummaries returns, per step, the summary of the flow a call or
 // link starts: the slots set on every way it ends.
-func (a *unsetAnalysis) calleeSummaries(f *flow) []map[string]bool {
+func (a *unsetAnalysis) calleeSummaries(f *syntax.Flow) []map[string]bool {
 	callee := make([]map[string]bool, len(f.Steps))
 	for i, s := range f.Steps {
 		if s.Kind != ir.KindCall && s.Kind != ir.KindLink {
@@ -148,7 +149,7 @@ func (g *unsetGraph) assignBits() {
 			ff.names = append(ff.names, name)
 		}
 	}
-	addStr := func(s posStr) {
+	addStr := func(s syntax.Str) {
 		if s.Set {
 			add(s.V)
 		}
@@ -191,7 +192,7 @@ func (g *unsetGraph) one(names ...string) bitset {
 
 // edgesOf is the transfer function of step i: its edges, each with the
 // slots it sets, and (in g.kills) the slots the step clears.
-func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
+func (g *unsetGraph) edgesOf(i int, s *syntax.Step) []unsetEdge {
 	f := g.ff.f
 	var out []unsetEdge
 	edge := func(to int, gen bitset) {
@@ -201,7 +202,7 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 	}
 	// orEnd follows an optional target; without one the flow ends
 	// cancelled.
-	orEnd := func(t posStr) {
+	orEnd := func(t syntax.Str) {
 		if j, ok := flowOptTarget(f, t); ok {
 			edge(j, nil)
 		} else {
@@ -264,7 +265,7 @@ func (g *unsetGraph) edgesOf(i int, s *step) []unsetEdge {
 
 // setEffects returns the slots a set step certainly sets (none when it has
 // a condition) and those it clears, each slot by its last assignment.
-func setEffects(s *step) (gen, kill []string) {
+func setEffects(s *syntax.Step) (gen, kill []string) {
 	last := map[string]bool{}
 	var order []string
 	for _, as := range s.Assign {
@@ -526,7 +527,7 @@ func (a *unsetAnalysis) report(ff *flowFacts) {
 
 // inBody reports whether step s is in the body of while w, directly or in
 // a nested while.
-func inBody(s, w *step) bool {
+func inBody(s, w *syntax.Step) bool {
 	// Bounded: whiles that list each other (E039) make a cycle of Loops.
 	for l, n := s.Loop, 0; l != nil && n <= len(s.Flow.Steps); l, n = l.Loop, n+1 {
 		if l == w {
@@ -542,7 +543,7 @@ func inBody(s, w *step) bool {
 // every slot the condition reads a literal value, and the condition is
 // true with those values (the documented idiom: set another: true, then
 // while another == true). The flow's first step is never such a while.
-func (a *unsetAnalysis) firstTestTrue(f *flow, w *step, edges [][]unsetEdge) bool {
+func (a *unsetAnalysis) firstTestTrue(f *syntax.Flow, w *syntax.Step, edges [][]unsetEdge) bool {
 	if w.Index == 0 || !w.Condition.Set {
 		return false
 	}
@@ -597,13 +598,13 @@ func (a *unsetAnalysis) firstTestTrue(f *flow, w *step, edges [][]unsetEdge) boo
 // literals returns the typed literal values a set step without a
 // condition gives to each of names, as the VM would store them; ok is
 // false when the step is no such step or leaves a name without one.
-func (a *unsetAnalysis) literals(f *flow, s *step, names []string) (map[string]any, bool) {
+func (a *unsetAnalysis) literals(f *syntax.Flow, s *syntax.Step, names []string) (map[string]any, bool) {
 	if s.Kind != ir.KindSet || s.Condition.Set {
 		return nil, false
 	}
 	out := make(map[string]any, len(names))
 	for _, name := range names {
-		var last *assign
+		var last *syntax.Assign
 		for _, as := range s.Assign {
 			if as.Slot.V == name {
 				last = as

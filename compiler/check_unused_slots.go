@@ -3,6 +3,7 @@ package compiler
 import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // check_unused_slots warns about a declared slot that is never used (W004):
@@ -16,13 +17,13 @@ import (
 // of the same name can never be used, and the warning says so. Only the
 // first of duplicate declarations is considered; the others are errors.
 func checkUnusedSlots(c *checker) {
-	used := map[*slotDef]bool{}
-	mark := func(f *flow, name string) {
+	used := map[*syntax.Slot]bool{}
+	mark := func(f *syntax.Flow, name string) {
 		if s := c.p.Visible(f, name); s != nil {
 			used[s] = true
 		}
 	}
-	markStr := func(f *flow, s posStr) {
+	markStr := func(f *syntax.Flow, s syntax.Str) {
 		if s.Set {
 			mark(f, s.V)
 		}
@@ -55,8 +56,8 @@ func checkUnusedSlots(c *checker) {
 	}
 	// Templates and expressions. A slot's own invalid message and
 	// validation are found by position and do not count as uses.
-	owner := map[diag.Pos]*slotDef{}
-	own := func(s *slotDef) {
+	owner := map[diag.Pos]*syntax.Slot{}
+	own := func(s *syntax.Slot) {
 		if s.Invalid.Set {
 			owner[s.Invalid.Pos] = s
 		}
@@ -85,7 +86,7 @@ func checkUnusedSlots(c *checker) {
 			}
 			continue
 		}
-		self := (*slotDef)(nil)
+		self := (*syntax.Slot)(nil)
 		if u.Step == nil {
 			self = owner[u.Src.Pos]
 		}
@@ -96,7 +97,7 @@ func checkUnusedSlots(c *checker) {
 		}
 	}
 	for _, u := range c.exprs {
-		self := (*slotDef)(nil)
+		self := (*syntax.Slot)(nil)
 		if u.Step == nil {
 			self = u.Value
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // This file holds what the control-flow and usage warnings (W001-W010)
@@ -16,8 +17,8 @@ import (
 // hasUnknownTarget reports whether any step of a flow names a jump target
 // that does not exist; the CFG then lacks edges the author meant, so
 // graph-based warnings on that flow would only add noise to the error.
-func hasUnknownTarget(f *flow) bool {
-	bad := func(s posStr) bool { return s.Set && flowTarget(f, s.V) == unknownTarget }
+func hasUnknownTarget(f *syntax.Flow) bool {
+	bad := func(s syntax.Str) bool { return s.Set && flowTarget(f, s.V) == unknownTarget }
 	for _, s := range f.Steps {
 		if bad(s.JumpTo) || bad(s.OnInvalid) || bad(s.ExitTo) || bad(s.OnError) || bad(s.OnConfirm) || bad(s.OnDeny) {
 			return true
@@ -139,7 +140,7 @@ func runePos(runes []rune, off int) (line, col int) {
 // tmplRefPos is the position of the slot name of a template reference
 // whose '{' is at rune offset off: the first rune after the brace that is
 // not a space.
-func tmplRefPos(src posStr, off int) diag.Pos {
+func tmplRefPos(src syntax.Str, off int) diag.Pos {
 	runes := []rune(src.V)
 	i := off + 1
 	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
@@ -151,7 +152,7 @@ func tmplRefPos(src posStr, off int) diag.Pos {
 // exprRefPos returns where an expression first names each slot: the
 // identifier, or the string key of slots["name"]. Positions are in the file.
 // It keeps the earliest of exprNames' occurrences of each name.
-func exprRefPos(src posStr) map[string]diag.Pos {
+func exprRefPos(src syntax.Str) map[string]diag.Pos {
 	out := map[string]diag.Pos{}
 	for _, n := range exprNames(src) {
 		if old, ok := out[n.name]; ok && !n.pos.Before(old) {
@@ -182,14 +183,14 @@ func quoteList(names []string) string {
 
 // stepUses indexes the project's expressions and templates by the step
 // that holds them, so that per-step analyses stay linear.
-func stepUses(c *checker) (map[*step][]*exprUse, map[*step][]*tmplUse) {
-	exprs := make(map[*step][]*exprUse, len(c.exprs))
+func stepUses(c *checker) (map[*syntax.Step][]*exprUse, map[*syntax.Step][]*tmplUse) {
+	exprs := make(map[*syntax.Step][]*exprUse, len(c.exprs))
 	for _, u := range c.exprs {
 		if u.Step != nil {
 			exprs[u.Step] = append(exprs[u.Step], u)
 		}
 	}
-	tmpls := make(map[*step][]*tmplUse, len(c.tmpls))
+	tmpls := make(map[*syntax.Step][]*tmplUse, len(c.tmpls))
 	for _, u := range c.tmpls {
 		if u.Step != nil {
 			tmpls[u.Step] = append(tmpls[u.Step], u)

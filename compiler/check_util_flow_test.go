@@ -1,10 +1,10 @@
 package compiler
 
 import (
-	"github.com/soni-dev/soni/syntax"
 	"testing"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,12 +76,12 @@ func TestBitset(t *testing.T) {
 
 func TestRefPositions(t *testing.T) {
 	t.Parallel()
-	inline := posStr{V: "x", Pos: flowPos(3, 10), Mode: syntax.ModeInline}
-	block := posStr{V: "x", Pos: flowPos(5, 7), Mode: syntax.ModeBlock}
-	approx := posStr{V: "x", Pos: flowPos(9, 4), Mode: syntax.ModeApprox}
+	inline := syntax.Str{V: "x", Pos: flowPos(3, 10), Mode: syntax.ModeInline}
+	block := syntax.Str{V: "x", Pos: flowPos(5, 7), Mode: syntax.ModeBlock}
+	approx := syntax.Str{V: "x", Pos: flowPos(9, 4), Mode: syntax.ModeApprox}
 	for _, tc := range []struct {
 		name string
-		src  posStr
+		src  syntax.Str
 		tmpl bool
 		off  int
 		slot string
@@ -115,7 +115,7 @@ func TestRefPositions(t *testing.T) {
 	assert.Empty(t, exprRefPos(flowStrWith(inline, "a >")), "a syntax error gives no positions")
 }
 
-func flowStrWith(s posStr, v string) posStr { s.V = v; s.Set = true; return s }
+func flowStrWith(s syntax.Str, v string) syntax.Str { s.V = v; s.Set = true; return s }
 
 func TestQuoteListAndDidYouMean(t *testing.T) {
 	t.Parallel()

@@ -6,6 +6,7 @@ import (
 	"github.com/soni-dev/soni/internal/suggest"
 
 	"github.com/soni-dev/soni/diag"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // This file holds helpers shared by the reference and definition checks
@@ -49,7 +50,7 @@ func exprWhat(u *exprUse) string {
 }
 
 // stepIDs lists a flow's step ids in step order, for suggestions.
-func stepIDs(f *flow) []string {
+func stepIDs(f *syntax.Flow) []string {
 	out := make([]string, 0, len(f.Steps))
 	for _, s := range f.Steps {
 		if s.ID.Set && s.ID.V != "" {
@@ -80,8 +81,8 @@ func isIdentName(s string, dash bool) bool {
 
 // declaredSlots returns the slots the project declares: the conversation
 // slots, then each flow's declared (not implicit) slots, in order.
-func (p *project) declaredSlots() []*slotDef {
-	out := append([]*slotDef(nil), p.Slots...)
+func (p *project) declaredSlots() []*syntax.Slot {
+	out := append([]*syntax.Slot(nil), p.Slots...)
 	for _, f := range p.Flows {
 		for _, s := range f.Slots {
 			if !s.Implicit {

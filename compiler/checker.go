@@ -14,6 +14,7 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/tmpl"
 )
 
@@ -25,7 +26,7 @@ type checker struct {
 	ds      *diag.List
 	exprs   []*exprUse
 	tmpls   []*tmplUse
-	envs    map[*flow]map[string]any
+	envs    map[*syntax.Flow]map[string]any
 	configs map[envKey]*conf.Config
 	// respUses lists, per response name, where it is said, in the order
 	// the checker met them.
@@ -35,9 +36,9 @@ type checker struct {
 // respUse is one place that names a response: a step's response, a message
 // field's {response: NAME}, or a collect that asks with utter_ask_SLOT.
 type respUse struct {
-	Name posStr
-	Flow *flow
-	Step *step
+	Name syntax.Str
+	Flow *syntax.Flow
+	Step *syntax.Step
 	// Value is true where {value}, the refused input, may be shown.
 	Value bool
 	// Implicit is true for a collect's utter_ask_SLOT, which need not exist.
@@ -47,17 +48,17 @@ type respUse struct {
 // envKey names an expression environment: a flow's slots, plus the type
 // of `value` in validations.
 type envKey struct {
-	flow  *flow
+	flow  *syntax.Flow
 	value ir.SlotType
 }
 
 // exprUse is one expression in the project and what analysing it found.
 type exprUse struct {
-	Src  posStr
-	Flow *flow
-	Step *step
+	Src  syntax.Str
+	Flow *syntax.Flow
+	Step *syntax.Step
 	// Value is the slot whose value `value` stands for (validations).
-	Value *slotDef
+	Value *syntax.Slot
 	Bool  bool
 	// Refs are the visible slots the expression reads, in order.
 	Refs []string
@@ -77,9 +78,9 @@ type nameRef struct {
 
 // tmplUse is one template in the project.
 type tmplUse struct {
-	Src  posStr
-	Flow *flow
-	Step *step
+	Src  syntax.Str
+	Flow *syntax.Flow
+	Step *syntax.Step
 	// Setting is true for a message setting: it is said in whatever flow
 	// is running, so it may read a conversation slot or any flow's slot,
 	// and action_error_message also {action}.
@@ -90,7 +91,7 @@ type tmplUse struct {
 	Unknown []tmpl.Part
 	// Via names the response this template belongs to, when the template
 	// is a variation's text checked where a step says the response.
-	Via *response
+	Via *syntax.Response
 }
 
 // check is one semantic check.
@@ -143,7 +144,7 @@ var checks = []check{
 }
 
 func newChecker(p *project, ds *diag.List) *checker {
-	c := &checker{p: p, ds: ds, envs: map[*flow]map[string]any{}, configs: map[envKey]*conf.Config{}, respUses: map[string][]*respUse{}}
+	c := &checker{p: p, ds: ds, envs: map[*syntax.Flow]map[string]any{}, configs: map[envKey]*conf.Config{}, respUses: map[string][]*respUse{}}
 	c.collect()
 	return c
 }
@@ -183,7 +184,7 @@ func (c *checker) collect() {
 			c.response(&respUse{Name: s.Response, Flow: f, Step: s})
 			c.response(&respUse{Name: s.ErrorResp, Flow: f, Step: s, Value: true})
 			if s.Kind == ir.KindCollect && !s.Message.Set && !s.Response.Set && !s.AskAction.Set && s.Slot.Set {
-				c.response(&respUse{Name: posStr{V: ir.AskResponse(s.Slot.V), Pos: s.Pos, Path: s.Path, Set: true}, Flow: f, Step: s, Implicit: true})
+				c.response(&respUse{Name: syntax.Str{V: ir.AskResponse(s.Slot.V), Pos: s.Pos, Path: s.Path, Set: true}, Flow: f, Step: s, Implicit: true})
 			}
 			if s.Condition.Set {
 				c.expr(&exprUse{Src: s.Condition, Flow: f, Step: s, Bool: true})
@@ -242,7 +243,7 @@ func (c *checker) response(u *respUse) {
 
 // respTmpl records a variation's template as said from flow f at step st;
 // with no flow it may read any slot.
-func (c *checker) respTmpl(s posStr, r *response, f *flow, st *step, value bool) {
+func (c *checker) respTmpl(s syntax.Str, r *syntax.Response, f *syntax.Flow, st *syntax.Step, value bool) {
 	if f == nil {
 		c.tmplValue(s, nil, nil, value, r)
 		if n := len(c.tmpls); n > 0 && c.tmpls[n-1].Src == s {
@@ -263,7 +264,7 @@ func (c *checker) respTmpl(s posStr, r *response, f *flow, st *step, value bool)
 	c.tmplValue(s, f, st, value, r)
 }
 
-func (c *checker) slotUses(s *slotDef, f *flow) {
+func (c *checker) slotUses(s *syntax.Slot, f *syntax.Flow) {
 	c.tmplValue(s.Invalid, f, nil, true, nil)
 	c.response(&respUse{Name: s.InvalidResp, Flow: f, Value: true})
 	if s.Validation.Set {
@@ -272,12 +273,14 @@ func (c *checker) slotUses(s *slotDef, f *flow) {
 }
 
 // tmpl parses and records a template.
-func (c *checker) tmpl(s posStr, f *flow, st *step) { c.tmplValue(s, f, st, false, nil) }
+func (c *checker) tmpl(s syntax.Str, f *syntax.Flow, st *syntax.Step) {
+	c.tmplValue(s, f, st, false, nil)
+}
 
 // tmplValue parses and records a template; with value, {value} (the
 // refused input of an invalid message) is no slot reference. via is the
 // response whose variation the template is, if any.
-func (c *checker) tmplValue(s posStr, f *flow, st *step, value bool, via *response) {
+func (c *checker) tmplValue(s syntax.Str, f *syntax.Flow, st *syntax.Step, value bool, via *syntax.Response) {
 	if !s.Set {
 		return
 	}
@@ -308,7 +311,7 @@ func (c *checker) tmplValue(s posStr, f *flow, st *step, value bool, via *respon
 // references may name a conversation slot or a slot of any flow (the
 // message is said while that flow runs), and action_error_message may
 // also say {action}, the failed action's name.
-func (c *checker) settingTmpl(st *setting) {
+func (c *checker) settingTmpl(st *syntax.Setting) {
 	u := &tmplUse{Src: st.Text, Setting: true}
 	t, err := tmpl.Parse(st.Text.V)
 	if err != nil {
@@ -348,7 +351,7 @@ func (c *checker) anySlot(name string) bool {
 }
 
 // visible reports whether a flow (nil: conversation scope) sees a slot.
-func (c *checker) visible(f *flow, name string) bool {
+func (c *checker) visible(f *syntax.Flow, name string) bool {
 	if f == nil {
 		return c.p.slots[name] != nil
 	}
@@ -360,7 +363,7 @@ func (c *checker) visible(f *flow, name string) bool {
 // type any are left out: the configuration is not strict, so expr types
 // them as interface values that compare with anything, and unknown names
 // were already reported by the reference walk.
-func (c *checker) env(f *flow) map[string]any {
+func (c *checker) env(f *syntax.Flow) map[string]any {
 	if e, ok := c.envs[f]; ok {
 		return e
 	}
@@ -440,7 +443,7 @@ func fileError(err error) *file.Error {
 
 // config returns the expr configuration for expressions of a flow (nil:
 // conversation scope), built once per flow and validated slot type.
-func (c *checker) config(f *flow, value *slotDef) *conf.Config {
+func (c *checker) config(f *syntax.Flow, value *syntax.Slot) *conf.Config {
 	k := envKey{flow: f}
 	if value != nil {
 		k.value = value.Resolved
@@ -542,7 +545,7 @@ func (v *refVisitor) ref(name string, from int) {
 }
 
 // visibleNames lists the slot names a flow sees, for suggestions.
-func (c *checker) visibleNames(f *flow) []string {
+func (c *checker) visibleNames(f *syntax.Flow) []string {
 	var out []string
 	for _, s := range c.p.Slots {
 		out = append(out, s.Name.V)
@@ -558,7 +561,7 @@ func (c *checker) visibleNames(f *flow) []string {
 }
 
 // stepDesc names a step for messages: step "x" of flow "f".
-func stepDesc(s *step) string {
+func stepDesc(s *syntax.Step) string {
 	var b strings.Builder
 	b.WriteString("step ")
 	b.WriteString(quote(s.ID.V))

@@ -10,7 +10,6 @@ package compiler
 
 import (
 	"bytes"
-	"github.com/soni-dev/soni/syntax"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // Result is what compiling a project gives: the program when there are no

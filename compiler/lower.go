@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -208,7 +209,7 @@ func toInt(v any) (int, bool) {
 	return 0, false
 }
 
-func lowerSlot(s *slotDef) *ir.Slot {
+func lowerSlot(s *syntax.Slot) *ir.Slot {
 	out := &ir.Slot{
 		Name:        s.Name.V,
 		Type:        s.Resolved,
@@ -232,7 +233,7 @@ func lowerSlot(s *slotDef) *ir.Slot {
 	return out
 }
 
-func lowerFlow(p *project, f *flow) *ir.Flow {
+func lowerFlow(p *project, f *syntax.Flow) *ir.Flow {
 	out := &ir.Flow{Name: f.Name.V, Label: f.Label.V, Description: f.Description.V, MinConfidence: f.MinConfidence, If: exprOf(f.If), Builtin: f.Builtin, Pos: f.Pos}
 	for _, t := range f.Triggers {
 		out.Triggers = append(out.Triggers, t.V)
@@ -250,7 +251,7 @@ func lowerFlow(p *project, f *flow) *ir.Flow {
 	return out
 }
 
-func tmplOf(s posStr) *ir.Template {
+func tmplOf(s syntax.Str) *ir.Template {
 	if !s.Set {
 		return nil
 	}
@@ -259,14 +260,14 @@ func tmplOf(s posStr) *ir.Template {
 
 // msgOf lowers a message field: a template, or a response named by
 // {response: NAME} or a step's response key.
-func msgOf(text, resp posStr) *ir.Template {
+func msgOf(text, resp syntax.Str) *ir.Template {
 	if resp.Set {
 		return &ir.Template{Response: resp.V, Pos: resp.Pos}
 	}
 	return tmplOf(text)
 }
 
-func exprOf(s posStr) *ir.Expr {
+func exprOf(s syntax.Str) *ir.Expr {
 	if !s.Set {
 		return nil
 	}
@@ -275,14 +276,14 @@ func exprOf(s posStr) *ir.Expr {
 
 func ptr(i int) *int { return &i }
 
-func flowOptPtr(f *flow, s posStr) *int {
+func flowOptPtr(f *syntax.Flow, s syntax.Str) *int {
 	if i, ok := flowOptTarget(f, s); ok {
 		return ptr(i)
 	}
 	return nil
 }
 
-func lowerStep(p *project, f *flow, s *step) *ir.Node {
+func lowerStep(p *project, f *syntax.Flow, s *syntax.Step) *ir.Node {
 	n := &ir.Node{ID: s.ID.V, Kind: s.Kind, Pos: s.Pos, Next: flowNext(f, s)}
 	for _, r := range s.Replaces {
 		n.Replaces = append(n.Replaces, r.V)

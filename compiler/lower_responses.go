@@ -1,9 +1,12 @@
 package compiler
 
-import "github.com/soni-dev/soni/ir"
+import (
+	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
+)
 
 // lowerResponse lowers a response and its variations.
-func lowerResponse(r *response) *ir.Response {
+func lowerResponse(r *syntax.Response) *ir.Response {
 	out := &ir.Response{Name: r.Name.V, Pos: r.Pos}
 	for _, v := range r.Variations {
 		lv := &ir.Variation{Text: tmplOf(v.Text), Image: v.Image.V, Custom: v.Custom, Channel: v.Channel.V, Pos: v.Pos}

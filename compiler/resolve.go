@@ -2,37 +2,38 @@ package compiler
 
 import (
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // resolve builds the project's indexes (first definition wins; duplicates
 // are reported by their check), the per-flow step and slot indexes,
 // implicit flow slots, and while-body membership.
 func (p *project) resolve() {
-	p.slots = make(map[string]*slotDef, len(p.Slots))
+	p.slots = make(map[string]*syntax.Slot, len(p.Slots))
 	for _, s := range p.Slots {
 		if _, dup := p.slots[s.Name.V]; !dup {
 			p.slots[s.Name.V] = s
 		}
 	}
-	p.actions = make(map[string]*action, len(p.Actions))
+	p.actions = make(map[string]*syntax.Action, len(p.Actions))
 	for _, a := range p.Actions {
 		if _, dup := p.actions[a.Name.V]; !dup {
 			p.actions[a.Name.V] = a
 		}
 	}
-	p.validators = make(map[string]*action, len(p.Validators))
+	p.validators = make(map[string]*syntax.Action, len(p.Validators))
 	for _, a := range p.Validators {
 		if _, dup := p.validators[a.Name.V]; !dup {
 			p.validators[a.Name.V] = a
 		}
 	}
-	p.flows = make(map[string]*flow, len(p.Flows))
+	p.flows = make(map[string]*syntax.Flow, len(p.Flows))
 	for _, f := range p.Flows {
 		if _, dup := p.flows[f.Name.V]; !dup {
 			p.flows[f.Name.V] = f
 		}
 	}
-	p.responses = make(map[string]*response, len(p.Responses))
+	p.responses = make(map[string]*syntax.Response, len(p.Responses))
 	for _, r := range p.Responses {
 		if _, dup := p.responses[r.Name.V]; !dup {
 			p.responses[r.Name.V] = r
@@ -43,7 +44,7 @@ func (p *project) resolve() {
 	}
 }
 
-func resolveFlow(f *flow, p *project) {
+func resolveFlow(f *syntax.Flow, p *project) {
 	for _, s := range f.Steps {
 		if s.ID.Set {
 			if _, dup := f.StepsByID[s.ID.V]; !dup {
@@ -62,7 +63,7 @@ func resolveFlow(f *flow, p *project) {
 			if p.Visible(f, name) != nil {
 				return
 			}
-			s := &slotDef{Name: posStr{V: name, Pos: f.Pos, Set: true}, Resolved: t, Flow: f, Implicit: true, ReadOnly: true, Pos: f.Pos, Path: f.Path}
+			s := &syntax.Slot{Name: syntax.Str{V: name, Pos: f.Pos, Set: true}, Resolved: t, Flow: f, Implicit: true, ReadOnly: true, Pos: f.Pos, Path: f.Path}
 			f.SlotsByName[name] = s
 			f.Slots = append(f.Slots, s)
 		}
@@ -71,11 +72,11 @@ func resolveFlow(f *flow, p *project) {
 			add(ps.Name, ps.Type)
 		}
 	}
-	implicit := func(name posStr) {
+	implicit := func(name syntax.Str) {
 		if !name.Set || name.V == "" || p.Visible(f, name.V) != nil {
 			return
 		}
-		s := &slotDef{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
+		s := &syntax.Slot{Name: name, Resolved: ir.TypeAny, Flow: f, Implicit: true, Pos: name.Pos, Path: name.Path}
 		f.SlotsByName[name.V] = s
 		f.Slots = append(f.Slots, s)
 	}
@@ -110,7 +111,7 @@ func resolveFlow(f *flow, p *project) {
 
 // target resolves a jump target of a flow to a step index, ir.End for
 // __end__, or -2 when unknown.
-func flowTarget(f *flow, name string) int {
+func flowTarget(f *syntax.Flow, name string) int {
 	if name == ir.EndStep {
 		return ir.End
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/exprcompat"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // SymbolKind is what a name in a project stands for.
@@ -134,7 +135,7 @@ func (b *symbolBuilder) add(o Occurrence) {
 }
 
 // slotID resolves a slot name as flow f sees it (nil: the conversation's).
-func (b *symbolBuilder) slotID(f *flow, name string) (SymbolID, bool) {
+func (b *symbolBuilder) slotID(f *syntax.Flow, name string) (SymbolID, bool) {
 	p := b.c.p
 	if s := p.slots[name]; s != nil {
 		return SymbolID{Kind: SymbolSlot, Name: name}, true
@@ -145,7 +146,7 @@ func (b *symbolBuilder) slotID(f *flow, name string) (SymbolID, bool) {
 	return SymbolID{}, false
 }
 
-func (b *symbolBuilder) slotUse(f *flow, st *step, name posStr, sets bool) {
+func (b *symbolBuilder) slotUse(f *syntax.Flow, st *syntax.Step, name syntax.Str, sets bool) {
 	if !name.Set {
 		return
 	}
@@ -156,21 +157,21 @@ func (b *symbolBuilder) slotUse(f *flow, st *step, name posStr, sets bool) {
 	b.add(Occurrence{ID: id, Pos: name.Pos, Sets: sets, Flow: flowName(f), Step: stepName(st)})
 }
 
-func flowName(f *flow) string {
+func flowName(f *syntax.Flow) string {
 	if f == nil {
 		return ""
 	}
 	return f.Name.V
 }
 
-func stepName(s *step) string {
+func stepName(s *syntax.Step) string {
 	if s == nil {
 		return ""
 	}
 	return s.ID.V
 }
 
-func (b *symbolBuilder) slotDef(s *slotDef, f *flow) {
+func (b *symbolBuilder) slotDef(s *syntax.Slot, f *syntax.Flow) {
 	id := SymbolID{Kind: SymbolSlot, Name: s.Name.V}
 	if f != nil {
 		id.Scope = f.Name.V
@@ -287,7 +288,7 @@ func (b *symbolBuilder) anySlotID(name string) (SymbolID, bool) {
 	return SymbolID{}, false
 }
 
-func (b *symbolBuilder) flow(f *flow) {
+func (b *symbolBuilder) flow(f *syntax.Flow) {
 	p := b.c.p
 	id := SymbolID{Kind: SymbolFlow, Name: f.Name.V}
 	d := &Definition{ID: id, Pos: f.Name.Pos, Description: f.Description.V}
@@ -302,7 +303,7 @@ func (b *symbolBuilder) flow(f *flow) {
 	d.Steps = stepIDs(f)
 	b.out.Defs = append(b.out.Defs, d)
 	b.add(Occurrence{ID: id, Pos: f.Name.Pos, Def: true})
-	target := func(s *step, t posStr) {
+	target := func(s *syntax.Step, t syntax.Str) {
 		if t.Set && f.StepsByID[t.V] != nil {
 			b.add(Occurrence{ID: SymbolID{Kind: SymbolStep, Name: t.V, Scope: f.Name.V}, Pos: t.Pos, Flow: f.Name.V, Step: s.ID.V})
 		}
@@ -313,7 +314,7 @@ func (b *symbolBuilder) flow(f *flow) {
 			b.out.Defs = append(b.out.Defs, &Definition{ID: sid, Pos: s.ID.Pos, Type: s.Type.V})
 			b.add(Occurrence{ID: sid, Pos: s.ID.Pos, Def: true, Flow: f.Name.V, Step: s.ID.V})
 		}
-		for _, t := range []posStr{s.JumpTo, s.OnInvalid, s.ExitTo, s.OnError, s.OnConfirm, s.OnDeny} {
+		for _, t := range []syntax.Str{s.JumpTo, s.OnInvalid, s.ExitTo, s.OnError, s.OnConfirm, s.OnDeny} {
 			target(s, t)
 		}
 		for _, c := range s.Cases {
@@ -355,7 +356,7 @@ type exprName struct {
 
 // exprNames lists every name an expression reads (identifiers and the
 // keys of slots["name"]), with its position in the file.
-func exprNames(src posStr) []exprName {
+func exprNames(src syntax.Str) []exprName {
 	code := exprcompat.Rewrite(src.V)
 	tree, err := parser.Parse(code)
 	if err != nil {
@@ -367,7 +368,7 @@ func exprNames(src posStr) []exprName {
 }
 
 type exprNameVisitor struct {
-	src    posStr
+	src    syntax.Str
 	runes  []rune
 	locals map[string]bool
 	out    []exprName

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"github.com/goccy/go-yaml/ast"
+
 	"github.com/soni-dev/soni/syntax"
 )
 

@@ -136,14 +136,17 @@ func RuleNames() []string {
 // readRules walks the rule table: the first rule that answers reads the
 // message, and the reading carries its name.
 func (r *Rules) readRules(in *message) Reading {
-	for _, ru := range rules {
+	for _, ru := range rules[:len(rules)-1] {
 		if rd, ok := ru.read(r, in); ok {
 			rd.Rule = ru.name
 			return rd
 		}
 	}
-	// The last rule, fallback, always answers.
-	panic("understand: no rule answered, not even fallback")
+	// The last rule, fallback, answers every message (TestRuleTable).
+	last := rules[len(rules)-1]
+	rd, _ := last.read(r, in)
+	rd.Rule = last.name
+	return rd
 }
 
 func (r *Rules) ruleEmpty(in *message) (Reading, bool) {

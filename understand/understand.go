@@ -329,11 +329,14 @@ var cancelWords = lexdata.Set("cancel_words")
 
 // Reading is what the rules made of a message: the commands, whether
 // the rules are sure of them, and how they were reached. Only a sure
-// reading skips the model in hybrid mode (docs/understanding.md, "Sure
-// answers"): an exact trigger phrase, a message that is exactly the
+// reading skips the model in hybrid mode (docs/understanding.md, "The
+// routing rule"): an exact trigger phrase, a message that is exactly the
 // answer to the pending question (a categorical value or synonym, a yes
 // or no word, a typed value with nothing else around it, a short
-// free-text answer that mentions no flow), or a cancel word.
+// free-text answer that mentions no flow), a cancel word, and the plain
+// readings widen.go finds (an opening in one flow's words with each value
+// named, a correction word and exactly a typed value, a short name with
+// only carrier words around it).
 type Reading struct {
 	Commands []vm.Command
 	Sure     bool

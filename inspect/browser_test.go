@@ -224,7 +224,7 @@ func TestInspectorInABrowser(t *testing.T) {
 	p := &page{ctx: browser(t), dir: shots(t)}
 	yaml, err := scenario(p, url)
 	require.NoError(t, err)
-	assert.Contains(t, yaml, `test_case: "session_e2e"`)
+	assert.Contains(t, yaml, "test_case: session_e2e")
 	assert.Contains(t, yaml, `- user: "actually 60"`)
 
 	path := filepath.Join(t.TempDir(), "saved.yaml")

@@ -272,7 +272,7 @@ func (b *builder) file(doc *docs.TestFile, src []byte) *File {
 		if f.Metadata == nil {
 			f.Metadata = map[string]map[string]any{}
 		}
-		f.Metadata[m.Name] = m.Value
+		f.Metadata[m.Name] = m.Value.Go().(map[string]any)
 	}
 	for _, dc := range doc.Cases {
 		f.Cases = append(f.Cases, b.testCase(dc))

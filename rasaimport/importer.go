@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // importer holds the state of one translation.
@@ -126,7 +127,8 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 
 	for _, t := range p.tests {
 		out, doc := im.testFile(t)
-		files[out] = emit(doc, header(p, "tests"))
+		doc.Comments = header(p, "tests")
+		files[out], _ = syntax.EncodeTests(doc)
 	}
 
 	for _, ig := range p.ignored {

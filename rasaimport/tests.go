@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // testPath is where a Rasa test file goes: tests/ and its path below its
@@ -25,16 +26,17 @@ type testBuilder struct {
 	cases map[string]bool
 }
 
-// testFile translates a Rasa end-to-end test file.
-func (im *importer) testFile(t *rtestFile) (string, *ymap) {
+// testFile translates a Rasa end-to-end test file into soni's test file
+// model (syntax.TestFile), which the importer writes with
+// syntax.EncodeTests.
+func (im *importer) testFile(t *rtestFile) (string, *syntax.TestFile) {
 	out := testPath(t.out)
 	tb := &testBuilder{im: im, out: out, cases: map[string]bool{}}
 	for _, c := range t.n.get("test_cases").list() {
 		tb.cases[c.get("test_case").str()] = true
 	}
-	doc := &ymap{}
 	depth := strings.Count(out, "/")
-	doc.add("flows", strings.TrimSuffix(strings.Repeat("../", depth), "/"))
+	doc := &syntax.TestFile{Flows: strings.TrimSuffix(strings.Repeat("../", depth), "/"), HasFlows: true}
 	before := len(im.rep.items)
 	var fileComments []string
 	for i, k := range t.n.keys {
@@ -42,14 +44,16 @@ func (im *importer) testFile(t *rtestFile) (string, *ymap) {
 		switch k {
 		case "test_cases":
 		case "fixtures":
-			doc.add("fixtures", tb.fixtures(v))
+			doc.Fixtures = tb.fixtures(v)
 		case "metadata":
-			doc.add("metadata", nodeY(v))
-		case "stub_custom_actions":
-			s, dropped := tb.stubs(v)
-			if len(s.entries) > 0 {
-				doc.add("stub_custom_actions", s)
+			for _, item := range v.list() {
+				for j, name := range item.keys {
+					doc.Metadata = append(doc.Metadata, &syntax.MetadataDef{Name: name, Value: dataOf(item.vals[j])})
+				}
 			}
+		case "stub_custom_actions":
+			stubs, dropped := tb.stubs(v)
+			doc.Stubs = stubs
 			fileComments = append(fileComments, dropped...)
 		default:
 			im.rep.add(v.at, "test", StatusCommented, out, "remove it, or write it in soni's test format",
@@ -57,7 +61,6 @@ func (im *importer) testFile(t *rtestFile) (string, *ymap) {
 			fileComments = append(fileComments, commentLines(k, v)...)
 		}
 	}
-	cases := &yseq{}
 	names := map[string]bool{}
 	for _, c := range t.n.get("test_cases").list() {
 		cb := len(im.rep.items)
@@ -67,11 +70,7 @@ func (im *importer) testFile(t *rtestFile) (string, *ymap) {
 			for n := 2; names[renamed]; n++ {
 				renamed = fmt.Sprintf("%s_%d", name, n)
 			}
-			for i := range tc.entries {
-				if tc.entries[i].key == "test_case" {
-					tc.entries[i].val = renamed
-				}
-			}
+			tc.Name = renamed
 			im.rep.add(c.at, "test", StatusApproximated, out, "give the test cases different names",
 				"the test case %q is defined twice in the file: soni names the second %q", name, renamed)
 			name = renamed
@@ -79,57 +78,77 @@ func (im *importer) testFile(t *rtestFile) (string, *ymap) {
 		} else {
 			names[name] = true
 		}
-		cases.add(tc)
+		doc.Cases = append(doc.Cases, tc)
 		im.sum.TestCases.add(len(im.rep.items) == cb)
 	}
-	doc.add("test_cases", cases).comments = fileComments
+	doc.CasesComments = fileComments
 	im.sum.TestFiles.add(len(im.rep.items) == before)
 	return out, doc
 }
 
+// dataOf is a Rasa value as a test file's free-form value, keeping the
+// order of its keys.
+func dataOf(n *node) *syntax.Data {
+	if n == nil {
+		return syntax.NewData(nil, false)
+	}
+	switch n.kind {
+	case kMap:
+		d := &syntax.Data{Kind: syntax.DataMap, Entries: []syntax.DataEntry{}}
+		for i, k := range n.keys {
+			d.Entries = append(d.Entries, syntax.DataEntry{Key: k, Value: dataOf(n.vals[i])})
+		}
+		return d
+	case kSeq:
+		d := &syntax.Data{Kind: syntax.DataList, Items: []*syntax.Data{}}
+		for _, it := range n.items {
+			d.Items = append(d.Items, dataOf(it))
+		}
+		return d
+	case kScalar:
+		return syntax.NewData(n.v, false)
+	}
+	return syntax.NewData(nil, false)
+}
+
 // fixtures translates the fixtures: slots that are not conversation
 // slots are kept as comments.
-func (tb *testBuilder) fixtures(v *node) *yseq {
-	s := &yseq{}
+func (tb *testBuilder) fixtures(v *node) []*syntax.Fixture {
+	var out []*syntax.Fixture
 	for _, fx := range v.list() {
-		m := &ymap{}
 		for i, name := range fx.keys {
-			vals := &yseq{}
+			f := &syntax.Fixture{Name: name}
 			for _, kv := range fx.vals[i].list() {
 				for j, slot := range kv.keys {
 					if si := tb.im.slots[slot]; si == nil || si.flow != "" || routerSlots[slot] {
 						tb.im.rep.add(kv.at, "test", StatusCommented, tb.out, "declare the slot in the domain",
 							"fixture %q sets %q, which is no slot of the domain", name, slot)
-						vals.tail = append(vals.tail, commentItem(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})...)
+						f.Tail = append(f.Tail, commentItem(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})...)
 						continue
 					}
-					vals.add(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})
+					f.Slots = append(f.Slots, syntax.SlotValue{Slot: slot, Value: kv.vals[j].value(), HasValue: true})
 				}
 			}
-			e := m.add(name, vals)
-			if len(vals.items) == 0 {
-				e.val, e.comments = &yseq{}, vals.tail
-			}
+			out = append(out, f)
 		}
-		s.add(m)
 	}
-	return s
+	return out
 }
 
 // stubs translates stub_custom_actions: slot events become outputs. A
 // stub soni cannot use is returned as comment text.
-func (tb *testBuilder) stubs(v *node) (*ymap, []string) {
+func (tb *testBuilder) stubs(v *node) ([]*syntax.Stub, []string) {
 	im := tb.im
-	out := &ymap{}
+	var out []*syntax.Stub
 	var dropped []string
 	drop := func(key string, st *node) {
 		dropped = append(dropped, commentLines("stub_custom_actions", &node{kind: kMap, at: st.at, keys: []string{key}, vals: []*node{st}})...)
 	}
 	for i, key := range v.keys {
 		st := v.vals[i]
-		action := key
+		stub := &syntax.Stub{Action: key}
 		if c, a, ok := strings.Cut(key, "::"); ok {
-			action = a
+			stub.Case, stub.Action = c, a
 			if !tb.cases[c] {
 				im.rep.add(st.at, "test", StatusCommented, tb.out, "fix the test case name",
 					"the stub %q names the test case %q, which the file does not have", key, c)
@@ -137,70 +156,73 @@ func (tb *testBuilder) stubs(v *node) (*ymap, []string) {
 				continue
 			}
 		}
-		if _, used := im.actionsUsed[action]; !used {
+		if _, used := im.actionsUsed[stub.Action]; !used {
 			im.rep.add(st.at, "test", StatusCommented, tb.out, "remove the stub, or call the action in a flow",
-				"the stub %q is for the action %q, which no imported flow calls", key, action)
+				"the stub %q is for the action %q, which no imported flow calls", key, stub.Action)
 			drop(key, st)
 			continue
 		}
-		m := &ymap{}
-		outs := &ymap{}
-		var comments []string
+		outs := &syntax.Data{Kind: syntax.DataMap, Entries: []syntax.DataEntry{}}
 		for _, e := range st.get("events").list() {
 			if e.get("event").str() == "slot" {
-				outs.add(e.get("name").str(), e.get("value").value())
+				outs.Entries = append(outs.Entries, syntax.DataEntry{Key: e.get("name").str(), Value: syntax.NewData(e.get("value").value(), false)})
 				continue
 			}
-			comments = append(comments, commentItem(nodeY(e))...)
+			stub.Comments = append(stub.Comments, commentItem(nodeY(e))...)
 			im.rep.add(e.at, "test", StatusCommented, tb.out, "set the slots the event would change with slot events instead",
 				"the stub %q returns a %q event, which soni's stubs have no equivalent for", key, e.get("event").str())
 		}
-		e := m.add("outputs", outs)
-		e.comments = comments
+		stub.Outputs = outs
 		if rs := st.get("responses"); rs != nil && len(rs.list()) > 0 && im.f.stubMessages {
-			m.add("responses", nodeY(rs))
+			stub.Responses = dataOf(rs)
 		} else if rs != nil && len(rs.list()) > 0 {
 			im.rep.add(rs.at, "test", StatusCommented, tb.out, "check the message in the flow's say step instead",
 				"the stub %q sends messages, which soni's stubs cannot send yet", key)
-			m.entries[len(m.entries)-1].comments = append(m.entries[len(m.entries)-1].comments, commentLines("responses", rs)...)
+			stub.Comments = append(stub.Comments, commentLines("responses", rs)...)
 		}
-		out.add(key, m)
+		out = append(out, stub)
 	}
 	return out, dropped
 }
 
 // testCase translates one test case.
-func (tb *testBuilder) testCase(c *node) *ymap {
-	m := &ymap{}
+func (tb *testBuilder) testCase(c *node) *syntax.TestCase {
+	tc := &syntax.TestCase{}
 	for i, k := range c.keys {
 		v := c.vals[i]
 		switch k {
 		case "test_case":
-			m.add(k, v.str())
+			tc.Name = v.str()
 		case "steps":
-			m.add(k, tb.steps(v.list()))
-		case "fixtures", "metadata":
-			m.add(k, nodeY(v))
+			tc.Steps, tc.Tail = tb.steps(v.list())
+		case "fixtures":
+			for _, f := range v.list() {
+				tc.Fixtures = append(tc.Fixtures, syntax.NameRef{Name: f.str()})
+			}
+		case "metadata":
+			tc.Metadata = syntax.NameRef{Name: v.str()}
 		default:
 			tb.im.rep.add(v.at, "test", StatusCommented, tb.out, "remove it",
 				"the test case key %q has no soni equivalent", k)
 		}
 	}
-	return m
+	return tc
 }
 
-// steps translates a test case's steps.
-func (tb *testBuilder) steps(list []*node) *yseq {
-	s := &yseq{}
+// steps translates a test case's steps; the comments after the last step
+// are returned apart.
+func (tb *testBuilder) steps(list []*node) ([]*syntax.TestStep, []string) {
+	var out []*syntax.TestStep
 	var pending []string
-	add := func(v any, comments ...string) {
-		s.add(v, append(pending, comments...)...)
+	add := func(st *syntax.TestStep, comments ...string) {
+		st.Comments = append(pending, comments...)
+		out = append(out, st)
 		pending = nil
 	}
 	for _, st := range list {
 		switch {
 		case st.has("user"):
-			m := &ymap{}
+			u := &syntax.TestStep{Kind: "user"}
 			for i, k := range st.keys {
 				v := st.vals[i]
 				switch k {
@@ -211,40 +233,43 @@ func (tb *testBuilder) steps(list []*node) *yseq {
 						tb.im.rep.add(v.at, "test", StatusApproximated, tb.out, "nothing",
 							"the payload %q names entities; soni's payloads name the slots they fill (%s)", v.str(), strings.Join(renamed, ", "))
 					}
-					m.add("user", msg)
-				case "metadata", "assertion_order_enabled":
-					m.add(k, nodeY(v))
+					u.Text = msg
+				case "metadata":
+					u.Metadata = syntax.NameRef{Name: v.str()}
+				case "assertion_order_enabled":
+					u.Ordered, _ = v.boolean()
+					u.HasOrdered = true
 				case "assertions":
-					as := tb.assertions(v.list())
-					if len(as.items) > 0 {
-						m.add("assertions", as)
-					} else if len(as.tail) > 0 {
-						pending = append(pending, as.tail...)
+					as, tail := tb.assertions(v.list())
+					if len(as) > 0 {
+						u.Assertions, u.AssertionsTail = as, tail
+					} else if len(tail) > 0 {
+						pending = append(pending, tail...)
 					}
 				default:
 					pending = append(pending, commentLines(k, v)...)
 					tb.im.rep.add(v.at, "test", StatusCommented, tb.out, "remove it", "the user step key %q has no soni equivalent", k)
 				}
 			}
-			add(m)
+			add(u)
 		case st.has("bot"):
 			tb.im.sum.Assertions.add(true)
-			add(&ymap{entries: []yentry{{key: "bot", val: st.get("bot").str()}}})
+			add(&syntax.TestStep{Kind: "bot", Text: st.get("bot").str()})
 		case st.has("utter"):
 			name := st.get("utter").str()
-			v, ok := tb.utterCheck(name, st.at, true)
+			c, ok := tb.utterCheck(name, st.at)
 			tb.im.sum.Assertions.add(ok)
-			if v == nil {
+			if c == nil {
 				pending = append(pending, commentItem(nodeY(st))...)
 				continue
 			}
-			add(v)
+			add(c.step())
 		case st.has("slot_was_set"), st.has("slot_was_not_set"):
 			key := "slot_was_set"
 			if st.has("slot_was_not_set") {
 				key = "slot_was_not_set"
 			}
-			seq := &yseq{}
+			check := &syntax.TestStep{Kind: key}
 			for _, it := range st.get(key).list() {
 				name := it.str()
 				if it.kind == kMap && len(it.keys) > 0 {
@@ -256,10 +281,16 @@ func (tb *testBuilder) steps(list []*node) *yseq {
 					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
 					continue
 				}
-				seq.add(nodeY(it))
+				if it.kind == kMap {
+					for j, k := range it.keys {
+						check.Slots = append(check.Slots, syntax.SlotValue{Slot: k, Value: it.vals[j].value(), HasValue: true})
+					}
+					continue
+				}
+				check.Slots = append(check.Slots, syntax.SlotValue{Slot: name})
 			}
-			if len(seq.items) > 0 {
-				add(&ymap{entries: []yentry{{key: key, val: seq}}})
+			if len(check.Slots) > 0 {
+				add(check)
 			}
 		default:
 			tb.im.sum.Assertions.add(false)
@@ -268,8 +299,7 @@ func (tb *testBuilder) steps(list []*node) *yseq {
 				"the test step with keys %s has no soni equivalent", strings.Join(st.keys, ", "))
 		}
 	}
-	s.tail = pending
-	return s
+	return out, pending
 }
 
 // routerSlots are slots Rasa's coexistence router sets; soni has no
@@ -313,17 +343,39 @@ func (tb *testBuilder) knownFlow(name string) bool {
 	return tb.im.flows[name] != nil || tb.im.f.patterns && tb.im.f.testDefaults && ir.IsPattern(name)
 }
 
-// utterCheck is the check that the bot said a response: bot_response
-// (a test step) or bot_uttered utter_name (an assertion), or, without
-// responses, a regular expression of its texts. step says which form.
-func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) {
+// replyCheck is how a test checks that the bot said a response: by its
+// name (response), or, without responses, by a regular expression of its
+// texts (pattern).
+type replyCheck struct {
+	response, pattern string
+}
+
+// step is the check as a test step: bot_response or bot_matches.
+func (c *replyCheck) step() *syntax.TestStep {
+	if c.response != "" {
+		return &syntax.TestStep{Kind: "bot_response", Text: c.response}
+	}
+	return &syntax.TestStep{Kind: "bot_matches", Text: c.pattern}
+}
+
+// assertion is the check as an assertion of kind (bot_uttered or
+// bot_did_not_utter): utter_name or text_matches.
+func (c *replyCheck) assertion(kind string) *syntax.Assertion {
+	if c.response != "" {
+		return &syntax.Assertion{Kind: kind, Response: c.response}
+	}
+	return &syntax.Assertion{Kind: kind, TextMatches: c.pattern, HasTextMatches: true}
+}
+
+// utterCheck is the check that the bot said a response: by its name, or,
+// without responses, by a regular expression of its texts. It is nil
+// (and reported) when the test cannot check it; ok is false when the
+// check is approximate or missing.
+func (tb *testBuilder) utterCheck(name string, at loc) (*replyCheck, bool) {
 	im := tb.im
 	r := im.responses[name]
 	if r == nil && im.f.responses && im.f.testDefaults && slices.Contains(ir.DefaultResponses, name) && !im.saidInline[name] {
-		if step {
-			return &ymap{entries: []yentry{{key: "bot_response", val: name}}}, true
-		}
-		return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "utter_name", val: name}}}}}}, true
+		return &replyCheck{response: name}, true
 	}
 	if r == nil && rasaResponses[name] != "" && im.saidInline[name] {
 		r = &named{name: name, at: at, n: &node{kind: kSeq, items: []*node{{kind: kMap, keys: []string{"text"}, vals: []*node{{kind: kScalar, v: rasaResponses[name]}}}}}}
@@ -339,10 +391,7 @@ func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) 
 		return nil, false
 	}
 	if im.f.responses && im.responses[name] != nil {
-		if step {
-			return &ymap{entries: []yentry{{key: "bot_response", val: name}}}, true
-		}
-		return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "utter_name", val: name}}}}}}, true
+		return &replyCheck{response: name}, true
 	}
 	re := responseRegexp(r)
 	if !tb.im.regexped[name] {
@@ -355,10 +404,7 @@ func (tb *testBuilder) utterCheck(name string, at loc, step bool) (*ymap, bool) 
 				"tests that expect the response %q match its texts with a regular expression instead of its name", name)
 		}
 	}
-	if step {
-		return &ymap{entries: []yentry{{key: "bot_matches", val: re}}}, false
-	}
-	return &ymap{entries: []yentry{{key: "bot_uttered", val: &ymap{entries: []yentry{{key: "text_matches", val: re}}}}}}, false
+	return &replyCheck{pattern: re}, false
 }
 
 // placeholder matches {name} in a response text.
@@ -397,13 +443,15 @@ func responseRegexp(r *named) string {
 	return "^(?:" + strings.Join(alts, "|") + ")$"
 }
 
-// assertions translates a user step's assertions.
-func (tb *testBuilder) assertions(list []*node) *yseq {
+// assertions translates a user step's assertions; the comments after the
+// last one are returned apart.
+func (tb *testBuilder) assertions(list []*node) ([]*syntax.Assertion, []string) {
 	im := tb.im
-	s := &yseq{}
+	var out []*syntax.Assertion
 	var pending []string
-	keep := func(v any) {
-		s.add(v, pending...)
+	keep := func(a *syntax.Assertion) {
+		a.Comments = pending
+		out = append(out, a)
 		pending = nil
 	}
 	drop := func(a *node, fix, format string, args ...any) {
@@ -445,15 +493,15 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 			if v.kind == kMap && v.has("flow_step_id") {
 				sid := v.get("flow_step_id").str()
 				if soni, ok := im.stepIDs[flow][sid]; ok {
-					keep(&ymap{entries: []yentry{{key: key, val: &ymap{entries: []yentry{{key: "flow_id", val: flow}, {key: "flow_step_id", val: soni}}}}}})
+					keep(&syntax.Assertion{Kind: key, Text: flow, StepID: soni})
 					break
 				}
 				drop(a, "name one of the flow's step ids", "the assertion names the step %q, which is no step id of flow %q", sid, flow)
 				break
 			}
-			keep(&ymap{entries: []yentry{{key: key, val: flow}}})
+			keep(&syntax.Assertion{Kind: key, Text: flow})
 		case "slot_was_set", "slot_was_not_set":
-			seq := &yseq{}
+			check := &syntax.Assertion{Kind: key}
 			for _, it := range v.list() {
 				name := it.get("name").str()
 				if val := it.get("value"); key == "slot_was_set" && val != nil && val.kind != kNull && tb.rejectedHere(name, uttered) {
@@ -463,48 +511,52 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 					continue
 				}
 				if tb.knownSlot(name, it.at) {
-					seq.add(nodeY(it))
+					sv := syntax.SlotValue{Slot: name}
+					if it.has("value") {
+						sv.Value, sv.HasValue = it.get("value").value(), true
+					}
+					check.Slots = append(check.Slots, sv)
 				} else {
 					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
 				}
 			}
-			if len(seq.items) > 0 {
-				keep(&ymap{entries: []yentry{{key: key, val: seq}}})
+			if len(check.Slots) > 0 {
+				keep(check)
 			}
 		case "action_executed":
 			name := v.str()
 			switch {
 			case im.responses[name] != nil || rasaResponses[name] != "":
-				if c, _ := tb.utterCheck(name, v.at, false); c != nil {
-					keep(c)
+				if c, _ := tb.utterCheck(name, v.at); c != nil {
+					keep(c.assertion("bot_uttered"))
 				}
 				im.rep.add(a.at, "test", StatusApproximated, tb.out, "nothing",
 					"action_executed %q checks a response: soni says it with a say step, so the check is that the bot said it", name)
 			case im.actionsUsed[name] != nil:
-				keep(&ymap{entries: []yentry{{key: key, val: name}}})
+				keep(&syntax.Assertion{Kind: key, Text: name})
 			default:
 				drop(a, "remove the assertion, or check what the action does", "the assertion expects the action %q, which no imported flow runs", name)
 			}
 		case "bot_uttered", "bot_did_not_utter":
 			tb.botUttered(key, a, v, keep, drop)
 		case "pattern_clarification_contains":
-			names := &yseq{}
+			var names []string
 			var unknown []string
 			for _, it := range v.list() {
 				if !tb.flowTitled(it.str()) {
 					unknown = append(unknown, strconv.Quote(it.str()))
 				}
-				names.add(it.str())
+				names = append(names, it.str())
 			}
 			switch {
 			case !im.f.patterns:
 				drop(a, "check the bot's question with bot_uttered text_matches instead", "the assertion %q needs soni's clarification pattern", key)
-			case len(names.items) == 0:
+			case len(names) == 0:
 				drop(a, "list the flows the clarification offers", "the assertion %q names no flow", key)
 			case len(unknown) > 0:
 				drop(a, "import the flows, or remove them from the assertion", "the assertion %q names %s, which the imported project has no flow for", key, strings.Join(unknown, ", "))
 			default:
-				keep(&ymap{entries: []yentry{{key: key, val: names}}})
+				keep(&syntax.Assertion{Kind: key, Names: names})
 			}
 		case "generative_response_is_relevant", "generative_response_is_grounded":
 			drop(a, "check the bot's reply with bot_uttered text_matches instead", "the assertion %q has no soni equivalent (soni's tests never call a model)", key)
@@ -513,8 +565,7 @@ func (tb *testBuilder) assertions(list []*node) *yseq {
 		}
 		im.sum.Assertions.add(len(im.rep.items) == before)
 	}
-	s.tail = pending
-	return s
+	return out, pending
 }
 
 // rejectedHere reports whether one of the responses a test step's bot
@@ -534,30 +585,32 @@ func (tb *testBuilder) rejectedHere(slot string, uttered map[string]bool) bool {
 
 // botUttered translates a bot_uttered or bot_did_not_utter assertion
 // (key). A response checked by its text becomes a check of its own.
-func (tb *testBuilder) botUttered(key string, a, v *node, keep func(any), drop func(*node, string, string, ...any)) {
+func (tb *testBuilder) botUttered(key string, a, v *node, keep func(*syntax.Assertion), drop func(*node, string, string, ...any)) {
 	im := tb.im
-	m := &ymap{}
-	var extra []any
+	m := &syntax.Assertion{Kind: key}
+	var extra []*syntax.Assertion
 	for i, k := range v.keys {
 		x := v.vals[i]
 		switch k {
 		case "utter_name":
-			c, _ := tb.utterCheck(x.str(), x.at, false)
+			c, _ := tb.utterCheck(x.str(), x.at)
 			if c == nil {
 				drop(&node{kind: kMap, at: x.at, keys: []string{key}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"utter_name"}, vals: []*node{x}}}}, "", "")
 				continue
 			}
-			if check := c.entries[0].val.(*ymap); check.entries[0].key == "utter_name" {
-				m.add(k, x.str())
+			if c.response != "" {
+				m.Response = x.str()
 			} else {
-				c.entries[0].key = key
-				extra = append(extra, c)
+				extra = append(extra, c.assertion(key))
 			}
 		case "text_matches":
-			m.add(k, x.str())
+			m.TextMatches, m.HasTextMatches = x.str(), true
 		case "buttons":
 			if im.f.buttons {
-				m.add(k, nodeY(x))
+				m.HasButtons, m.Buttons = true, []syntax.TestButton{}
+				for _, b := range x.list() {
+					m.Buttons = append(m.Buttons, syntax.TestButton{Title: b.get("title").str(), Payload: b.get("payload").str()})
+				}
 				continue
 			}
 			drop(&node{kind: kMap, at: x.at, keys: []string{key}, vals: []*node{{kind: kMap, at: x.at, keys: []string{"buttons"}, vals: []*node{x}}}},
@@ -566,8 +619,8 @@ func (tb *testBuilder) botUttered(key string, a, v *node, keep func(any), drop f
 			drop(a, "check the reply with text_matches", "%s %q has no soni equivalent", key, k)
 		}
 	}
-	if len(m.entries) > 0 {
-		keep(&ymap{entries: []yentry{{key: key, val: m}}})
+	if m.Response != "" || m.HasTextMatches || m.HasButtons {
+		keep(m)
 	}
 	for _, e := range extra {
 		keep(e)

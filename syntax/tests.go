@@ -58,6 +58,9 @@ type TestFile struct {
 	ValidatorStubs []*ValidatorStub
 	Metadata       []*MetadataDef
 	Cases          []*TestCase
+	// CasesComments are written on their own lines before the test_cases
+	// key of a file built in code.
+	CasesComments []string
 
 	// src is the decoded file's bytes: EncodeTests keeps them where the
 	// model did not change.
@@ -70,6 +73,9 @@ type Fixture struct {
 	Name  string
 	Pos   diag.Pos
 	Slots []SlotValue
+	// Tail are comments written after the slots of a fixture built in
+	// code.
+	Tail []string
 }
 
 // SlotValue is a slot name with an optional value, as slot_was_set,
@@ -107,6 +113,9 @@ type Stub struct {
 	// the action says, as a Rasa action server answers (nil when not
 	// given).
 	Events, Responses *Data
+	// Comments are written on their own lines before the fields of a
+	// stub built in code.
+	Comments []string
 }
 
 // ValidatorStub is one entry of stub_validators: the verdict a validator
@@ -129,9 +138,10 @@ type ValidatorStub struct {
 // MetadataDef is one named metadata dictionary of the file (Rasa's
 // top-level metadata), which cases and user steps name.
 type MetadataDef struct {
-	Name  string
-	Pos   diag.Pos
-	Value map[string]any
+	Name string
+	Pos  diag.Pos
+	// Value is the dictionary, a mapping in the order written.
+	Value *Data
 }
 
 // NameRef is a name written in a test file, with its position.
@@ -156,8 +166,9 @@ type TestCase struct {
 	// FlowStyle is true when the steps are a flow list ([...]).
 	FlowStyle bool
 	// Comments are written on their own lines before a case built in
-	// code.
+	// code; Tail after its steps.
 	Comments []string
+	Tail     []string
 
 	// orig are the decoded steps, in file order: EncodeTests rewrites
 	// what differs from them.
@@ -186,6 +197,11 @@ type TestStep struct {
 	// assertion_order_enabled.
 	Assertions []*Assertion
 	Ordered    bool
+	// HasOrdered says assertion_order_enabled is written.
+	HasOrdered bool
+	// AssertionsTail are comments written after the assertions of a step
+	// built in code.
+	AssertionsTail []string
 	// Metadata names the file's metadata given with a user step's turn.
 	Metadata NameRef
 	// Comments are written on their own lines before a step built in
@@ -235,6 +251,9 @@ type Assertion struct {
 	ResponsePos    diag.Pos
 	Buttons        []TestButton
 	HasButtons     bool
+	// Comments are written on their own lines before an assertion built
+	// in code.
+	Comments []string
 }
 
 // TestButton is a button a bot_uttered assertion expects.
@@ -668,16 +687,15 @@ func (d *testDecoder) metadataSection(n *Data) {
 			d.p.Errorf(e.KeyPos, TestDuplicateName, "metadata %q is defined twice", e.Key)
 			continue
 		}
-		m := map[string]any{}
+		m := &Data{Kind: DataMap, Pos: e.Value.Pos}
 		if !e.Value.IsNull() {
 			if _, ok := d.p.Map(e.Value, "metadata "+strconv.Quote(e.Key)); !ok {
 				continue
 			}
-			v, ok := d.p.Value(e.Value)
-			if !ok {
+			if _, ok := d.p.Value(e.Value); !ok {
 				continue
 			}
-			m = v.(map[string]any)
+			m = e.Value
 		}
 		seen[e.Key] = true
 		d.f.Metadata = append(d.f.Metadata, &MetadataDef{Name: e.Key, Pos: e.KeyPos, Value: m})
@@ -871,6 +889,7 @@ func (d *testDecoder) commands(n *Data) []*Command {
 // metadata.
 func (d *testDecoder) rasaUserStep(st *TestStep, assertions, ordered, metadata *DataEntry) {
 	if ordered != nil {
+		st.HasOrdered = true
 		if ordered.Value.Kind != DataBool {
 			d.p.Errorf(ordered.Value.Pos, TestWrongType, "assertion_order_enabled must be true or false, not %s", ordered.Value.KindWord())
 		} else {

@@ -512,7 +512,8 @@ func NewData(v any, flow bool) *Data {
 }
 
 // encodeNew writes a file built in code, through the writer tree and
-// Emit.
+// Emit: flows, now, fixtures, metadata, services, stub_custom_actions,
+// stub_validators and test_cases, each when it has something.
 func encodeNew(f *TestFile) []byte {
 	m := &Map{}
 	if f.HasFlows || f.Flows != "" {
@@ -520,6 +521,40 @@ func encodeNew(f *TestFile) []byte {
 	}
 	if f.Now != "" {
 		m.Add("now", f.Now)
+	}
+	if len(f.Fixtures) > 0 {
+		fixtures := &Seq{}
+		for _, fx := range f.Fixtures {
+			slots := &Seq{Tail: fx.Tail}
+			for _, sv := range fx.Slots {
+				slots.Add(slotValue(sv))
+			}
+			e := MapEntry{Key: fx.Name, Value: slots}
+			if len(fx.Slots) == 0 {
+				// The comments of a fixture with no slot left go before it.
+				e.Value, e.Comments = &Seq{}, fx.Tail
+			}
+			fixtures.Add(&Map{Entries: []MapEntry{e}})
+		}
+		m.Add("fixtures", fixtures)
+	}
+	if len(f.Metadata) > 0 {
+		md := &Seq{}
+		for _, d := range f.Metadata {
+			md.Add(&Map{Entries: []MapEntry{{Key: d.Name, Value: writerValue(d.Value)}}})
+		}
+		m.Add("metadata", md)
+	}
+	if len(f.Services) > 0 {
+		svs := &Map{}
+		for _, sv := range f.Services {
+			cmd := &Seq{Flow: true}
+			for _, a := range sv.Command {
+				cmd.Add(a)
+			}
+			svs.Add(sv.Env, cmd)
+		}
+		m.Add("services", svs)
 	}
 	if len(f.Stubs) > 0 {
 		stubs := &Map{}
@@ -534,6 +569,9 @@ func encodeNew(f *TestFile) []byte {
 				}
 				v.Add("outputs", writerValue(out))
 			}
+			if len(v.Entries) > 0 {
+				v.Entries[0].Comments = st.Comments
+			}
 			if st.Responses != nil {
 				v.Add("responses", writerValue(st.Responses))
 			}
@@ -541,11 +579,30 @@ func encodeNew(f *TestFile) []byte {
 		}
 		m.Add("stub_custom_actions", stubs)
 	}
+	if len(f.ValidatorStubs) > 0 {
+		vs := &Map{}
+		for _, st := range f.ValidatorStubs {
+			v := &Map{}
+			if st.Fails {
+				v.Add("error", st.Error)
+			} else {
+				v.Add("valid", st.Valid)
+			}
+			if st.HasValue {
+				v.Add("value", writerValue(NewData(st.Value, true)))
+			}
+			if st.HasMessage {
+				v.Add("message", st.Message)
+			}
+			vs.Add(stubKeyOf(st.Case, st.Validator), v)
+		}
+		m.Add("stub_validators", vs)
+	}
 	cases := &Seq{}
 	for _, c := range f.Cases {
 		cases.Add(caseValue(c), c.Comments...)
 	}
-	m.Add("test_cases", cases)
+	m.Add("test_cases", cases).Comments = f.CasesComments
 	return Emit(m, f.Comments)
 }
 
@@ -587,7 +644,7 @@ func caseValue(c *TestCase) *Map {
 	m := &Map{}
 	m.Add("test_case", c.Name)
 	if len(c.Fixtures) > 0 {
-		fx := &Seq{Flow: true}
+		fx := &Seq{}
 		for _, r := range c.Fixtures {
 			fx.Add(r.Name)
 		}
@@ -599,7 +656,7 @@ func caseValue(c *TestCase) *Map {
 	if c.Skipped {
 		m.Add("skip", c.Skip)
 	}
-	steps := &Seq{}
+	steps := &Seq{Tail: c.Tail}
 	for _, st := range c.Steps {
 		steps.Add(stepValue(st), st.Comments...)
 	}
@@ -614,11 +671,7 @@ func stepValue(st *TestStep) *Map {
 	case "slot_was_set", "slot_was_not_set":
 		l := &Seq{}
 		for _, sv := range st.Slots {
-			if !sv.HasValue {
-				l.Add(sv.Slot)
-				continue
-			}
-			l.Add(&Map{Entries: []MapEntry{{Key: sv.Slot, Value: writerValue(NewData(sv.Value, true))}}})
+			l.Add(slotValue(sv))
 		}
 		m.Add(st.Kind, l)
 	default:
@@ -638,5 +691,72 @@ func stepValue(st *TestStep) *Map {
 	if st.Metadata.Name != "" {
 		m.Add("metadata", st.Metadata.Name)
 	}
+	if st.HasOrdered {
+		m.Add("assertion_order_enabled", st.Ordered)
+	}
+	if len(st.Assertions) > 0 || len(st.AssertionsTail) > 0 {
+		as := &Seq{Tail: st.AssertionsTail}
+		for _, a := range st.Assertions {
+			as.Add(assertionValue(a), a.Comments...)
+		}
+		m.Add("assertions", as)
+	}
 	return m
+}
+
+// slotValue is a slot check or preset: NAME, or {NAME: VALUE}.
+func slotValue(sv SlotValue) any {
+	if !sv.HasValue {
+		return sv.Slot
+	}
+	return &Map{Entries: []MapEntry{{Key: sv.Slot, Value: writerValue(NewData(sv.Value, false))}}}
+}
+
+// assertionValue is a built assertion in the writer tree, in Rasa's
+// format.
+func assertionValue(a *Assertion) *Map {
+	var v any
+	switch a.Kind {
+	case "flow_started", "flow_completed", "flow_cancelled":
+		v = a.Text
+		if a.StepID != "" {
+			v = &Map{Entries: []MapEntry{{Key: "flow_id", Value: a.Text}, {Key: "flow_step_id", Value: a.StepID}}}
+		}
+	case "slot_was_set", "slot_was_not_set":
+		l := &Seq{}
+		for _, sv := range a.Slots {
+			e := &Map{}
+			e.Add("name", sv.Slot)
+			if sv.HasValue {
+				e.Add("value", writerValue(NewData(sv.Value, false)))
+			}
+			l.Add(e)
+		}
+		v = l
+	case "pattern_clarification_contains":
+		l := &Seq{}
+		for _, n := range a.Names {
+			l.Add(n)
+		}
+		v = l
+	case "bot_uttered", "bot_did_not_utter":
+		m := &Map{}
+		if a.Response != "" {
+			m.Add("utter_name", a.Response)
+		}
+		if a.HasTextMatches {
+			m.Add("text_matches", a.TextMatches)
+		}
+		if a.HasButtons {
+			bs := &Seq{}
+			for _, b := range a.Buttons {
+				bs.Add(&Map{Entries: []MapEntry{{Key: "title", Value: b.Title}, {Key: "payload", Value: b.Payload}}})
+			}
+			m.Add("buttons", bs)
+		}
+		v = m
+	default:
+		v = a.Text
+	}
+	return &Map{Entries: []MapEntry{{Key: a.Kind, Value: v}}}
 }

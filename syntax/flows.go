@@ -86,6 +86,8 @@ type Variation struct {
 // SlotCond is one condition of a variation: the slot and the value it
 // must have.
 type SlotCond struct {
+	// Type is the condition's type as written ("slot", the only one).
+	Type  Str
 	Name  Str
 	Value any
 	Pos   Pos
@@ -1053,6 +1055,8 @@ func (d *flowDecoder) response(e Entry) *Response {
 					v.Condition = append(v.Condition, sc)
 				}, func(g Entry) {
 					switch g.Key.V {
+					case "type":
+						sc.Type = d.Str(g.Value, g.Key.Path)
 					case "name":
 						sc.Name = d.Str(g.Value, g.Key.Path)
 					case "value":

@@ -129,6 +129,7 @@ func (n *cmt) leftover() []string {
 		if c.Line != "" {
 			out = append(out, c.Line)
 		}
+		out = append(out, c.Foot...)
 	}
 	return out
 }
@@ -140,6 +141,7 @@ func (n *cmt) own(m *Map, key string, val any) {
 	if c := n.get(""); c != nil {
 		e.Comments = append(e.Comments, c.Head...)
 		e.Trailing = c.Line
+		e.Comments = append(e.Comments, tail(val, c.Foot)...)
 	}
 	e.Comments = append(e.Comments, n.leftover()...)
 }
@@ -151,6 +153,7 @@ func (n *cmt) ownItem(s *Seq, val any) {
 	if c := n.get(""); c != nil {
 		it.Comments = append(it.Comments, c.Head...)
 		it.Trailing = c.Line
+		it.Comments = append(it.Comments, tail(val, c.Foot)...)
 	}
 	it.Comments = append(it.Comments, n.leftover()...)
 }
@@ -161,7 +164,26 @@ func (n *cmt) put(m *Map, rel, key string, val any) {
 	if c := n.get(rel); c != nil {
 		e.Comments = append(e.Comments, c.Head...)
 		e.Trailing = c.Line
+		e.Comments = append(e.Comments, tail(val, c.Foot)...)
 	}
+}
+
+// tail writes foot comments after the last entry or item of a collection
+// value; it returns those a scalar cannot hold, for its head.
+func tail(val any, foot []string) []string {
+	switch x := val.(type) {
+	case *Map:
+		if len(x.Entries) > 0 {
+			x.Tail = append(x.Tail, foot...)
+			return nil
+		}
+	case *Seq:
+		if len(x.Items) > 0 {
+			x.Tail = append(x.Tail, foot...)
+			return nil
+		}
+	}
+	return foot
 }
 
 // str adds key: s when s is set.
@@ -177,6 +199,7 @@ func (n *cmt) item(s *Seq, rel string, val any) {
 	if c := n.get(rel); c != nil {
 		it.Comments = append(it.Comments, c.Head...)
 		it.Trailing = c.Line
+		it.Comments = append(it.Comments, tail(val, c.Foot)...)
 	}
 }
 
@@ -319,6 +342,9 @@ func encodeResponse(r *Response) *Seq {
 			cs := &Seq{}
 			for _, c := range v.Condition {
 				cm := &Map{Flow: true}
+				if c.Type.Set {
+					cm.Add("type", c.Type.V)
+				}
 				cm.Add("name", c.Name.V)
 				cm.Add("value", encodeValue(c.Value))
 				cs.Add(cm)

@@ -217,3 +217,26 @@ flows:
 	assert.Equal(t, "value > 0", back.Flows[0].Steps[0].Validator.V)
 	assert.Equal(t, &Comment{Line: "soni:ignore W017"}, back.Flows[0].Steps[0].Comments.Get("slot"))
 }
+
+// TestFootComments: a comment after the last item of a list, indented
+// as its items, stays the list's closing remark through decode and encode.
+func TestFootComments(t *testing.T) {
+	src := `version: "1.0"
+responses:
+  utter_a:
+    - text: A
+      buttons:
+        - title: "Yes"
+          payload: "/yes"
+        # Rasa (kept as a comment):
+        # - title: "Maybe"
+  utter_b:
+    - text: B
+`
+	f, err := DecodeFlows("r.yaml", []byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, &Comment{Foot: []string{"Rasa (kept as a comment):", `- title: "Maybe"`}}, f.Responses[0].Variations[0].Comments.Get("buttons"))
+	out, err := Encode(f)
+	require.NoError(t, err)
+	assert.Equal(t, src, string(out))
+}

@@ -125,6 +125,9 @@ type Comment struct {
 	// Line is the comment written after the node on its line, without
 	// its "# ".
 	Line string
+	// Foot are the comment lines written after the node's last entry or
+	// item, at their indentation (a list's closing remarks).
+	Foot []string
 }
 
 // Comments are the comments of a node of the model (a flow, a step, a
@@ -695,6 +698,16 @@ func (r *Reader) AttachComments(src []byte) (byPath map[string]*Comment, foot []
 			}
 		}
 		k := sort.Search(len(marks), func(i int) bool { return marks[i].line > line })
+		col := tk.Position.Column
+		if k == len(marks) || marks[k].col < col {
+			// Indented deeper than what follows: the foot of the
+			// collection that holds the last node at its indentation.
+			if parent, ok := footOf(marks[:k], col); ok && parent != "" {
+				c := get(parent)
+				c.Foot = append(c.Foot, text)
+				continue
+			}
+		}
 		if k == len(marks) {
 			foot = append(foot, text)
 			continue
@@ -703,6 +716,35 @@ func (r *Reader) AttachComments(src []byte) (byPath map[string]*Comment, foot []
 		c.Head = append(c.Head, text)
 	}
 	return byPath, foot
+}
+
+// footOf returns the path of the collection a comment at column col
+// ends: the parent of the last of before (the marks before it) that starts
+// at that column. ok is false when no such mark is open.
+func footOf(before []mark, col int) (string, bool) {
+	for i := len(before) - 1; i >= 0; i-- {
+		m := before[i]
+		if m.col < col {
+			return "", false
+		}
+		if m.col == col {
+			return parentPath(m.path), true
+		}
+	}
+	return "", false
+}
+
+// parentPath returns the path of the collection that holds the value at path.
+func parentPath(path string) string {
+	if strings.HasSuffix(path, "]") {
+		if i := strings.LastIndexByte(path, '['); i >= 0 {
+			return path[:i]
+		}
+	}
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i]
+	}
+	return ""
 }
 
 // ownLine reports whether only white space comes before column col of a line.
@@ -725,6 +767,8 @@ type Map struct {
 	// Flow writes the mapping on one line, {a: 1, b: 2}, when its values
 	// are scalars and none has a comment.
 	Flow bool
+	// Tail are comments written after the last entry.
+	Tail []string
 }
 
 // MapEntry is one key of a Map.
@@ -861,6 +905,9 @@ func writeMap(b *strings.Builder, m *Map, indent string) {
 		b.WriteString(indent)
 		writeEntry(b, e, indent)
 	}
+	for _, c := range m.Tail {
+		writeComment(b, indent, c)
+	}
 }
 
 // writeEntry writes "key: value" (the indent already written).
@@ -895,7 +942,7 @@ func inlineValue(v any) (string, bool) {
 		if len(x.Entries) == 0 {
 			return "{}", true
 		}
-		if !x.Flow {
+		if !x.Flow || len(x.Tail) > 0 {
 			return "", false
 		}
 		parts := make([]string, 0, len(x.Entries))
@@ -971,6 +1018,9 @@ func writeSeq(b *strings.Builder, s *Seq, indent string) {
 				}
 				b.WriteString(indent + "  ")
 				writeEntry(b, e, indent+"  ")
+			}
+			for _, c := range x.Tail {
+				writeComment(b, indent+"  ", c)
 			}
 		case *Seq:
 			if it.Trailing != "" {

@@ -34,8 +34,9 @@ var wordLike = regexp.MustCompile(`^\p{Ll}[\p{Ll}' -]*$`)
 
 // TestNoWordListsInCode fails when a Go file (tests aside) of a package
 // in languageDirs declares a word list again: a composite literal (slice,
-// array or map), a case clause or a call (wordSet("a", "b", "c")) with
-// three or more word-like string literals. A map's keys count when their values are constants
+// array or map), a case clause, a call (wordSet("a", "b", "c")) or a
+// chain of comparisons (w == "a" || w == "b" || w == "c") with three or
+// more word-like string literals. A map's keys count when their values are constants
 // (map[string]bool{"cancel": true, ...}), not when they name fields of
 // a value built from variables. Such words belong in en.yaml or es.yaml.
 func TestNoWordListsInCode(t *testing.T) {
@@ -62,9 +63,15 @@ func wordLists(t *testing.T, file string) []string {
 	f, err := parser.ParseFile(fset, file, nil, 0)
 	require.NoError(t, err)
 	var out []string
+	inChain := map[ast.Node]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		var words []string
 		switch x := n.(type) {
+		case *ast.BinaryExpr:
+			if x.Op != token.LOR || inChain[x] {
+				return true
+			}
+			words = orChain(words, x, inChain)
 		case *ast.CompositeLit:
 			for _, e := range x.Elts {
 				if kv, ok := e.(*ast.KeyValueExpr); ok {
@@ -95,6 +102,24 @@ func wordLists(t *testing.T, file string) []string {
 		return true
 	})
 	return out
+}
+
+// orChain appends the word-like strings compared with == in a chain of
+// || ("w == "a" || w == "b" || ..."), marking the chain's parts.
+func orChain(words []string, e ast.Expr, in map[ast.Node]bool) []string {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return orChain(words, x.X, in)
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.LOR:
+			in[x] = true
+			return orChain(orChain(words, x.X, in), x.Y, in)
+		case token.EQL:
+			return appendWord(words, x.Y)
+		}
+	}
+	return words
 }
 
 // constant reports whether a map value is a literal or true/false.
@@ -140,6 +165,7 @@ func f(w string, a, b any) map[string]any {
 	_ = []string{"ok", "x"}
 	_ = []string{"A", "B", "C"}
 	_ = wordSet("too", "also", "aswell")
+	_ = w == "x" || (w == "cancel" || w == "cancelar") || w == "cancela"
 	return map[string]any{"slot": a, "flow": b, "value": w}
 }
 `
@@ -153,5 +179,6 @@ func f(w string, a, b any) map[string]any {
 		"x.go:6: i, want, to",
 		"x.go:10: hi, hello, hey",
 		"x.go:14: too, also, aswell",
+		"x.go:15: x, cancel, cancelar, cancela",
 	}, got)
 }

@@ -23,6 +23,11 @@ var (
 	wrongLeads = lexdata.Phrases("wrong_leads")
 )
 
+// wrongFillers may come before "the city is wrong", besides the
+// correction fillers: "no, the city is wrong", "sorry, my date was
+// wrong".
+var wrongFillers = lexdata.Set("wrong_fillers")
+
 // namedWrong reads "the city is wrong, it's Paris", "my date was wrong,
 // it should be friday": a slot of the question's flow named, said to be
 // wrong, then its value. A slot said to be wrong with no value after it
@@ -35,7 +40,7 @@ func (r *Rules) namedWrong(p *vm.Pending, head string, conv values.Converter) (v
 	lead := head
 	for {
 		w := firstWordOf(lead)
-		if w == "" || !(correctionFillers[w] || w == "no" || w == "nope" || w == "actually" || w == "sorry" || w == "wait") {
+		if w == "" || !(correctionFillers[w] || wrongFillers[w]) {
 			break
 		}
 		lead, _ = stripWords(lead, []string{w})

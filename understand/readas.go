@@ -31,6 +31,10 @@ var dateCues = lexdata.Set("date_cues")
 // value: "the reason for the price", "a comment on the amount".
 var notValueCues = lexdata.Set("not_value_cues")
 
+// noneBefore a not-value cue say the slot holds no such thing: "a
+// number without currency" is a number.
+var noneBefore = lexdata.Set("none_before")
+
 // yesNoNames end the name of a slot that holds a yes or a no, when its
 // description says nothing else.
 var yesNoNames = lexdata.Set("yes_no_names")
@@ -46,7 +50,7 @@ func readAs(s *ir.Slot) *ir.Slot {
 	about := strings.Fields(values.Normalize(s.Description + " " + s.Label))
 	vetoed := func(words []string) bool {
 		for i, w := range words {
-			if notValueCues[w] && !(w == "currency" && i > 0 && (words[i-1] == "any" || words[i-1] == "without" || words[i-1] == "no")) {
+			if notValueCues[w] && !(w == "currency" && i > 0 && noneBefore[words[i-1]]) {
 				return true
 			}
 		}

@@ -206,13 +206,17 @@ func rangeEnd(conv values.Converter, def *ir.Slot, start any, text string) (any,
 	return end, err == nil
 }
 
+// dayOfWords may stand around a day of a month alone: "the 17th", "el
+// 17", "17 of".
+var dayOfWords = lexdata.Set("day_of_words")
+
 // dayAfter reads a day of a month alone ("the 17th") as the first such
 // day after a start.
 func dayAfter(conv values.Converter, def *ir.Slot, from time.Time, text string) (any, bool) {
 	day := 0
 	for _, w := range strings.Fields(values.Normalize(text)) {
 		switch {
-		case w == "the" || w == "el" || w == "of" || w == "de":
+		case dayOfWords[w]:
 		case day == 0:
 			d, ok := ordinalDay(w)
 			if !ok {

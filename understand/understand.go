@@ -578,6 +578,9 @@ func collapseRepeats(norm string) string {
 
 func one(c vm.Command) []vm.Command { return []vm.Command{c} }
 
+// cancelDenies are the cancel words that are also a confirm's no-words.
+var cancelDenies = lexdata.Set("cancel_denies")
+
 // cancelCommand is what a request to cancel means. While a confirm is
 // pending, "cancel" (and Spanish "cancelar") is one of the confirm's
 // no-words (language.md §9), so it denies; the other cancel words ("stop",
@@ -585,7 +588,7 @@ func one(c vm.Command) []vm.Command { return []vm.Command{c} }
 func cancelCommand(p *vm.Pending, norm string) vm.Command {
 	if p != nil && p.Kind == vm.PendingConfirm {
 		for _, w := range strings.Fields(norm) {
-			if w == "cancel" || w == "cancelar" || w == "cancela" {
+			if cancelDenies[w] {
 				return vm.Command{Kind: vm.CmdDeny}
 			}
 		}

@@ -127,7 +127,10 @@ func (im *importer) concerns(items []Item) {
 // happened, or the bot asked which flow was meant).
 type Facts struct {
 	Flows, Actions, FailedActions, Responses, Slots []string
-	Misread                                         bool
+	// Checked are the names the turn's failed checks quote (a flow that
+	// did not start, a slot that was not set).
+	Checked []string
+	Misread bool
 }
 
 // ImportedItems reads the report items the last import wrote into the
@@ -184,11 +187,14 @@ func Explain(items []Item, f Facts) []Item {
 			}
 		}
 		if c.About == aboutUnderstanding && f.Misread {
-			best = 6
+			best = 7
 		}
-		hit(c.Actions, f.FailedActions, 5)
-		if c.About == aboutActions && len(f.FailedActions) > 0 && best < 4 {
-			best = 4
+		hit(c.Actions, f.FailedActions, 6)
+		if c.About == aboutActions && len(f.FailedActions) > 0 && best < 5 {
+			best = 5
+		}
+		for _, names := range [][]string{c.Slots, c.Actions, c.Responses} {
+			hit(names, f.Checked, 4)
 		}
 		hit(c.Responses, f.Responses, 3)
 		hit(c.Actions, f.Actions, 3)
@@ -198,6 +204,7 @@ func Explain(items []Item, f Facts) []Item {
 		// comment); an approximation there is no reason to fail.
 		if it.Status == StatusManual || it.Status == StatusCommented {
 			hit(c.Flows, f.Flows, 1)
+			hit(c.Flows, f.Checked, 1)
 		}
 		return best
 	}

@@ -36,6 +36,8 @@ type importer struct {
 	// agentOrder (agents.go).
 	agents     map[string]*agentUse
 	agentOrder []string
+	// nulls are the slots the tests check were set to null (resets.go).
+	nulls map[string]loc
 }
 
 // Translate reads the Rasa project in src and returns the soni project's
@@ -296,6 +298,9 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 	} else {
 		im.sum.Flows.add(ok)
 	}
+	// A difference of what the tests see, not of the flow: reported
+	// after the flow is counted.
+	im.reportNullResets(fl, b.resets, out)
 	return m
 }
 

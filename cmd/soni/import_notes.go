@@ -92,9 +92,7 @@ func failureFacts(f *convtest.Failure) rasaimport.Facts {
 	}
 	for _, p := range f.Problems {
 		for _, m := range quotedName.FindAllStringSubmatch(p, -1) {
-			add(&fa.Flows, m[1])
-			add(&fa.Actions, m[1])
-			add(&fa.Slots, m[1])
+			add(&fa.Checked, m[1])
 		}
 		// A flow not started, or a slot given another value than the
 		// test expects, is most often the message read another way.

@@ -26,7 +26,7 @@ func TestFailureFacts(t *testing.T) {
 			rasaimport.Facts{Flows: []string{"pattern_cannot_handle"}, Misread: true}},
 		"an expected flow did not start": {convtest.Failure{User: "hi", Problems: []string{`flow_started: flow "car_research" was not started during the turn`},
 			Events: []vm.Event{{Type: vm.EventFlowStarted, Flow: "check_balance"}}},
-			rasaimport.Facts{Flows: []string{"check_balance", "car_research"}, Actions: []string{"car_research"}, Slots: []string{"car_research"}, Misread: true}},
+			rasaimport.Facts{Flows: []string{"check_balance"}, Checked: []string{"car_research"}, Misread: true}},
 		"the whole message in a slot": {convtest.Failure{User: "not the former", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "add_contact", Slot: "handle", New: "not the former"}}},
 			rasaimport.Facts{Flows: []string{"add_contact"}, Slots: []string{"handle"}, Misread: true}},
 		"a one-word answer in a slot": {convtest.Failure{User: "Ana", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "greet", Slot: "name", New: "Ana"}}},

@@ -15,6 +15,16 @@
 // and written by [Encode]. The compiler checks and lowers these structs;
 // the Rasa importer and `soni init` build them and encode them.
 //
+// tests.go holds the conversation test files' model: [TestFile] with its
+// fixtures, stubs, metadata and [TestCase]s of [TestStep]s, [Command]s and
+// Rasa-style [Assertion]s, free-form values kept as positioned [Data];
+// read by [DecodeTests] and written by [EncodeTests], which rewrites only
+// what changed in a file it read (comments, quoting and layout kept) and
+// writes a file built in code through [Emit]. Package convtest runs
+// them; soni test --update, soni log --format test and the Rasa importer
+// write them. evals.go holds the eval files' model, [EvalFile], read by
+// [DecodeEvals] for soni eval.
+//
 // Positions are 1-based lines and columns, columns counted in runes, as
 // goccy/go-yaml reports them; a zero Pos means the value was not read from
 // a file (a writer set it).

@@ -55,7 +55,7 @@ type Understanding struct {
 	// question) or "given" (commands given with the input).
 	Layer string `json:"layer"`
 	// Sure is true when the rules' answer is one they do not need a
-	// model to confirm (docs/understanding.md, "Sure answers").
+	// model to confirm (docs/understanding.md, "The routing rule").
 	Sure bool `json:"sure,omitempty"`
 	// Reason says how the answer was reached, for people.
 	Reason string `json:"reason,omitempty"`

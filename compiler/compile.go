@@ -222,6 +222,7 @@ func loadInput(in input, opts Options) filePart {
 	dropIgnoredKeys(p, &part.ds)
 	schemaCheck(p, &part.ds)
 	r := syntax.NewReader(in.name, p.file.Src, p.body, p.anchors, &part.ds)
+	r.SkipMarks = true
 	f := syntax.DecodeFlowsTree(r, p.body)
 	part.proj.Settings = f.Settings
 	part.proj.Slots = f.Slots

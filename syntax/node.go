@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"regexp"
@@ -195,6 +196,9 @@ type Reader struct {
 	Anchors map[string]ast.Node
 	// Diags receives the problems the reader finds (duplicate keys).
 	Diags *diag.List
+	// SkipMarks leaves out the record of where keys and items start, which
+	// only AttachComments needs (the compiler reads no comments).
+	SkipMarks bool
 
 	marks []mark
 }
@@ -221,7 +225,7 @@ func NewReader(file string, src []byte, body ast.Node, anchors map[string]ast.No
 func splitLines(src []byte) [][]byte {
 	var out [][]byte
 	for len(src) > 0 {
-		i := strings.IndexByte(string(src), '\n')
+		i := bytes.IndexByte(src, '\n')
 		if i < 0 {
 			out = append(out, src)
 			break
@@ -337,7 +341,7 @@ func (r *Reader) Entries(n ast.Node, path string) []Entry {
 }
 
 func (r *Reader) mark(p Pos, path string) {
-	if p.Line > 0 {
+	if p.Line > 0 && !r.SkipMarks {
 		r.marks = append(r.marks, mark{line: p.Line, col: p.Col, path: path})
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/soni-dev/soni/internal/suggest"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -255,12 +256,17 @@ func isBoolean(s *ir.Slot) bool { return s != nil && s.Type == ir.TypeBoolean }
 // placeholder reports whether a value is a model's way of saying "no
 // value": None, null, undefined, "", ?, N/A, unknown.
 func placeholder(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "", "none", "null", "nil", "undefined", "?", "??", "n/a", "na", "unknown", "<unknown>", "tbd", "-", `""`, "''", "<value>", "value":
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch v {
+	case "", "?", "??", "n/a", "<unknown>", "-", `""`, "''", "<value>":
 		return true
 	}
-	return false
+	return modelPlaceholders[v]
 }
+
+// modelPlaceholders are the words a model writes for no value (the
+// lexicon's model_placeholders): none, null, unknown.
+var modelPlaceholders = lexicon.Set("model_placeholders")
 
 // resolveFlow finds the flow a model meant: its exact name, the name in
 // another case (Transfer_Funds), or the one flow a letter away. how is

@@ -122,7 +122,12 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 		files[out] = emit(byFile[out], header(p, "flows"))
 	}
 	if doc := im.rasaPatterns(); doc != nil {
-		files[patternsFile] = emit(doc, header(p, "patterns"))
+		doc.Comments.AddHead("", header(p, "patterns")...)
+		b, err := syntax.Encode(doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		files[patternsFile] = b
 	}
 
 	files["domain.yaml"] = emit(im.domainFile(), header(p, "domain"))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // Rasa's default patterns and soni's differ where a conversation ends:
@@ -19,52 +20,46 @@ import (
 const patternsFile = "flows/patterns_rasa.yaml"
 
 // rasaPatterns returns the Rasa-shaped overrides of the default patterns
-// the project does not define, or nil.
-func (im *importer) rasaPatterns() *ymap {
+// the project does not define, as a project file of the syntax model, or
+// nil.
+func (im *importer) rasaPatterns() *syntax.File {
 	if !im.f.patterns {
 		return nil
 	}
-	flows := &ymap{}
+	doc := &syntax.File{Version: syntax.S("1.0")}
 	var written []string
-	say := func(id, response string) *ymap {
-		m := &ymap{flow: true}
-		m.add("step", id)
-		m.add("type", "say")
-		m.add("response", response)
-		return m
+	step := func(id, typ string) *syntax.Step {
+		s := syntax.NewStep(nil, syntax.Pos{}, "")
+		s.ID, s.Type, s.Kind = syntax.S(id), syntax.S(typ), ir.Kind(typ)
+		return s
 	}
-	call := func(id, action string) *ymap {
-		m := &ymap{flow: true}
-		m.add("step", id)
-		m.add("type", "action")
-		m.add("call", action)
-		return m
+	say := func(id, response string) *syntax.Step {
+		s := step(id, "say")
+		s.Response, s.OneLine = syntax.S(response), true
+		return s
+	}
+	call := func(id, action string) *syntax.Step {
+		s := step(id, "action")
+		s.Action().Call, s.OneLine = syntax.S(action), true
+		return s
 	}
 	// branch goes to then when cond holds, else to jump ("" goes on).
-	branch := func(id, cond, then, jump string) *ymap {
-		m := &ymap{}
-		m.add("step", id)
-		m.add("type", "branch")
-		m.add("evaluate", cond)
-		m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: then}}})
+	branch := func(id, cond, then, jump string) *syntax.Step {
+		s := step(id, "branch")
+		s.Branch().Evaluate = syntax.S(cond)
+		s.Cases = []*syntax.Case{{Pattern: syntax.S("true"), Target: syntax.S(then)}}
 		if jump != "" {
-			m.add("jump_to", jump)
+			s.JumpTo = syntax.S(jump)
 		}
-		return m
+		return s
 	}
-	add := func(name, desc string, steps ...*ymap) {
+	add := func(name, desc string, steps ...*syntax.Step) {
 		if im.flows[name] != nil {
 			return
 		}
-		f := &ymap{}
-		f.add("description", desc)
-		seq := &yseq{}
-		for _, s := range steps {
-			seq.add(s)
-		}
-		f.add("steps", seq)
-		e := flows.add(name, f)
-		e.comments = []string{"Rasa's default " + name + ", which the project's tests expect (soni's default differs)."}
+		f := &syntax.Flow{Name: syntax.S(name), Description: syntax.S(desc), Steps: steps, Main: len(steps)}
+		f.Comments.AddHead("", "Rasa's default "+name+", which the project's tests expect (soni's default differs).")
+		doc.Flows = append(doc.Flows, f)
 		written = append(written, name)
 	}
 
@@ -85,13 +80,10 @@ func (im *importer) rasaPatterns() *ymap {
 		im.rep.add(fl.at, "flow", StatusApproximated, flowPath(fl.file), "nothing, unless the project's pattern_completed should not follow a cancellation",
 			"the project's %s: when a cancellation leaves no flow, Rasa then runs %s (the project's, or Rasa's default, which asks what else: \"utter_can_do_something_else\"); the import ends the flow with a link to it when nothing_left", ir.PatternCancelFlow, ir.PatternCompleted)
 	}
-	if len(flows.entries) == 0 {
+	if len(doc.Flows) == 0 {
 		return nil
 	}
 	im.rep.add(loc{File: "config.yml"}, "flow", StatusApproximated, patternsFile, "nothing; remove an override to get soni's default, or write your own",
 		"Rasa's default %s differ from soni's (Rasa asks what else after the last flow, also after a cancellation, and confirms a correction): the import writes Rasa's as overrides", strings.Join(written, ", "))
-	doc := &ymap{}
-	doc.add("version", "1.0")
-	doc.add("flows", flows)
 	return doc
 }

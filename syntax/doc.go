@@ -13,7 +13,11 @@
 // flows.go holds the project files' model: [File] with its settings,
 // slots, actions, validators, flows and responses, read by [DecodeFlows]
 // and written by [Encode]. The compiler checks and lowers these structs;
-// the Rasa importer and `soni init` build them and encode them.
+// `soni init` writes its project files through them, and the Rasa
+// importer builds its pattern overrides with them (its other project
+// files still go from ordered maps through [Emit]). flows_encode.go holds
+// [Encode]; package syntaxtest checks that a project survives a decode and
+// an encode unchanged.
 //
 // tests.go holds the conversation test files' model: [TestFile] with its
 // fixtures, stubs, metadata and [TestCase]s of [TestStep]s, [Command]s and

@@ -246,7 +246,6 @@ type Step struct {
 	Response  Str
 	Slot      Str
 	Condition Str
-	Rephrase  bool
 
 	// Inline is true for a step written inside a while's do list.
 	Inline bool
@@ -879,8 +878,6 @@ func (d *flowDecoder) step(f *Flow, n ast.Node, pos Pos, path string, inline *[]
 			s.Message = str(e)
 		case "response":
 			s.Response = str(e)
-		case "rephrase":
-			s.Rephrase = d.Bool(e.Value)
 		case "slot":
 			s.Slot = str(e)
 		case "validator":

@@ -203,10 +203,10 @@ func (n *cmt) item(s *Seq, rel string, val any) {
 	}
 }
 
-// list adds key: [names] when there are names; a list whose items have
-// comments is written one item a line.
+// list adds key: [names] unless ss is nil (an empty list is written
+// []); a list whose items have comments is written one item a line.
 func (n *cmt) list(m *Map, rel, key string, ss []Str, flow bool) {
-	if len(ss) == 0 {
+	if ss == nil {
 		return
 	}
 	path := Join(rel, key)
@@ -541,9 +541,6 @@ func encodeStep(s *Step, n *cmt) *Map {
 	n.str(m, "", "ask_action", s.AskAction)
 	n.str(m, "", "response", s.Response)
 	n.str(m, "", "message", s.Message)
-	if s.Rephrase {
-		n.put(m, "rephrase", "rephrase", true)
-	}
 	n.str(m, "", "validator", s.Validator)
 	message(n, m, "validation_error_message", s.ErrorMessage, s.ErrorResp)
 	if s.Force {

@@ -357,16 +357,21 @@ func Join(path, key string) string {
 // Index returns the path of a list item inside the list at path.
 func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// Items returns a sequence's items, or nil.
+// Items returns a sequence's items (empty, not nil, for an empty
+// sequence), or nil for anything else.
 func (r *Reader) Items(n ast.Node) []ast.Node {
 	if s, ok := r.Unwrap(n).(*ast.SequenceNode); ok {
+		if s.Values == nil {
+			return []ast.Node{}
+		}
 		return s.Values
 	}
 	return nil
 }
 
-// ItemsAt returns a sequence's items, recording where each block item
-// starts under path (for comments), or nil.
+// ItemsAt returns a sequence's items (empty, not nil, for an empty
+// sequence), recording where each block item starts under path (for
+// comments), or nil for anything else.
 func (r *Reader) ItemsAt(n ast.Node, path string) []ast.Node {
 	s, ok := r.Unwrap(n).(*ast.SequenceNode)
 	if !ok {
@@ -376,6 +381,9 @@ func (r *Reader) ItemsAt(n ast.Node, path string) []ast.Node {
 		for i, it := range s.Values {
 			r.mark(r.ItemPos(s, i, it), Index(path, i))
 		}
+	}
+	if s.Values == nil {
+		return []ast.Node{}
 	}
 	return s.Values
 }

@@ -5,6 +5,7 @@ package syntaxtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/token"
 	"github.com/stretchr/testify/assert"
@@ -49,6 +51,7 @@ func RoundTrip(t *testing.T, path string) map[string][]byte {
 		out, err := syntax.Encode(f)
 		require.NoError(t, err)
 		assert.Equal(t, Comments(src), Comments(out), "%s: the comments", p)
+		assert.Empty(t, lostKeys(t, src, out), "%s: keys the encoding lost", p)
 		again, err := syntax.DecodeFlows(p, out)
 		require.NotNil(t, again, "%s: %v", p, err)
 		out2, err := syntax.Encode(again)
@@ -65,6 +68,42 @@ func RoundTrip(t *testing.T, path string) map[string][]byte {
 		assert.Equal(t, withoutPositions(t, want.Program), withoutPositions(t, got.Program), "the same program")
 	}
 	return encoded
+}
+
+// lostKeys returns the mapping keys of src (as paths, list items by
+// index) that out does not have.
+func lostKeys(t *testing.T, src, out []byte) []string {
+	t.Helper()
+	var a, b any
+	require.NoError(t, yaml.Unmarshal(src, &a))
+	require.NoError(t, yaml.Unmarshal(out, &b))
+	have := map[string]bool{}
+	keyPaths(b, "", have)
+	want := map[string]bool{}
+	keyPaths(a, "", want)
+	var lost []string
+	for k := range want {
+		if !have[k] {
+			lost = append(lost, k)
+		}
+	}
+	sort.Strings(lost)
+	return lost
+}
+
+func keyPaths(v any, path string, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			p := path + "." + k
+			into[p] = true
+			keyPaths(c, p, into)
+		}
+	case []any:
+		for i, c := range x {
+			keyPaths(c, fmt.Sprintf("%s[%d]", path, i), into)
+		}
+	}
 }
 
 // IsProjectFile reports whether a file defines flows, slots, actions,

@@ -23,6 +23,10 @@ const (
 	// aboutUnderstanding: how messages are read (the project's model, its
 	// language): it touches every turn the understanding got wrong.
 	aboutUnderstanding = "understanding"
+	// aboutReset: how a slot a flow resets at its end shows in the
+	// events (resets.go): it touches only a turn in which that flow
+	// ended and a check of that slot failed.
+	aboutReset = "reset"
 )
 
 // Concerns are the names of the soni project that a report item is about:
@@ -35,7 +39,8 @@ type Concerns struct {
 	Responses []string `json:"responses,omitempty"`
 	Slots     []string `json:"slots,omitempty"`
 	// About is "actions" for an item about how every custom action is
-	// served, "understanding" for one about how every message is read.
+	// served, "understanding" for one about how every message is read,
+	// "reset" for one about the events of a slot reset at a flow's end.
 	About string `json:"about,omitempty"`
 }
 
@@ -130,6 +135,8 @@ type Facts struct {
 	// Checked are the names the turn's failed checks quote (a flow that
 	// did not start, a slot that was not set).
 	Checked []string
+	// Ended are the flows that completed in the turn.
+	Ended   []string
 	Misread bool
 }
 
@@ -176,6 +183,16 @@ func Explain(items []Item, f Facts) []Item {
 	score := func(it Item) int {
 		c := it.Concerns
 		if c == nil {
+			return 0
+		}
+		if c.About == aboutReset {
+			for _, fl := range c.Flows {
+				for _, sl := range c.Slots {
+					if slices.Contains(f.Ended, fl) && slices.Contains(f.Checked, sl) {
+						return 4
+					}
+				}
+			}
 			return 0
 		}
 		best := 0

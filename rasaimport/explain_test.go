@@ -76,3 +76,30 @@ func TestImportedItemsOfAProjectNotImported(t *testing.T) {
 	assert.Equal(t, dst, ImportRoot(filepath.Join(dst, "tests", "orders.yaml")))
 	assert.Equal(t, "", ImportRoot(filepath.Join(t.TempDir(), "tests", "x.yaml")))
 }
+
+// TestExplainResetOnlyWhereTheFlowEnded: the item about a slot a flow
+// resets at its end touches a turn only when that flow ended in it and a
+// check of that slot failed; a turn that merely did not fill the slot is
+// not its business.
+func TestExplainResetOnlyWhereTheFlowEnded(t *testing.T) {
+	dst := filepath.Join(t.TempDir(), "out")
+	_, err := Import(fixture, dst, Options{})
+	require.NoError(t, err)
+	items, err := ImportedItems(dst)
+	require.NoError(t, err)
+	var reset *Item
+	for i, it := range items {
+		if it.Concerns != nil && it.Concerns.About == aboutReset {
+			reset = &items[i]
+			break
+		}
+	}
+	require.NotNil(t, reset, "the fixture's test checks a reset slot was set to null")
+	flow, slot := reset.Concerns.Flows[0], reset.Concerns.Slots[0]
+	found := Explain(items, Facts{Checked: []string{slot}, Ended: []string{flow}})
+	require.NotEmpty(t, found)
+	assert.Equal(t, reset.N, found[0].N)
+	for _, it := range Explain(items, Facts{Checked: []string{slot}, Flows: []string{flow}, Slots: []string{slot}}) {
+		assert.NotEqual(t, reset.N, it.N, "the flow did not end in the turn")
+	}
+}

@@ -59,7 +59,7 @@ func (im *importer) reportNullResets(fl *rflow, resets []string, out string) {
 		if !ok {
 			continue
 		}
-		im.rep.add(fl.at, "flow", StatusApproximated, out, "nothing, unless a test checks the reset of a slot the conversation never filled: then drop that check",
+		im.rep.addAbout(aboutReset, fl.at, "flow", StatusApproximated, out, "nothing, unless a test checks the reset of a slot the conversation never filled: then drop that check",
 			"flow %q resets %q when it ends; Rasa then logs a slot event even when the slot held no value, soni only when it held one, so a test's check that %q was set to null (as at %s) fails in soni when the conversation never filled it", fl.name, s, s, at)
 	}
 }

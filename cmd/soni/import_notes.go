@@ -66,6 +66,8 @@ func failureFacts(f *convtest.Failure) rasaimport.Facts {
 			onlyPatterns = false
 		}
 		switch e.Type {
+		case vm.EventFlowCompleted:
+			add(&fa.Ended, e.Flow)
 		case vm.EventActionExecuted:
 			add(&fa.Actions, e.Action)
 			onlyPatterns = false

@@ -20,6 +20,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -72,7 +73,9 @@ type Language struct {
 // whose value is a non-empty list of strings, or a non-empty mapping of
 // strings to strings or of strings to whole numbers; entries are lower
 // case with single spaces between words (as values.Normalize leaves a
-// message), and a list holds no entry twice.
+// message), and a list holds no entry twice. A section whose name ends
+// in _patterns is a list of regular expressions (Go's syntax) instead,
+// for phrases with parts that vary ("talk to a real person").
 func Parse(name string, data []byte) (*Language, error) {
 	var raw yaml.MapSlice
 	if err := yaml.UnmarshalWithOptions(data, &raw, yaml.UseOrderedMap()); err != nil {
@@ -87,7 +90,7 @@ func Parse(name string, data []byte) (*Language, error) {
 		if lang.Sections[key] != nil {
 			return nil, fmt.Errorf("lexicon %q: section %q appears twice", name, key)
 		}
-		sec, err := parseSection(item.Value)
+		sec, err := parseSection(item.Value, strings.HasSuffix(key, "_patterns"))
 		if err != nil {
 			return nil, fmt.Errorf("lexicon %q: section %q: %v", name, key, err)
 		}
@@ -96,7 +99,7 @@ func Parse(name string, data []byte) (*Language, error) {
 	return lang, nil
 }
 
-func parseSection(v any) (*Section, error) {
+func parseSection(v any, patterns bool) (*Section, error) {
 	switch v := v.(type) {
 	case []any:
 		if len(v) == 0 {
@@ -109,7 +112,11 @@ func parseSection(v any) (*Section, error) {
 			if !ok {
 				return nil, fmt.Errorf("entry %v is not a string (quote it)", e)
 			}
-			if err := checkEntry(s); err != nil {
+			if patterns {
+				if _, err := regexp.Compile(s); err != nil {
+					return nil, fmt.Errorf("entry %q: %v", s, err)
+				}
+			} else if err := checkEntry(s); err != nil {
 				return nil, err
 			}
 			if seen[s] {
@@ -320,6 +327,20 @@ func Map(name string) map[string]string {
 		m[k] = v
 	}
 	return m
+}
+
+// Pattern returns a list section of regular expressions (its name ends in
+// _patterns) as one expression that matches where any of them does.
+func Pattern(name string) *regexp.Regexp {
+	if !strings.HasSuffix(name, "_patterns") {
+		panic(fmt.Sprintf("lexicon: section %q holds no patterns (its name does not end in _patterns)", name))
+	}
+	list := section(name, List).List
+	alts := make([]string, len(list))
+	for i, p := range list {
+		alts[i] = "(?:" + p + ")"
+	}
+	return regexp.MustCompile(strings.Join(alts, "|"))
 }
 
 // Number returns a mapping section of words to whole numbers.

@@ -38,6 +38,7 @@ func TestParseRefuses(t *testing.T) {
 		{"mixed", "months:\n  may: 5\n  june: six\n", `the value of "june" is not a mapping of words to numbers`},
 		{"float", "months:\n  may: 5.5\n", `the value of "may" is 5.5: want a word or a whole number`},
 		{"syntax", "yes: [\n", `lexicon "xx"`},
+		{"bad pattern", "x_patterns:\n  - \"(a\"\n", `section "x_patterns": entry "(a": error parsing regexp`},
 		{"section twice", "yes:\n  - sure\nyes:\n  - ok\n", `lexicon "xx"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +75,9 @@ func TestLookups(t *testing.T) {
 	assert.Contains(t, Phrases("span_leads"), []string{"dentro", "de"})
 	assert.Equal(t, int64(5), Number("months")["mayo"])
 	assert.Equal(t, "after", Map("weekday_trails")["que viene"])
+	assert.True(t, Pattern("handoff_patterns").MatchString("can i talk to a real person"))
+	assert.True(t, Pattern("handoff_patterns").MatchString("pasame con un agente"), "Spanish merged after English")
+	assert.Panics(t, func() { Pattern("yes") })
 	assert.PanicsWithValue(t, `lexicon: no language has a section "nonsense"`, func() { Get("nonsense") })
 	assert.PanicsWithValue(t, `lexicon: section "months" is a mapping of words to numbers, not a list`, func() { Get("months") })
 }

@@ -590,7 +590,7 @@ func (r *Rules) afterVerb(fr *flowRules, toks []token) (*slotRef, string, bool) 
 // values start with: "a user handle starting with @", "a tag that begins
 // with #".
 var markedBy = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:an?\s+)?["'\x{201C}]?([^\p{L}\p{N}\s"'\x{201C}\x{201D}])`)
+	return lexdata.Pattern("marked_by_patterns")
 })
 
 // markedWord finds the one word of a message that starts with the symbol
@@ -599,14 +599,24 @@ func markedWord(def *ir.Slot, head string) (string, bool) {
 	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") {
 		return "", false
 	}
-	m := markedBy().FindStringSubmatch(def.Description + " " + def.Label)
-	if m == nil {
+	// The symbol is the first group that matched: each language's
+	// expression has one.
+	mark := ""
+	if m := markedBy().FindStringSubmatch(def.Description + " " + def.Label); m != nil {
+		for _, g := range m[1:] {
+			if g != "" {
+				mark = g
+				break
+			}
+		}
+	}
+	if mark == "" {
 		return "", false
 	}
 	found := ""
 	for _, w := range strings.Fields(head) {
 		w = strings.TrimRight(w, ".,;:!?)\"'")
-		if len(w) > len(m[1]) && strings.HasPrefix(w, m[1]) {
+		if len(w) > len(mark) && strings.HasPrefix(w, mark) {
 			if found != "" && found != w {
 				return "", false
 			}

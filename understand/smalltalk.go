@@ -39,21 +39,7 @@ var (
 
 // handoffRE finds a request for a person inside a sentence: "can I
 // speak with someone from the bank", "I want to talk to a real person".
-var handoffRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(handoffPattern) })
-
-// handoffPattern is handoffRE's expression, compiled on first use.
-const handoffPattern = `\b(talk|speak|chat) (to|with) (a |an |the |some )?(real |live |actual )?(person|human|agent|representative|operator|someone|somebody|people)\b|\b(someone|somebody) (call|contact|ring) me\b|\bhablar con (una persona|un humano|alguien|un agente|un operador)\b` +
-	// "put me through to a human", "get me a real person", "is there
-	// someone I can speak to", "transfer me to an agent".
-	`|\b(put|transfer|connect|pass|get|send|forward|escalate) (me|this|it) (through |over )?(to |with )?(a |an |the |some )?(real |live |actual |human )?(person|human|agent|representative|operator|someone|somebody|manager|supervisor)\b` +
-	`|\b(someone|somebody|a person|a human|an agent|anyone|anybody) (i|we) (can|could) (talk|speak|chat) (to|with)\b` +
-	`|\b(a|an) (real|actual|live) (person|human|agent)\b` +
-	`|\b(pasame|pasadme|ponme) con (alguien|una persona|un humano|un agente)\b` +
-	// "let me talk to your support staff", "can I speak with customer
-	// support", "I want a human", "hablar con soporte".
-	`|\b(talk|speak|chat) (to|with) (a |an |the |your |some )?(customer |tech |technical )?(support|service|team|staff|manager|supervisor|representative)\b` +
-	`|^(i )?(want|need|would like|wanna) (a |an |to a |to an )?(real |live )?(human|person|agent)$` +
-	`|\bhablar con (el |la |un |una |alguien de )?(soporte|responsable|encargado|encargada|supervisor|supervisora|gerente|atencion al cliente)\b`
+var handoffRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("handoff_patterns") })
 
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.

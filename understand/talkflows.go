@@ -25,7 +25,7 @@ var (
 	}
 	// helpFlowRE is a description that says what the assistant can do.
 	helpFlowRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bwhat (?:i|we|you|the \w+|this \w+) (?:can|could) do\b|\bque (?:puedo|puedes|podemos|puede) hacer\b`)
+		return lexdata.Pattern("help_flow_patterns")
 	})
 	talkFlowStems = sync.OnceValue(func() map[string]string {
 		m := map[string]string{}

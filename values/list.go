@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/tmpl"
 )
 
@@ -20,8 +21,14 @@ var ErrTooManyItems = fmt.Errorf("%w: more items than max_items", ErrInvalid)
 
 // itemSeparator splits a free-text list answer into its items: commas,
 // semicolons, new lines, "&", "+", and the words "and" and "plus" between
-// two items ("Ana, Bob and Carla").
-var itemSeparator = regexp.MustCompile(`(?i)\s*(?:[,;\n&+]|\band\b|\bplus\b)\s*`)
+// two items ("Ana, Bob and Carla"): the lexicon's item_separators.
+var itemSeparator = func() *regexp.Regexp {
+	words := lexicon.Get("item_separators")
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(`(?i)\s*(?:[,;\n&+]|\b(?:` + strings.Join(words, "|") + `)\b)\s*`)
+}()
 
 // toList converts raw to a list slot's value: a []any of strings, each a
 // canonical value when the slot declares values, in the order given,

@@ -213,8 +213,6 @@ type TestStep struct {
 	value  *Data
 	entry  diag.Pos
 	inFlow bool
-	// text is Text as decoded.
-	text string
 }
 
 // Command is one entry of a user step's commands: its kind and the value
@@ -762,7 +760,9 @@ func (d *testDecoder) testCase(n *Data) *TestCase {
 	c.FlowStyle = steps.Flow
 	for _, item := range items {
 		if st := d.step(item); st != nil {
-			st.entry = item.dash
+			if item.dashLine > 0 {
+				st.entry = diag.Pos{File: item.Pos.File, Line: int(item.dashLine), Col: int(item.dashCol)}
+			}
 			c.Steps = append(c.Steps, st)
 		}
 	}
@@ -837,7 +837,7 @@ func (d *testDecoder) step(n *Data) *TestStep {
 		if !ok {
 			return nil
 		}
-		st.Text, st.text = s, s
+		st.Text = s
 		if commands != nil && kind == "user" {
 			st.HasCommands = true
 			st.Commands = d.commands(commands.Value)

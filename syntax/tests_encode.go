@@ -176,7 +176,7 @@ func (u *editor) testCase(c *TestCase) error {
 			return err
 		}
 		anchor = st
-		if st.Text == st.text || !st.oneValue() {
+		if st.Text == st.value.Text || !st.oneValue() {
 			continue
 		}
 		if c.FlowStyle {
@@ -208,7 +208,7 @@ func (c *TestCase) firstChange(in map[*TestStep]bool) *TestStep {
 		return c.orig[0]
 	}
 	for _, st := range c.orig {
-		if !in[st] || follows[st] || st.Text != st.text {
+		if !in[st] || follows[st] || st.Text != st.value.Text {
 			return st
 		}
 	}
@@ -285,7 +285,7 @@ func (u *editor) replace(st *TestStep, text string) (srcEdit, error) {
 	v := st.value
 	switch v.form {
 	case StyleDouble, StyleSingle, StylePlain:
-		start := u.offset(v.line, v.col)
+		start := u.offset(int(v.line), int(v.col))
 		switch v.form {
 		case StyleDouble:
 			return srcEdit{start, scanDouble(u.text, start), quoteYAML(text, StyleDouble, st.inFlow)}, nil
@@ -307,7 +307,7 @@ func (u *editor) replace(st *TestStep, text string) (srcEdit, error) {
 		if st.inFlow || !st.entry.IsValid() {
 			break
 		}
-		start := u.offset(v.line, v.col)
+		start := u.offset(int(v.line), int(v.col))
 		last := u.entryEnd(st.entry.Line, st.entry.Col)
 		return srcEdit{start, u.offset(last, utf8.RuneCountInString(u.lineText(last))+1), quoteYAML(text, StyleDouble, false)}, nil
 	}

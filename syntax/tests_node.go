@@ -69,15 +69,13 @@ type Data struct {
 	// a list item (EncodeTests).
 	Comments []string
 
-	// word names the kind of a DataOther node for messages.
-	word string
 	// form is how the scalar itself is written (a style, or "" when a
-	// tag or anchor decorates it), from line, col; plain is a plain
-	// scalar's value, to spot one folded over lines. dash is the '-' of
-	// a block list item.
-	form      string
-	line, col int
-	dash      diag.Pos
+	// tag or anchor decorates it), from line, col. dashLine, dashCol are
+	// the '-' of a block list item. (A DataOther node's Text names its
+	// kind for messages.)
+	form              string
+	line, col         int32
+	dashLine, dashCol int32
 	// plainString is true for a string scalar that is not a block scalar.
 	plainString bool
 }
@@ -116,7 +114,7 @@ func (d *Data) KindWord() string {
 	case DataAlias:
 		return "an alias"
 	}
-	return d.word
+	return d.Text
 }
 
 // IsText reports whether d is a string, number or boolean scalar.
@@ -288,11 +286,11 @@ func dataOf(file string, n ast.Node) *Data {
 	switch x := n.(type) {
 	case *ast.StringNode:
 		if tk := x.Token; tk != nil && tk.Position != nil {
-			d.form, d.line, d.col = quoteStyle(tk), tk.Position.Line, tk.Position.Column
+			d.form, d.line, d.col = quoteStyle(tk), int32(tk.Position.Line), int32(tk.Position.Column)
 		}
 	case *ast.LiteralNode:
 		if x.Start != nil && x.Start.Position != nil {
-			d.form, d.line, d.col = StyleBlock, x.Start.Position.Line, x.Start.Position.Column
+			d.form, d.line, d.col = StyleBlock, int32(x.Start.Position.Line), int32(x.Start.Position.Column)
 		}
 	}
 	switch x := yamlpos.Unwrap(n).(type) {
@@ -339,7 +337,7 @@ func dataOf(file string, n ast.Node) *Data {
 			}
 			if !x.IsFlowStyle && i < len(x.Entries) && x.Entries[i] != nil && x.Entries[i].Start != nil && x.Entries[i].Start.Position != nil {
 				p := x.Entries[i].Start.Position
-				it.dash = diag.Pos{File: file, Line: p.Line, Col: p.Column}
+				it.dashLine, it.dashCol = int32(p.Line), int32(p.Column)
 			}
 			d.Items = append(d.Items, it)
 		}
@@ -355,7 +353,7 @@ func dataOf(file string, n ast.Node) *Data {
 	case *ast.AliasNode:
 		d.Kind = DataAlias
 	default:
-		d.Kind, d.word = DataOther, yamlpos.KindWord(x)
+		d.Kind, d.Text = DataOther, yamlpos.KindWord(x)
 	}
 	return d
 }

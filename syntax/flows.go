@@ -479,6 +479,9 @@ func DecodeFlows(name string, src []byte) (*File, error) {
 		}
 		body = doc.Body
 	}
+	if err := checkTree(body); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	var ds diag.List
 	r := NewReader(name, src, body, nil, &ds)
 	if body != nil {
@@ -1171,4 +1174,88 @@ func (d *flowDecoder) field(e Entry) Field {
 func (d *flowDecoder) oneLine(n ast.Node) bool {
 	m, ok := n.(*ast.MappingNode)
 	return ok && m.IsFlowStyle
+}
+
+// The limits of DecodeFlows on a file's tree (the compiler, which parses
+// files itself, applies its own configurable ones before decoding).
+const (
+	maxDepth     = 100
+	maxExpansion = 100_000
+)
+
+// checkTree refuses a tree nested deeper than maxDepth, or whose aliases
+// expand to more than maxExpansion nodes (an alias bomb), before anything
+// expands them.
+func checkTree(body ast.Node) error {
+	sizes := map[string]int{}
+	total := 0
+	var walk func(n ast.Node, depth int) (int, error)
+	walk = func(n ast.Node, depth int) (int, error) {
+		if n == nil {
+			return 0, nil
+		}
+		if depth > maxDepth {
+			return 0, fmt.Errorf("nesting is deeper than %d levels", maxDepth)
+		}
+		size := 1
+		add := func(c ast.Node) error {
+			k, err := walk(c, depth+1)
+			size += k
+			return err
+		}
+		switch x := n.(type) {
+		case *ast.MappingNode:
+			for _, v := range x.Values {
+				if err := add(v.Key); err != nil {
+					return 0, err
+				}
+				if err := add(v.Value); err != nil {
+					return 0, err
+				}
+			}
+		case *ast.MappingValueNode:
+			if err := add(x.Key); err != nil {
+				return 0, err
+			}
+			if err := add(x.Value); err != nil {
+				return 0, err
+			}
+		case *ast.SequenceNode:
+			for _, v := range x.Values {
+				if err := add(v); err != nil {
+					return 0, err
+				}
+			}
+		case *ast.TagNode:
+			if err := add(x.Value); err != nil {
+				return 0, err
+			}
+		case *ast.AnchorNode:
+			k, err := walk(x.Value, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			if x.Name != nil {
+				sizes[x.Name.GetToken().Value] = k
+			}
+			size += k
+		case *ast.AliasNode:
+			name := ""
+			if x.Value != nil {
+				name = x.Value.GetToken().Value
+			}
+			k, ok := sizes[name]
+			if !ok {
+				return 0, fmt.Errorf("alias %q refers to no anchor defined before it", name)
+			}
+			total += k
+			if total > maxExpansion {
+				return 0, fmt.Errorf("aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", maxExpansion, name)
+			}
+			size += k
+		}
+		return min(size, 2*maxExpansion), nil
+	}
+	_, err := walk(body, 0)
+	return err
 }

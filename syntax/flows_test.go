@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,6 +98,9 @@ func TestDecodeFlowsErrors(t *testing.T) {
 		{"not a mapping", "- a\n", "is a list, not a mapping"},
 		{"duplicate key", "flows: {}\nflows: {}\n", `key "flows" is already defined at 1:1`},
 		{"version", "version: \"2.0\"\n", `unsupported version "2.0"`},
+		{"alias bomb", bomb(), "this looks like an alias bomb"},
+		{"deep nesting", "flows: " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\n", "nesting is deeper than 100 levels"},
+		{"unknown alias", "flows: *nothing\n", `alias "nothing" refers to no anchor`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,4 +244,38 @@ responses:
 	out, err := Encode(f)
 	require.NoError(t, err)
 	assert.Equal(t, src, string(out))
+}
+
+// bomb returns a file whose aliases double at each level.
+func bomb() string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x]\n")
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d]\n", i, i, i-1, i-1)
+	}
+	return b.String()
+}
+
+// FuzzDecodeFlows: no input makes DecodeFlows or Encode panic, and what
+// Encode writes decodes again.
+func FuzzDecodeFlows(f *testing.F) {
+	f.Add([]byte(sample))
+	f.Add([]byte(bomb()))
+	f.Add([]byte("flows: {a: {steps: [{step: x, type: while, do: [{step: y}]}]}}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, _ := DecodeFlows("f.yaml", src)
+		if file == nil {
+			return
+		}
+		out, err := Encode(file)
+		if err != nil {
+			return
+		}
+		if _, err := DecodeFlows("f.yaml", out); err != nil {
+			var le diag.ListError
+			if !errors.As(err, &le) {
+				t.Fatalf("the encoding of %q does not decode: %v\n%s", src, err, out)
+			}
+		}
+	})
 }

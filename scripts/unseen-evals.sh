@@ -24,5 +24,7 @@ done <<'LIST'
 car_purchase RasaHQ/workshop-car-purchase-assistant 9be469cbe06bf7687624df098716f166c540f9ea .
 summit_banking RasaHQ/calm-summit-masterclass-assistant 93533dd3edeb2730f11d67f63eec224c81b5392a .
 swiss_travel RasaHQ/calm-langgraph-customer-service-comparison 38d0383389c4eccc1ed7b575c3a9742ca30d7b7d calm_llm
+insurance_claims rasa-customers/starterpack-insurance-en 6d6c3ba50b3de2192fb42c140c4f5d5ca19faa53 .
+telco_support rasa-customers/starterpack-telco-en ddf67115e490a591ee38facc14d88338f881c52b .
 LIST
 "$out/soni" eval "$@" evals/unseen/*.eval.yaml

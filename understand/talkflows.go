@@ -11,17 +11,21 @@ import (
 	"github.com/soni-dev/soni/vm"
 )
 
-// A project's own flows for greeting, goodbye and "what can you do" win
-// over the built-in small talk and help (docs/understanding.md, "Small
-// talk, help and a person"). A flow says which it is in its name, its
-// trigger phrases or its description, with the words people use to
-// describe a greeting, a goodbye or a list of skills; these words say
-// what a flow does, in any domain.
+// A project's own flows for greeting, goodbye, "what can you do" and a
+// request for a person win over the built-in small talk, help and
+// handoff (docs/understanding.md, "Small talk, help and a person"). A
+// flow says which it is in its name, its trigger phrases or its
+// description, with the words people use to describe a greeting, a
+// goodbye, a list of skills or a person to talk to; these words say what
+// a flow does, in any domain. A handoff flow says so in its name, label
+// or short phrases only: a description that mentions a person is too
+// often about something else.
 var (
 	talkFlowWords = map[string][]string{
-		ir.SmallTalkGreet:   lexdata.Get("talk_flow_greet"),
-		ir.SmallTalkGoodbye: lexdata.Get("talk_flow_goodbye"),
-		string(vm.CmdHelp):  lexdata.Get("talk_flow_help"),
+		ir.SmallTalkGreet:     lexdata.Get("talk_flow_greet"),
+		ir.SmallTalkGoodbye:   lexdata.Get("talk_flow_goodbye"),
+		string(vm.CmdHelp):    lexdata.Get("talk_flow_help"),
+		string(vm.CmdHandoff): lexdata.Get("talk_flow_handoff"),
 	}
 	// helpFlowRE is a description that says what the assistant can do.
 	helpFlowRE = sync.OnceValue(func() *regexp.Regexp {
@@ -39,11 +43,12 @@ var (
 )
 
 // talkKind is the kind of small talk a command answers, for a project's
-// flow to answer instead: greet, goodbye or help ("" for none).
+// flow to answer instead: greet, goodbye, help or human_handoff ("" for
+// none).
 func talkKind(c vm.Command) string {
 	switch {
-	case c.Kind == vm.CmdHelp:
-		return string(vm.CmdHelp)
+	case c.Kind == vm.CmdHelp || c.Kind == vm.CmdHandoff:
+		return string(c.Kind)
 	case c.Kind == vm.CmdChitchat && (c.SmallTalk == ir.SmallTalkGreet || c.SmallTalk == ir.SmallTalkGoodbye):
 		return c.SmallTalk
 	}
@@ -94,7 +99,7 @@ func (r *Rules) talkFlow(kind string, v vm.View) string {
 		switch {
 		case named:
 			strong = append(strong, f.Name)
-		case described:
+		case described && kind != string(vm.CmdHandoff):
 			weak = append(weak, f.Name)
 		}
 	}

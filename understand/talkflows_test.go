@@ -75,3 +75,40 @@ flows:
 		{"two goodbye flows", nil, "bye", "chitchat (goodbye)", true},
 	})
 }
+
+// TestProjectHandoffFlowWins: a project's own flow for talking to a
+// person, named so, answers a request for a person instead of the
+// built-in handoff, before and during a question; a flow whose
+// description only mentions a person does not.
+func TestProjectHandoffFlowWins(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("handoff.yaml", []byte(`version: "1.0"
+flows:
+  flow_speak_with_human:
+    description: This flow is used to speak with a representative
+    steps: [{step: s, type: say, message: "Putting you through."}]
+  send_payment:
+    description: send a payment to another person
+    trigger: {intents: ["send a payment"]}
+    slots: [{name: payee, type: text}]
+    steps: [{step: ask, type: collect, slot: payee, message: "Who gets it?"}]
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"speak to a human", nil, "let me speak to a human", "start_flow flow_speak_with_human", true},
+		{"a real agent", nil, "can I talk to a real agent please", "start_flow flow_speak_with_human", true},
+		{"a person during a question", []string{"send a payment"}, "let me talk to a person", "start_flow flow_speak_with_human", false},
+	})
+
+	res = compiler.CompileSource("handoff.yaml", []byte(`version: "1.0"
+flows:
+  send_payment:
+    description: send a payment to another person
+    trigger: {intents: ["send a payment"]}
+    steps: [{step: s, type: say, message: "Sent."}]
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"no handoff flow", nil, "let me speak to a human", "human_handoff", true},
+	})
+}

@@ -372,11 +372,21 @@ func (r *Rules) Understand(ctx context.Context, msg string, v vm.View) ([]vm.Com
 func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error) {
 	one := *r
 	one.sure = new(sureMemo)
+	// A question that names a date layout reads an all-numeric date in
+	// its order and stores the date in it (dateformat.go).
+	layout, laidOut := one.pendingDateLayout(v)
+	if laidOut && layout.order != values.DateAsk {
+		v.DateOrder = layout.order
+	}
 	rd, err := one.read(ctx, msg, v)
 	if err != nil {
 		return rd, err
 	}
-	return one.confident(one.asText(one.widen(rd, msg, v), v)), nil
+	rd = one.asText(one.widen(rd, msg, v), v)
+	if laidOut {
+		rd = one.inLayout(rd, layout, v)
+	}
+	return one.confident(rd), nil
 }
 
 // confident drops from a reading the starts of flows whose trigger asks

@@ -38,7 +38,16 @@ func askedDateLayout(prompt string) (dateLayout, bool) {
 	if m == nil || m[2] != m[4] {
 		return dateLayout{}, false
 	}
-	goLayout := map[string]string{"dd": "02", "mm": "01", "yyyy": "2006"}
+	// The Go layout of each part, by its letter: day, month, year.
+	goLayout := func(part string) string {
+		switch part[0] {
+		case 'd':
+			return "02"
+		case 'm':
+			return "01"
+		}
+		return "2006"
+	}
 	parts := []string{strings.ToLower(m[1]), strings.ToLower(m[3]), strings.ToLower(m[5])}
 	seen := map[string]bool{}
 	var layout []string
@@ -47,7 +56,7 @@ func askedDateLayout(prompt string) (dateLayout, bool) {
 			return dateLayout{}, false
 		}
 		seen[p] = true
-		layout = append(layout, goLayout[p])
+		layout = append(layout, goLayout(p))
 	}
 	var order values.DateOrder
 	switch {

@@ -332,13 +332,15 @@ func TestFreeTextThenANumber(t *testing.T) {
 }
 
 // TestOneWordOfThreeFlows: a message of one word that three flows share
-// as much, and none is about more than the others, offers the three
+// as much (through the project's lexicon), and none is about more than the others, offers the three
 // (clarify); four are too many to offer, and a word with others no flow
 // knows is no choice.
 func TestOneWordOfThreeFlows(t *testing.T) {
 	t.Parallel()
 	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
-	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+	settings := ir.DefaultSettings()
+	settings.Understanding = &ir.Understanding{Lexicon: map[string][]string{"money": {"cash", "funds", "dinero"}}}
+	p := &ir.Program{IRVersion: ir.Version, Settings: settings, Flows: []*ir.Flow{
 		{Name: "send_payment", Triggers: []string{"send money to a friend"}, Nodes: say},
 		{Name: "show_savings", Triggers: []string{"save money every month"}, Nodes: say},
 		{Name: "invest", Triggers: []string{"invest my money in stocks"}, Nodes: say},

@@ -14,14 +14,25 @@ import (
 	"github.com/soni-dev/soni/vm"
 )
 
-// lexiconProgram has one flow per group of the built-in lexicon, each
+// lexiconProgram has one flow per group of its project lexicon, each
 // with one phrase that holds one word of its group, so that a message
 // with another word of the group can start it only through the lexicon.
 func lexiconProgram() *ir.Program {
 	flow := func(name, phrase string) *ir.Flow {
 		return &ir.Flow{Name: name, Triggers: []string{phrase}, Nodes: []*ir.Node{{ID: "s", Kind: ir.KindSay}}}
 	}
-	return &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+	settings := ir.DefaultSettings()
+	settings.Understanding = &ir.Understanding{Lexicon: map[string][]string{
+		"send":    {"transfer", "move", "pay", "wire", "transferir", "pagar"},
+		"money":   {"cash", "funds", "dinero"},
+		"flight":  {"fly", "plane", "vuelo", "volar"},
+		"hotel":   {"room", "stay", "habitacion"},
+		"book":    {"reserve"},
+		"block":   {"lost", "stolen", "freeze", "robado", "bloquear"},
+		"card":    {"tarjeta"},
+		"balance": {"how much do i have", "cuanto tengo", "saldo"},
+	}}
+	return &ir.Program{IRVersion: ir.Version, Settings: settings, Flows: []*ir.Flow{
 		flow("transfer", "send money"),
 		flow("flight", "flight booking"),
 		flow("hotel", "hotel booking"),
@@ -30,10 +41,10 @@ func lexiconProgram() *ir.Program {
 	}}
 }
 
-// TestLexiconGroups: each group of the built-in lexicon (issue 18 §2), in
-// English and Spanish, starts the flow whose phrase has another word of
-// the group; and a typo is read as the word one edit away (two for words
-// of eight letters or more) in the middle of a word as at its ends.
+// TestLexiconGroups: each group of a project's lexicon, in English and
+// Spanish, starts the flow whose phrase has another word of the group;
+// and a typo is read as the word one edit away (two for words of eight
+// letters or more) in the middle of a word as at its ends.
 func TestLexiconGroups(t *testing.T) {
 	t.Parallel()
 	r := New(lexiconProgram())
@@ -74,6 +85,75 @@ func TestLexiconGroups(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, describeCmds(rd.Commands), "%q: %s", msg, rd.Reason)
 	}
+}
+
+// TestNoDomainWordsBuiltIn: the rules know no domain's words of their
+// own (issue 27). Applied to a project whose text says nothing of
+// banking, travel or support, the words of those domains are concepts of
+// their own stem (or verb) only: none reads as another ("ticket" as "flight",
+// "cash" as "money", "tarjeta" as "card"), and none starts a flow. The
+// same words in a project's text or lexicon do.
+func TestNoDomainWordsBuiltIn(t *testing.T) {
+	t.Parallel()
+	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
+	garden := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "water_plants", Description: "Water the plants of the garden", Triggers: []string{"water the plants"}, Nodes: say},
+		{Name: "mow_lawn", Description: "Mow the lawn", Triggers: []string{"mow the lawn"}, Nodes: say},
+	}}
+	r := New(garden)
+	domain := []string{
+		"card", "tarjeta", "debit", "credit", "balance", "saldo", "money", "cash", "funds", "dinero",
+		"flight", "plane", "vuelo", "ticket", "hotel", "room", "accommodation", "booking", "reserve",
+		"refund", "charge", "invoice", "problem", "issue", "bug", "status", "update", "complaint",
+		"stolen", "lost", "freeze", "transfer", "payment", "wire",
+	}
+	for _, w := range domain {
+		own := stem(w)
+		if base, ok := englishThesaurus().forms[w]; ok {
+			own = stem(base) // "stolen" is a form of "steal": language, not domain
+		}
+		assert.Equal(t, own, r.mean.lex.concept(w), "%q has a concept of its own in a garden's project", w)
+		assert.False(t, r.flowWord(r.mean.lex.concept(w)), "%q is no word of a garden's flows", w)
+		rd, err := r.Read(context.Background(), "I need help with my "+w, vm.View{})
+		require.NoError(t, err)
+		assert.Equal(t, "fallback", describeCmds(rd.Commands), "%q: %s", w, rd.Reason)
+	}
+	// Pairs the old built-in lexicon read as one are two concepts.
+	for _, pair := range [][2]string{
+		{"ticket", "flight"}, {"ticket", "complaint"}, {"cash", "money"}, {"tarjeta", "card"},
+		{"saldo", "balance"}, {"issue", "problem"}, {"refund", "charge"}, {"plane", "flight"},
+		{"room", "hotel"}, {"stolen", "lost"}, {"status", "update"},
+	} {
+		assert.NotEqual(t, r.mean.lex.concept(pair[0]), r.mean.lex.concept(pair[1]), "%v", pair)
+	}
+}
+
+// TestGeneralSynonyms: a message word the project never uses is read as
+// the project's word it shares a common sense with in the embedded
+// English data (WordNet): "automobile" and "auto" are a car,
+// "reserve" is "book"; a word related in none of its common senses is
+// not.
+func TestGeneralSynonyms(t *testing.T) {
+	t.Parallel()
+	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "book_car", Description: "Book a car for a trip", Triggers: []string{"book a car"}, Nodes: say},
+		{Name: "water_plants", Description: "Water the plants of the garden", Triggers: []string{"water the plants"}, Nodes: say},
+	}}
+	r := New(p)
+	for msg, want := range map[string]string{
+		"I need an automobile": "start_flow book_car",
+		"reserve an auto":      "start_flow book_car",
+		"reserve me a car":     "start_flow book_car",
+		"I need a bicycle":     "fallback",
+	} {
+		rd, err := r.Read(context.Background(), msg, vm.View{})
+		require.NoError(t, err)
+		assert.Equal(t, want, describeCmds(rd.Commands), "%q: %s", msg, rd.Reason)
+	}
+	assert.Equal(t, "car", r.mean.lex.concept("automobile"))
+	assert.Equal(t, stem("automobile"), New(&ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings()}).mean.lex.concept("automobile"),
+		"with no project word to be a synonym of, a word is its own stem")
 }
 
 // TestProjectLexiconFromYAML: settings.understanding.lexicon in a

@@ -1,8 +1,6 @@
 package understand
 
 import (
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
@@ -21,33 +19,6 @@ import (
 // with the message, a concept weighing less when several flows share it
 // and when it is a generic verb ("check", "get").
 
-// lexicon is the built-in lexicon: each line is a group of normalized
-// words, English and Spanish, that mean the same for starting a flow.
-var lexicon = [][]string{
-	{"send", "transfer", "move", "pay", "wire", "remit", "envia", "enviar", "envio", "transferir", "transferencia", "transfiere", "mandar", "manda", "pagar", "paga", "pago", "payment"},
-	{"money", "cash", "funds", "fund", "dinero", "plata", "pasta", "euros", "dollars", "bucks"},
-	{"book", "reserve", "reservation", "booking", "reservar", "reserva", "reservame"},
-	{"fly", "flight", "flights", "plane", "airplane", "flying", "airline", "vuelo", "vuelos", "volar", "avion", "ticket", "tickets", "billete", "billetes", "pasaje",
-		"travel", "travelling", "traveling", "get me to", "viajar"},
-	{"stay", "room", "hotel", "hotels", "accommodation", "lodging", "habitacion", "alojamiento", "hostal", "alojarme", "dormir", "quedarme"},
-	{"lost", "cant find", "cannot find", "can t find", "took my", "taken", "lose", "losing", "stolen", "steal", "stole", "block", "freeze", "frozen", "missing", "misplaced", "perdido", "perdi", "perder", "robado", "robada", "robaron", "bloquear", "bloquea", "bloqueo", "congelar", "cancel card"},
-	{"card", "tarjeta", "debit", "credit"},
-	{"balance", "saldo", "how much do i have", "how much money", "how much have i got", "how much is left", "how much left", "whats in my account", "wheres my money", "how much is in", "cuanto tengo", "cuanto dinero"},
-	{"problem", "issue", "broken", "bug", "error", "fault", "not working", "doesnt work", "isnt working", "stopped working", "problema", "falla", "fallo", "averia", "no funciona", "roto",
-		"nothing works", "wont load", "doesnt load", "wont work", "locked", "locked out", "crash", "crashing", "glitch", "down",
-		"cant log in", "cant login", "cant sign in", "cannot log in", "cant access", "cannot access", "wont open", "doesnt open",
-		"failing", "keeps failing", "no puedo entrar"},
-	{"status", "update", "news", "progress", "estado", "novedades", "happening", "yet", "resolved", "solved", "fixed",
-		"state", "follow up", "following up", "followup", "looked at", "heard back", "hear back", "anything new", "seguimiento"},
-	{"case", "ticket", "tickets", "complaint", "incident", "request", "incidencia", "caso", "reclamacion", "queja", "solicitud"},
-	{"charge", "charged", "overcharged", "billed", "bill", "billing", "invoice", "receipt", "refund", "cobro", "cobraron", "factura", "reembolso"},
-	{"open", "create", "file", "raise", "submit", "abrir", "crear"},
-	{"replacement", "replace", "new", "another", "nueva", "nuevo", "reemplazo", "otra"},
-	{"order", "pedir", "solicitar"},
-	{"verify", "verification", "confirm", "validate", "verificar", "validar"},
-	{"hello", "hi", "hey", "hola"},
-}
-
 // genericWords say little about which flow a message is for: they weigh
 // a third of a word that does.
 var genericWords = map[string]bool{
@@ -55,23 +26,19 @@ var genericWords = map[string]bool{
 	"get": true, "give": true, "make": true, "have": true, "find": true, "look": true,
 	"go": true, "going": true, "ver": true, "mirar": true, "consultar": true, "saber": true,
 	"hacer": true, "tener": true, "dar": true, "buscar": true, "someone": true, "something": true,
-	"customer": true, "one": true, "their": true, "new": true, "many": true,
+	"one": true, "their": true, "new": true, "many": true,
 }
 
 // extraGeneric are words that make no phrase specific: "tengo un
 // problema" is about a problem alone.
 var extraGeneric = map[string]bool{"tengo": true, "hay": true, "got": true, "thing": true}
 
-// lex maps words (normalized, and stemmed) to their concept: the first
-// word of their lexicon group.
+// lex maps words (normalized, and stemmed) to their concept: the key of
+// their group in the project's lexicon, the project's word they are a
+// synonym of (synonyms.go), or their stem.
 type lex struct {
 	words   map[string]string // word or stem → concept
 	phrases [][]string        // multi-word entries, longest first, with their concept last
-	// senses are the built-in groups of a word listed in several
-	// ("ticket": a plane ticket, a support ticket), by concept; groups
-	// are the words of each built-in group.
-	senses map[string][]string
-	groups map[string][]string
 	// negated maps a negation of doing to the concept of the phrases
 	// that start with it ("wont load": a problem), opening.go.
 	negated map[string]string
@@ -95,31 +62,6 @@ func newLex(extra map[string][]string) *lex {
 			if _, taken := l.words[st]; !taken {
 				l.words[st] = concept
 			}
-		}
-	}
-	// The words as written first, then their stems: "new" is a word of
-	// its own group, not the stem of "news".
-	l.senses, l.groups = map[string][]string{}, map[string][]string{}
-	for _, g := range lexicon {
-		for _, w := range g {
-			n := values.Normalize(w)
-			l.groups[g[0]] = append(l.groups[g[0]], n)
-			if strings.Contains(n, " ") {
-				continue
-			}
-			if c, taken := l.words[n]; !taken {
-				l.words[n] = g[0]
-			} else if c != g[0] {
-				if len(l.senses[n]) == 0 {
-					l.senses[n] = []string{c}
-				}
-				l.senses[n] = append(l.senses[n], g[0])
-			}
-		}
-	}
-	for _, g := range lexicon {
-		for _, w := range g {
-			add(g[0], w)
 		}
 	}
 	// A project's lexicon: the key joins its words' group, or makes one.
@@ -172,6 +114,13 @@ func (l *lex) concept(w string) string {
 	st := stem(w)
 	if c, ok := l.words[st]; ok {
 		return c
+	}
+	// An irregular form of a verb is the verb ("lost" is "lose").
+	if base, ok := englishThesaurus().forms[w]; ok {
+		if c, ok := l.words[base]; ok {
+			return c
+		}
+		return stem(base)
 	}
 	return st
 }
@@ -451,12 +400,7 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 	if p == nil {
 		return m
 	}
-	l.chooseSenses(p)
-	for w, c := range l.words {
-		if !stopWords[w] {
-			m.known[w] = c
-		}
-	}
+	l.learnSynonyms(projectWords(p, l))
 	count := map[string]int{}
 	for _, f := range p.Flows {
 		if f == nil || len(f.Triggers) == 0 {
@@ -488,7 +432,7 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 				}
 				c := l.concept(w)
 				fm.lead[c] = true
-				if !genericWords[c] {
+				if !genericWords[c] && !genericWords[w] {
 					break
 				}
 			}
@@ -697,45 +641,4 @@ func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []
 		return "", false
 	}
 	return tied[best], true
-}
-
-// chooseSenses reads each word of several groups in the sense the
-// program's flows use: the group more of whose other words they have. A
-// help desk's "ticket" is a case, a travel agency's a flight.
-func (l *lex) chooseSenses(p *ir.Program) {
-	if len(l.senses) == 0 {
-		return
-	}
-	used := map[string]bool{}
-	for _, f := range p.Flows {
-		if f == nil || f.Builtin {
-			continue
-		}
-		texts := append([]string{strings.ReplaceAll(f.Name, "_", " "), f.Description}, f.Triggers...)
-		for _, t := range texts {
-			norm := values.Normalize(t)
-			used[norm] = true
-			for w := range strings.FieldsSeq(norm) {
-				used[w] = true
-			}
-		}
-	}
-	for _, w := range slices.Sorted(maps.Keys(l.senses)) {
-		best, bestN := "", -1
-		for _, c := range l.senses[w] {
-			n := 0
-			for _, x := range l.groups[c] {
-				if x != w && l.senses[x] == nil && (used[x] || (!strings.Contains(x, " ") && used[stem(x)])) {
-					n++
-				}
-			}
-			if n > bestN {
-				best, bestN = c, n
-			}
-		}
-		l.words[w] = best
-		if st := stem(w); st != w {
-			l.words[st] = best
-		}
-	}
 }

@@ -65,3 +65,45 @@ func wordVariants(l *lex, norm string) []string {
 	}
 	return out
 }
+
+// projectWords are the normalized words of a project's own text that
+// say what its flows are about: the flows' names, descriptions and
+// trigger phrases, the values and synonyms of their categorical slots,
+// and the project lexicon's words.
+func projectWords(p *ir.Program, l *lex) map[string]bool {
+	own := map[string]bool{}
+	addText := func(text string) {
+		for _, w := range strings.Fields(values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(text))) {
+			if !stopWords[w] && !isNumberish(w) {
+				own[w] = true
+			}
+		}
+	}
+	for w := range l.words {
+		own[w] = true
+	}
+	for _, f := range p.Flows {
+		if f == nil || f.Builtin {
+			continue
+		}
+		addText(f.Name)
+		addText(f.Description)
+		for _, t := range f.Triggers {
+			addText(withoutNames(withoutPlaceholders(t)))
+		}
+		for _, n := range f.Nodes {
+			if n == nil || n.Kind != ir.KindCollect {
+				continue
+			}
+			if s := p.ResolveSlot(f.Name, n.Slot); s != nil && s.Type == ir.TypeCategorical {
+				for _, v := range s.Values {
+					addText(v.Value)
+					for _, syn := range v.Synonyms {
+						addText(syn)
+					}
+				}
+			}
+		}
+	}
+	return own
+}

@@ -1,0 +1,162 @@
+package understand
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// General English synonyms from a lexical database (docs/understanding.md,
+// "Where a flow's vocabulary comes from"). The rules know no domain's
+// words: a flow's words are those of its project's text. A message word
+// the project never uses is read as the project's word it shares a
+// common sense with in WordNet ("reserve" for a project's "book"), so
+// the knowledge of which words mean the same comes from data, never from
+// a list written for the example projects.
+
+//go:generate go run ../scripts/wordnet-synonyms -o wordnet_en.txt
+
+// wordnetEN is the generated data: one synset (or derivational link) a
+// line, each one-word lemma with the rank of that sense among its senses.
+//
+//go:embed wordnet_en.txt
+var wordnetEN string
+
+// projectRank and messageRank are the rarest senses a synonym is read
+// in: the project's word in one of its most common senses (its usual
+// meaning in a flow's text), the message's word in one of its common
+// ones.
+const (
+	projectRank = 2
+	messageRank = 5
+)
+
+// sense is a lemma's membership of a synonym group, with the rank of
+// that sense among the lemma's senses (1 is the most frequent).
+type sense struct {
+	group int32
+	rank  int8
+}
+
+// thesaurus holds the synonym groups of the embedded data, by word.
+type thesaurus struct {
+	senses map[string][]sense
+	groups [][]member
+	// forms maps an irregular form of a verb to the verb ("lost" to
+	// "lose", "paid" to "pay"), which the stemmer does not know.
+	forms map[string]string
+}
+
+type member struct {
+	word string
+	rank int8
+}
+
+// englishThesaurus parses the embedded data once.
+var englishThesaurus = sync.OnceValue(func() *thesaurus { return parseThesaurus(wordnetEN) })
+
+func parseThesaurus(data string) *thesaurus {
+	t := &thesaurus{senses: map[string][]sense{}, forms: map[string]string{}}
+	for line := range strings.Lines(data) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "=" {
+			t.forms[f[1]] = f[2]
+			continue
+		}
+		line = strings.TrimPrefix(line, "+ ")
+		var g []member
+		for _, f := range strings.Fields(line) {
+			dot := strings.LastIndexByte(f, '.')
+			if dot <= 0 {
+				continue
+			}
+			rank, err := strconv.Atoi(f[dot+1:])
+			if err != nil || rank < 1 || rank > 127 {
+				continue
+			}
+			g = append(g, member{f[:dot], int8(rank)})
+		}
+		if len(g) < 2 {
+			continue
+		}
+		id := int32(len(t.groups))
+		t.groups = append(t.groups, g)
+		for _, m := range g {
+			t.senses[m.word] = append(t.senses[m.word], sense{id, m.rank})
+		}
+	}
+	return t
+}
+
+// synonymsOf calls yield for each word that shares a sense with w, w in
+// a sense of rank at most wRank and the other word in one of rank at
+// most otherRank, with the sum of the two ranks.
+func (t *thesaurus) synonymsOf(w string, wRank, otherRank int8, yield func(other string, rank int)) {
+	for _, s := range t.senses[w] {
+		if s.rank > wRank {
+			continue
+		}
+		for _, m := range t.groups[s.group] {
+			if m.word != w && m.rank <= otherRank {
+				yield(m.word, int(s.rank)+int(m.rank))
+			}
+		}
+	}
+}
+
+// learnSynonyms reads the words of general English that share a common
+// sense with a project's words as those words: for each word the project
+// uses (own, normalized), each synonym that is no project word, nor a
+// form of one, takes its concept; a synonym of two project words of
+// different concepts takes the closer one's, and none on a tie.
+func (l *lex) learnSynonyms(own map[string]bool) {
+	t := englishThesaurus()
+	ownStems := map[string]bool{}
+	for w := range own {
+		ownStems[stem(w)] = true
+	}
+	type choice struct {
+		concept string
+		rank    int
+		tie     bool
+	}
+	best := map[string]*choice{}
+	for w := range own {
+		if stopWords[w] || genericWords[w] {
+			continue
+		}
+		c := l.concept(w)
+		t.synonymsOf(w, projectRank, messageRank, func(other string, rank int) {
+			if own[other] || ownStems[stem(other)] || stopWords[other] || genericWords[other] || extraGeneric[other] {
+				return
+			}
+			switch b := best[other]; {
+			case b == nil:
+				best[other] = &choice{concept: c, rank: rank}
+			case b.concept == c:
+				b.rank = min(b.rank, rank)
+			case rank < b.rank:
+				*b = choice{concept: c, rank: rank}
+			case rank == b.rank:
+				b.tie = true
+			}
+		})
+	}
+	for w, b := range best {
+		if b.tie {
+			continue
+		}
+		if _, taken := l.words[w]; !taken {
+			l.words[w] = b.concept
+		}
+		if st := stem(w); !ownStems[st] {
+			if _, taken := l.words[st]; !taken {
+				l.words[st] = b.concept
+			}
+		}
+	}
+}

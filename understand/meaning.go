@@ -168,7 +168,7 @@ func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string
 			continue
 		}
 		c := l.concept(w)
-		if known != nil {
+		if known != nil && !englishThesaurus().isCommonWord(w) {
 			if _, ok := known.words[c]; !ok {
 				if fixed, ok := known.typoFix(w); ok {
 					c = fixed
@@ -367,6 +367,9 @@ type flowMeaning struct {
 	// stems are the stems of its own words, before the lexicon: "send"
 	// is a word of "send money", not of "set up a payment".
 	stems map[string]bool
+	// forms are its own words as written: "flights" of a flow that
+	// lists "booked flights", not of one that books "a new flight".
+	forms map[string]bool
 	// named are the concepts its name and its description share: what
 	// the project says the flow is about ("car" of search_rental_car,
 	// "search for rental cars"). One of them alone may start it, as a
@@ -407,11 +410,12 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 			continue
 		}
 		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}, whole: map[string]bool{}, values: map[string]bool{},
-			core: map[string]bool{}, stems: map[string]bool{}}
+			core: map[string]bool{}, stems: map[string]bool{}, forms: map[string]bool{}}
 		for _, t := range f.Triggers {
 			norm := values.Normalize(withoutNames(withoutPlaceholders(t)))
 			for _, w := range strings.Fields(norm) {
 				fm.stems[stem(w)] = true
+				fm.forms[w] = true
 			}
 			cs := l.concepts(norm, nil)
 			for _, c := range cs {
@@ -489,6 +493,7 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 		}
 		for _, w := range strings.Fields(about) {
 			fm.stems[stem(w)] = true
+			fm.forms[w] = true
 		}
 		for c := range fm.trigger {
 			count[c]++
@@ -586,18 +591,21 @@ func (m *meaning) score(concepts []string, typos map[string]bool) (scores []flow
 // closest breaks a tie between flows by what they are about: the flow
 // whose name and description hold more of the message's concepts, then
 // the one whose own words (not the lexicon's) hold more of the message's
-// words. Among flows that take the message's values, only those that
+// words, then the one that writes more of them in the message's very
+// form ("show my flights" is the flow of "booked flights", not the one
+// that books "a new flight"). Among flows that take the message's values, only those that
 // take the most are compared. ok is false when two flows still tie, or
 // when the message has words no flow knows that are not the winner's
 // values.
 func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []string, v vm.View) (string, bool) {
-	type key struct{ values, core, literal int }
+	type key struct{ values, core, literal, form int }
 	keys := make([]key, len(tied))
 	fills := make([][]vm.SlotValue, len(tied))
-	var stems []string
+	var stems, forms []string
 	for w := range strings.FieldsSeq(norm) {
 		if !stopWords[w] {
 			stems = append(stems, stem(w))
+			forms = append(forms, w)
 		}
 	}
 	for i, name := range tied {
@@ -616,6 +624,11 @@ func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []
 				keys[i].literal++
 			}
 		}
+		for _, w := range forms {
+			if fm.forms[w] {
+				keys[i].form++
+			}
+		}
 	}
 	less := func(a, b key) bool {
 		if a.values != b.values {
@@ -624,7 +637,10 @@ func (r *Rules) closest(tied, concepts []string, norm, head string, unmatched []
 		if a.core != b.core {
 			return a.core < b.core
 		}
-		return a.literal < b.literal
+		if a.literal != b.literal {
+			return a.literal < b.literal
+		}
+		return a.form < b.form
 	}
 	best := 0
 	for i := 1; i < len(keys); i++ {

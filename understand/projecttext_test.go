@@ -60,3 +60,23 @@ func TestOpeningsFromTheProjectsText(t *testing.T) {
 	assert.Empty(t, namedConcepts(r.mean.lex, res.Program.Flow("confirm_address")), "an instruction to a model names nothing")
 	assert.NotEmpty(t, namedConcepts(r.mean.lex, res.Program.Flow("search_rental_car")))
 }
+
+// TestListingFlowByItsWordsForm: two flows speak of journeys and only one
+// lists those booked (testdata/journeys). "show my journeys" names no
+// verb of either, and both have "journey" in their name, description and
+// phrases; the flow whose own text writes "journeys" as the message does
+// is the one it means, not a clarification between the two. Openings
+// named by a description ("book a car", "book a hotel") still start
+// their flow.
+func TestListingFlowByItsWordsForm(t *testing.T) {
+	t.Parallel()
+	res := compiler.Compile("../testdata/journeys", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"show the list", nil, "show my journeys", "start_flow list_journeys", false},
+		{"which are booked", nil, "what journeys do I have?", "start_flow list_journeys", false},
+		{"change one", nil, "change my journey", "start_flow change_journey", true},
+		{"book a car", nil, "I'd like to book a car", "start_flow rent_car", false},
+		{"book a hotel", nil, "book a hotel", "start_flow find_hotel", false},
+	})
+}

@@ -46,6 +46,9 @@ type thesaurus struct {
 	// forms maps an irregular form of a verb to the verb ("lost" to
 	// "lose", "paid" to "pay"), which the stemmer does not know.
 	forms map[string]string
+	// common are the common words of English (WordNet's lemmas seen in
+	// its tagged texts), which are never a typo of another word.
+	common map[string]bool
 }
 
 type member struct {
@@ -57,10 +60,16 @@ type member struct {
 var englishThesaurus = sync.OnceValue(func() *thesaurus { return parseThesaurus(wordnetEN) })
 
 func parseThesaurus(data string) *thesaurus {
-	t := &thesaurus{senses: map[string][]sense{}, forms: map[string]string{}}
+	t := &thesaurus{senses: map[string][]sense{}, forms: map[string]string{}, common: map[string]bool{}}
 	for line := range strings.Lines(data) {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "! "); ok {
+			for w := range strings.FieldsSeq(rest) {
+				t.common[w] = true
+			}
 			continue
 		}
 		if f := strings.Fields(line); len(f) == 3 && f[0] == "=" {
@@ -90,6 +99,28 @@ func parseThesaurus(data string) *thesaurus {
 		}
 	}
 	return t
+}
+
+// inflections are the endings WordNet's morphology takes off a word to
+// find its lemma, with what it puts back ("flies" is "fly", "booked"
+// "book", "loving" "love").
+var inflections = [][2]string{
+	{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"},
+	{"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}, {"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
+}
+
+// isCommonWord reports whether a normalized word is a common English
+// word, or a form of one: a word, not a typo.
+func (t *thesaurus) isCommonWord(w string) bool {
+	if t.common[w] || t.common[t.forms[w]] {
+		return true
+	}
+	for _, in := range inflections {
+		if base, ok := strings.CutSuffix(w, in[0]); ok && len(base) >= 2 && t.common[base+in[1]] {
+			return true
+		}
+	}
+	return false
 }
 
 // synonymsOf calls yield for each word that shares a sense with w, w in

@@ -85,6 +85,11 @@ func run(dir, out string) error {
 		return err
 	}
 	lines = append(lines, forms...)
+	common, err := readCommon(dir)
+	if err != nil {
+		return err
+	}
+	lines = append(lines, common...)
 	sort.Strings(lines)
 	lines = dedupe(lines)
 	var b strings.Builder
@@ -109,7 +114,8 @@ const header = `# English synonyms and derivations for soni's rules, generated b
 # scripts/wordnet-synonyms from WordNet 3.0 (Debian's wordnet-base); do not
 # edit. Each line is a synset's one-word lemmas, or a derivational link
 # ("+" first), each lemma with the rank of that sense among its senses, or
-# an irregular form of a verb and the verb ("=" first).
+# an irregular form of a verb and the verb ("=" first), or common words
+# ("!" first: lemmas with a sense seen in WordNet's tagged texts).
 #
 # WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.
 # Permission to use, copy, modify and distribute this software and database
@@ -260,6 +266,44 @@ func readForms(dir string) ([]string, error) {
 			continue
 		}
 		out = append(out, "= "+f[0]+" "+f[1])
+	}
+	return out, nil
+}
+
+// readCommon returns the common words of English, the one-word lemmas
+// with a sense seen in WordNet's tagged texts (a tagsense_cnt above 0),
+// sorted and a few to a line ("!" first): a word a reader may take for
+// a typo of another only when it is none of them.
+func readCommon(dir string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
+		path := filepath.Join(dir, "index."+pos)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read %q: %w (apt-get install wordnet-base)", path, err)
+		}
+		for line := range strings.Lines(string(data)) {
+			f := strings.Fields(line)
+			if strings.HasPrefix(line, " ") || len(f) < 4 || !letters(f[0]) {
+				continue
+			}
+			ptrs, err := strconv.Atoi(f[3])
+			if err != nil || len(f) < 6+ptrs {
+				return nil, fmt.Errorf("%s: bad line %q", path, strings.TrimSpace(line))
+			}
+			if tagged, _ := strconv.Atoi(f[5+ptrs]); tagged > 0 {
+				seen[f[0]] = true
+			}
+		}
+	}
+	words := make([]string, 0, len(seen))
+	for w := range seen {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	var out []string
+	for i := 0; i < len(words); i += 12 {
+		out = append(out, "! "+strings.Join(words[i:min(i+12, len(words))], " "))
 	}
 	return out, nil
 }

@@ -42,6 +42,9 @@ type lex struct {
 	// negated maps a negation of doing to the concept of the phrases
 	// that start with it ("wont load": a problem), opening.go.
 	negated map[string]string
+	// synonym marks the words (and stems) whose concept is a project
+	// word they are a synonym of (synonyms.go), not their own.
+	synonym map[string]bool
 }
 
 func newLex(extra map[string][]string) *lex {
@@ -138,9 +141,26 @@ func (l *lex) concepts(norm string, known *typoIndex) []string {
 	return c
 }
 
-// conceptsTypos is concepts, with the concepts read through a typo.
+// throughSynonym reports whether a word's concept is that of a project
+// word it is a synonym of.
+func (l *lex) throughSynonym(w string) bool {
+	if _, ok := l.words[w]; ok {
+		return l.synonym[w]
+	}
+	st := stem(w)
+	if _, ok := l.words[st]; ok {
+		return l.synonym[st]
+	}
+	return false
+}
+
+// conceptsTypos is concepts, with the concepts read through a typo or
+// only through a synonym, which weigh less than a word the project
+// writes ("sort" is a "class" in WordNet, not in "sort me out a hotel
+// room").
 func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string]bool) {
 	var typos map[string]bool
+	var direct, viaSynonym map[string]bool
 	words := strings.Fields(norm)
 	var out []string
 	used := make([]bool, len(words))
@@ -168,6 +188,17 @@ func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string
 			continue
 		}
 		c := l.concept(w)
+		if l.throughSynonym(w) {
+			if viaSynonym == nil {
+				viaSynonym = map[string]bool{}
+			}
+			viaSynonym[c] = true
+		} else {
+			if direct == nil {
+				direct = map[string]bool{}
+			}
+			direct[c] = true
+		}
 		if known != nil && !englishThesaurus().isCommonWord(w) {
 			if _, ok := known.words[c]; !ok {
 				if fixed, ok := known.typoFix(w); ok {
@@ -189,6 +220,14 @@ func (l *lex) conceptsTypos(norm string, known *typoIndex) ([]string, map[string
 			if !used[i] && l.concept(w) == c {
 				delete(typos, c)
 			}
+		}
+	}
+	for c := range viaSynonym {
+		if !direct[c] {
+			if typos == nil {
+				typos = map[string]bool{}
+			}
+			typos[c] = true
 		}
 	}
 	return out, typos

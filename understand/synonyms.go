@@ -48,7 +48,8 @@ type thesaurus struct {
 	forms map[string]string
 	// common are the common words of English (WordNet's lemmas seen in
 	// its tagged texts), which are never a typo of another word.
-	common map[string]bool
+	common      map[string]bool
+	commonStems map[string]bool
 }
 
 type member struct {
@@ -60,7 +61,7 @@ type member struct {
 var englishThesaurus = sync.OnceValue(func() *thesaurus { return parseThesaurus(wordnetEN) })
 
 func parseThesaurus(data string) *thesaurus {
-	t := &thesaurus{senses: map[string][]sense{}, forms: map[string]string{}, common: map[string]bool{}}
+	t := &thesaurus{senses: map[string][]sense{}, forms: map[string]string{}, common: map[string]bool{}, commonStems: map[string]bool{}}
 	for line := range strings.Lines(data) {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
@@ -69,6 +70,7 @@ func parseThesaurus(data string) *thesaurus {
 		if rest, ok := strings.CutPrefix(line, "! "); ok {
 			for w := range strings.FieldsSeq(rest) {
 				t.common[w] = true
+				t.commonStems[stem(w)] = true
 			}
 			continue
 		}
@@ -101,26 +103,11 @@ func parseThesaurus(data string) *thesaurus {
 	return t
 }
 
-// inflections are the endings WordNet's morphology takes off a word to
-// find its lemma, with what it puts back ("flies" is "fly", "booked"
-// "book", "loving" "love").
-var inflections = [][2]string{
-	{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"},
-	{"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}, {"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
-}
-
 // isCommonWord reports whether a normalized word is a common English
-// word, or a form of one: a word, not a typo.
+// word, or a form of one (its stem is a common word's): a word, not a
+// typo.
 func (t *thesaurus) isCommonWord(w string) bool {
-	if t.common[w] || t.common[t.forms[w]] {
-		return true
-	}
-	for _, in := range inflections {
-		if base, ok := strings.CutSuffix(w, in[0]); ok && len(base) >= 2 && t.common[base+in[1]] {
-			return true
-		}
-	}
-	return false
+	return t.common[w] || t.common[t.forms[w]] || t.commonStems[stem(w)]
 }
 
 // synonymsOf calls yield for each word that shares a sense with w, w in
@@ -177,16 +164,21 @@ func (l *lex) learnSynonyms(own map[string]bool) {
 			}
 		})
 	}
+	if l.synonym == nil {
+		l.synonym = map[string]bool{}
+	}
 	for w, b := range best {
 		if b.tie {
 			continue
 		}
 		if _, taken := l.words[w]; !taken {
 			l.words[w] = b.concept
+			l.synonym[w] = true
 		}
 		if st := stem(w); !ownStems[st] {
 			if _, taken := l.words[st]; !taken {
 				l.words[st] = b.concept
+				l.synonym[st] = true
 			}
 		}
 	}

@@ -184,3 +184,35 @@ flows:
 		}
 	}
 }
+
+// TestSynonymsAreTheSameEveryTime: the words read through WordNet, and
+// whether each is a synonym or a form of a project word, are the same
+// for the same project every time (determinism: no map order decides
+// which word a stem stands for).
+func TestSynonymsAreTheSameEveryTime(t *testing.T) {
+	t.Parallel()
+	res := compiler.Compile("../flows/travel", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	first := New(res.Program).mean.lex
+	for range 10 {
+		l := New(res.Program).mean.lex
+		require.Equal(t, first.words, l.words)
+		require.Equal(t, first.synonym, l.synonym)
+	}
+}
+
+// TestSynonymsKeepTheProjectsWords: a project's own word, and a common
+// word that is only the stem of a synonym ("name" of "naming"), are never
+// read through a synonym.
+func TestSynonymsKeepTheProjectsWords(t *testing.T) {
+	t.Parallel()
+	say := []*ir.Node{{ID: "s", Kind: ir.KindSay, Message: &ir.Template{Src: "ok"}}}
+	p := &ir.Program{IRVersion: ir.Version, Settings: ir.DefaultSettings(), Flows: []*ir.Flow{
+		{Name: "goodbye", Description: "say goodbye to the user", Triggers: []string{"goodbye"}, Nodes: say},
+		{Name: "schedule_appointment", Description: "schedule an appointment with the dealer", Triggers: []string{"schedule an appointment"}, Nodes: say},
+	}}
+	l := New(p).mean.lex
+	assert.False(t, l.throughSynonym("goodbye"), "the project's own word")
+	assert.False(t, l.throughSynonym("name"), "a common word of its own")
+	assert.NotEqual(t, l.concept("appointment"), l.concept("name"))
+}

@@ -26,7 +26,7 @@ var genericWords = map[string]bool{
 	"get": true, "give": true, "make": true, "have": true, "find": true, "look": true,
 	"go": true, "going": true, "ver": true, "mirar": true, "consultar": true, "saber": true,
 	"hacer": true, "tener": true, "dar": true, "buscar": true, "someone": true, "something": true,
-	"one": true, "their": true, "new": true, "many": true,
+	"one": true, "their": true, "new": true, "many": true, "another": true,
 }
 
 // extraGeneric are words that make no phrase specific: "tengo un
@@ -113,6 +113,9 @@ func (l *lex) isPhrase(text string) bool {
 func (l *lex) concept(w string) string {
 	if c, ok := l.words[w]; ok {
 		return c
+	}
+	if genericWords[w] {
+		return w // "another", not its stem "anoth": generic as written
 	}
 	st := stem(w)
 	if c, ok := l.words[st]; ok {

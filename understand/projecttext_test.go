@@ -76,7 +76,7 @@ func TestListingFlowByItsWordsForm(t *testing.T) {
 		{"show the list", nil, "show my journeys", "start_flow list_journeys", false},
 		{"which are booked", nil, "what journeys do I have?", "start_flow list_journeys", false},
 		{"change one", nil, "change my journey", "start_flow change_journey", true},
-		{"book a car", nil, "I'd like to book a car", "start_flow rent_car", false},
-		{"book a hotel", nil, "book a hotel", "start_flow find_hotel", false},
+		{"book a car", nil, "I'd like to book a car", "start_flow rent_car", true},
+		{"book a hotel", nil, "book a hotel", "start_flow find_hotel", true},
 	})
 }

@@ -2,6 +2,8 @@ package understand
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,7 +31,7 @@ var wordnetEN string
 // ones.
 const (
 	projectRank = 2
-	messageRank = 5
+	messageRank = 4
 )
 
 // sense is a lemma's membership of a synonym group, with the rank of
@@ -43,6 +45,9 @@ type sense struct {
 type thesaurus struct {
 	senses map[string][]sense
 	groups [][]member
+	// derived marks the groups that are a derivational link ("rent" and
+	// "rental"): one word's family, not two words.
+	derived []bool
 	// forms maps an irregular form of a verb to the verb ("lost" to
 	// "lose", "paid" to "pay"), which the stemmer does not know.
 	forms map[string]string
@@ -78,7 +83,7 @@ func parseThesaurus(data string) *thesaurus {
 			t.forms[f[1]] = f[2]
 			continue
 		}
-		line = strings.TrimPrefix(line, "+ ")
+		line, derived := strings.CutPrefix(line, "+ ")
 		var g []member
 		for _, f := range strings.Fields(line) {
 			dot := strings.LastIndexByte(f, '.')
@@ -96,6 +101,7 @@ func parseThesaurus(data string) *thesaurus {
 		}
 		id := int32(len(t.groups))
 		t.groups = append(t.groups, g)
+		t.derived = append(t.derived, derived)
 		for _, m := range g {
 			t.senses[m.word] = append(t.senses[m.word], sense{id, m.rank})
 		}
@@ -112,15 +118,16 @@ func (t *thesaurus) isCommonWord(w string) bool {
 
 // synonymsOf calls yield for each word that shares a sense with w, w in
 // a sense of rank at most wRank and the other word in one of rank at
-// most otherRank, with the sum of the two ranks.
-func (t *thesaurus) synonymsOf(w string, wRank, otherRank int8, yield func(other string, rank int)) {
+// most otherRank, with the sum of the two ranks, and whether the two are
+// one word's family (a derivational link) rather than synonyms.
+func (t *thesaurus) synonymsOf(w string, wRank, otherRank int8, yield func(other string, rank int, derived bool)) {
 	for _, s := range t.senses[w] {
 		if s.rank > wRank {
 			continue
 		}
 		for _, m := range t.groups[s.group] {
 			if m.word != w && m.rank <= otherRank {
-				yield(m.word, int(s.rank)+int(m.rank))
+				yield(m.word, int(s.rank)+int(m.rank), t.derived[s.group])
 			}
 		}
 	}
@@ -141,24 +148,29 @@ func (l *lex) learnSynonyms(own map[string]bool) {
 		concept string
 		rank    int
 		tie     bool
+		// family is true when every link to the concept is a
+		// derivation: the word is a form of the project's, and weighs
+		// as much.
+		family bool
 	}
 	best := map[string]*choice{}
-	for w := range own {
+	for _, w := range slices.Sorted(maps.Keys(own)) {
 		if stopWords[w] || genericWords[w] {
 			continue
 		}
 		c := l.concept(w)
-		t.synonymsOf(w, projectRank, messageRank, func(other string, rank int) {
-			if own[other] || ownStems[stem(other)] || stopWords[other] || genericWords[other] || extraGeneric[other] {
+		t.synonymsOf(w, projectRank, messageRank, func(other string, rank int, derived bool) {
+			if own[other] || ownStems[stem(other)] || ownStems[other] || stopWords[other] || genericWords[other] || extraGeneric[other] {
 				return
 			}
 			switch b := best[other]; {
 			case b == nil:
-				best[other] = &choice{concept: c, rank: rank}
+				best[other] = &choice{concept: c, rank: rank, family: derived}
 			case b.concept == c:
 				b.rank = min(b.rank, rank)
+				b.family = b.family && derived
 			case rank < b.rank:
-				*b = choice{concept: c, rank: rank}
+				*b = choice{concept: c, rank: rank, family: derived}
 			case rank == b.rank:
 				b.tie = true
 			}
@@ -167,18 +179,27 @@ func (l *lex) learnSynonyms(own map[string]bool) {
 	if l.synonym == nil {
 		l.synonym = map[string]bool{}
 	}
-	for w, b := range best {
-		if b.tie {
-			continue
+	// The words first, then their stems, in order: a word is read as
+	// itself before as another word's stem, and the same project gives
+	// the same reading every time.
+	words := slices.Sorted(maps.Keys(best))
+	for _, w := range words {
+		if b := best[w]; !b.tie {
+			if _, taken := l.words[w]; !taken {
+				l.words[w] = b.concept
+				l.synonym[w] = !b.family
+			}
 		}
-		if _, taken := l.words[w]; !taken {
-			l.words[w] = b.concept
-			l.synonym[w] = true
-		}
-		if st := stem(w); !ownStems[st] {
-			if _, taken := l.words[st]; !taken {
-				l.words[st] = b.concept
-				l.synonym[st] = true
+	}
+	for _, w := range words {
+		if b := best[w]; !b.tie {
+			// A stem that is a word of its own ("name" of "naming") is
+			// that word, not the synonym's form.
+			if st := stem(w); !ownStems[st] && (st == w || !t.common[st]) {
+				if _, taken := l.words[st]; !taken {
+					l.words[st] = b.concept
+					l.synonym[st] = !b.family
+				}
 			}
 		}
 	}

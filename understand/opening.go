@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -17,7 +18,7 @@ import (
 // phrases of that form mean ("won't load", "doesn't work": a problem).
 
 // doingNegations are the words that negate a verb of doing, normalized.
-var doingNegations = wordSet("wont", "doesnt", "dont", "didnt", "cant", "cannot", "couldnt", "isnt", "not", "never", "no")
+var doingNegations = lexdata.Set("doing_negations")
 
 // negatedLeads maps each word of doingNegations to the concept of the
 // lexicon's phrases that start with it ("wont load", "wont work", "wont

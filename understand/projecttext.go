@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 )
 
@@ -39,12 +40,12 @@ func namedConcepts(l *lex, f *ir.Flow) map[string]bool {
 // instructionRE is a description written to a model, not about what the
 // flow does for a user.
 var instructionRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:trigger this|this flow is (?:called|triggered|used|started)|use this (?:flow )?when|call this|do not|dont|always|never|only (?:trigger|use|call))\b`)
+	return lexdata.Pattern("instruction_patterns")
 })
 
 // variantSuffixes make a noun or an adjective of a word: "rental" of
 // "rent", "payment" of "pay", "reservation" of "reserve".
-var variantSuffixes = []string{"ation", "ment", "al"}
+var variantSuffixes = lexdata.Get("variant_suffixes")
 
 // wordVariants are the concepts of the words a text's words are made
 // from by a suffix (variantSuffixes), when the lexicon or the stemmer

@@ -57,14 +57,6 @@ var carriers = map[role][][]string{
 // common otherwise.
 var capitalOnly = lexdata.Set("capital_only")
 
-func wordSet(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
 // slotRole reads a free-text slot's role from its name, description and
 // question. The first role with a cue wins, in the order of roleCues.
 func slotRole(name string, def *ir.Slot, question string) role {

@@ -50,7 +50,9 @@ func lexCond(s string) ([]ctok, error) {
 			j := i + 1
 			var b strings.Builder
 			for ; j < len(rs) && rs[j] != c; j++ {
-				if rs[j] == '\\' && j+1 < len(rs) {
+				// A backslash escapes the quote; before anything else it
+				// is the text's own, such as a pattern's \d.
+				if rs[j] == '\\' && j+1 < len(rs) && rs[j+1] == c {
 					j++
 				}
 				b.WriteRune(rs[j])

@@ -38,6 +38,10 @@ func TestTranslateCond(t *testing.T) {
 		{in: `slots.list`, want: `len(slots.list ?? []) > 0`},
 		{in: `not slots.list`, want: `not (len(slots.list ?? []) > 0)`},
 		{in: `slots.name matches "^A"`, want: `(slots.name ?? "") matches "^A"`},
+		// A pattern's backslashes are the regular expression's: \d stays
+		// a digit; only a backslash before the quote is the string's.
+		{in: `slots.d matches "^\d{2}\/\d{4}$"`, want: `(slots.d ?? "") matches "^\\d{2}\\/\\d{4}$"`},
+		{in: `slots.name == "say \"hi\""`, want: `slots.name == "say \"hi\""`},
 		{in: `slots.n < 1`, value: "n", want: "value < 1"},
 		{in: `slots.n < slots.other`, value: "n", want: "value < slots.other", slots: []string{"other"}},
 		{in: `TRUE`, want: "true"},

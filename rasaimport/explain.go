@@ -205,6 +205,9 @@ func Explain(items []Item, f Facts) []Item {
 		}
 		if c.About == aboutUnderstanding && f.Misread {
 			best = 7
+			if len(f.FailedActions) > 0 {
+				best = 4 // an action that failed tells more
+			}
 		}
 		hit(c.Actions, f.FailedActions, 6)
 		if c.About == aboutActions && len(f.FailedActions) > 0 && best < 5 {

@@ -103,3 +103,22 @@ func TestExplainResetOnlyWhereTheFlowEnded(t *testing.T) {
 		assert.NotEqual(t, reset.N, it.N, "the flow did not end in the turn")
 	}
 }
+
+// TestExplainAFailedActionBeforeTheModel: when an action failed in a turn
+// the understanding may also have misread, the action's items come first.
+func TestExplainAFailedActionBeforeTheModel(t *testing.T) {
+	items := []Item{
+		{N: 1, Status: StatusApproximated, Concerns: &Concerns{About: aboutUnderstanding}},
+		{N: 2, Status: StatusApproximated, Concerns: &Concerns{About: aboutActions}},
+	}
+	var ns []int
+	for _, it := range Explain(items, Facts{Misread: true, FailedActions: []string{"fetch"}}) {
+		ns = append(ns, it.N)
+	}
+	assert.Equal(t, []int{2, 1}, ns)
+	ns = nil
+	for _, it := range Explain(items, Facts{Misread: true}) {
+		ns = append(ns, it.N)
+	}
+	assert.Equal(t, []int{1}, ns)
+}

@@ -60,7 +60,11 @@ func failureFacts(f *convtest.Failure) rasaimport.Facts {
 		}
 	}
 	onlyPatterns := true
+	startedFlow := false
 	for _, e := range f.Events {
+		if e.Type == vm.EventFlowStarted && !strings.HasPrefix(e.Flow, "pattern_") {
+			startedFlow = true
+		}
 		add(&fa.Flows, e.Flow)
 		if e.Flow != "" && !strings.HasPrefix(e.Flow, "pattern_") {
 			onlyPatterns = false
@@ -98,7 +102,10 @@ func failureFacts(f *convtest.Failure) rasaimport.Facts {
 		}
 		// A flow not started, or a slot given another value than the
 		// test expects, is most often the message read another way.
-		if strings.Contains(p, "was not started") || strings.Contains(p, "was not set to") {
+		// So is a slot the message should have filled in the flow it
+		// started.
+		if strings.Contains(p, "was not started") || strings.Contains(p, "was not set to") ||
+			startedFlow && strings.Contains(p, "was not set during the turn") {
 			fa.Misread = true
 		}
 	}

@@ -29,6 +29,12 @@ func TestFailureFacts(t *testing.T) {
 			rasaimport.Facts{Flows: []string{"check_balance"}, Checked: []string{"car_research"}, Misread: true}},
 		"the whole message in a slot": {convtest.Failure{User: "not the former", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "add_contact", Slot: "handle", New: "not the former"}}},
 			rasaimport.Facts{Flows: []string{"add_contact"}, Slots: []string{"handle"}, Misread: true}},
+		"a slot the message should have filled in the flow it started": {convtest.Failure{User: "send Steven 50", Problems: []string{`slot_was_set: slot "recipient" was not set during the turn`},
+			Events: []vm.Event{{Type: vm.EventFlowStarted, Flow: "transfer_money"}}},
+			rasaimport.Facts{Flows: []string{"transfer_money"}, Checked: []string{"recipient"}, Misread: true}},
+		"a slot not reset at a flow's end": {convtest.Failure{User: "yes", Problems: []string{`slot_was_set: slot "income" was not set during the turn`},
+			Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "verify", Slot: "ok", New: true}, {Type: vm.EventFlowCompleted, Flow: "verify"}}},
+			rasaimport.Facts{Flows: []string{"verify"}, Slots: []string{"ok"}, Checked: []string{"income"}, Ended: []string{"verify"}}},
 		"a one-word answer in a slot": {convtest.Failure{User: "Ana", Events: []vm.Event{{Type: vm.EventSlotSet, Flow: "greet", Slot: "name", New: "Ana"}}},
 			rasaimport.Facts{Flows: []string{"greet"}, Slots: []string{"name"}}},
 	} {

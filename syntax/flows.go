@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
@@ -458,6 +459,9 @@ type flowDecoder struct {
 // beside the file, which holds what could be read. The schema is not
 // checked: the compiler does that.
 func DecodeFlows(name string, src []byte) (*File, error) {
+	if !utf8.Valid(src) {
+		return nil, fmt.Errorf("%s: the file is not UTF-8 text", name)
+	}
 	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		var yerr yaml.Error
@@ -688,7 +692,11 @@ func (d *flowDecoder) action(e Entry) *Action {
 		case "description":
 			a.Description = d.Str(f.Value, f.Key.Path)
 		case "inputs":
-			for i, it := range d.ItemsAt(f.Value, f.Key.Path) {
+			items := d.ItemsAt(f.Value, f.Key.Path)
+			if items != nil && a.Inputs == nil {
+				a.Inputs = []Str{}
+			}
+			for i, it := range items {
 				p := Index(f.Key.Path, i)
 				if s := d.Str(it, p); s.Set {
 					a.Inputs = append(a.Inputs, s)

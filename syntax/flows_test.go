@@ -100,6 +100,7 @@ func TestDecodeFlowsErrors(t *testing.T) {
 		{"version", "version: \"2.0\"\n", `unsupported version "2.0"`},
 		{"alias bomb", bomb(), "this looks like an alias bomb"},
 		{"deep nesting", "flows: " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\n", "nesting is deeper than 100 levels"},
+		{"not UTF-8", "flows: \xff\n", "not UTF-8 text"},
 		{"unknown alias", "flows: *nothing\n", `alias "nothing" refers to no anchor`},
 	}
 	for _, tt := range tests {

@@ -522,7 +522,7 @@ func (d *flowDecoder) decodeFile(body ast.Node) {
 			for _, s := range d.Entries(e.Value, "settings") {
 				v, _ := d.Scalar(s.Value)
 				if _, ok := d.Scalar(s.Value); !ok {
-					v = d.Generic(s.Value)
+					v = d.GenericAt(s.Value, s.Key.Path)
 				}
 				st := &Setting{Key: s.Key, Value: v, Pos: s.Key.Pos}
 				if _, isStr := v.(string); isStr {
@@ -667,7 +667,7 @@ func (d *flowDecoder) slot(n ast.Node, name Str, path string) *Slot {
 		case "invalid_message":
 			s.Invalid, s.InvalidResp = d.message(e)
 		case "initial":
-			s.Initial = d.Generic(e.Value)
+			s.Initial = d.GenericAt(e.Value, e.Key.Path)
 			s.HasInitial = true
 			s.InitialPos = d.Pos(e.Value)
 		default:
@@ -984,7 +984,7 @@ func (d *flowDecoder) assign(e Entry) *Assign {
 		}
 		if a.Kind == "" {
 			a.Kind = ir.AssignLiteral
-			a.Value = d.Generic(e.Value)
+			a.Value = d.GenericAt(e.Value, e.Key.Path)
 			if len(ents) == 1 && IsExprTypo(ents[0].Key.V) {
 				k := ents[0].Key
 				dg := d.Diags.Add(k.Pos, diag.CodeUnknownKey, k.Path, "unknown key %q in an {expr: ...} value", k.V)
@@ -996,7 +996,7 @@ func (d *flowDecoder) assign(e Entry) *Assign {
 	v, ok := d.Scalar(e.Value)
 	if !ok {
 		a.Kind = ir.AssignLiteral
-		a.Value = d.Generic(e.Value)
+		a.Value = d.GenericAt(e.Value, e.Key.Path)
 		return a
 	}
 	switch x := v.(type) {
@@ -1055,7 +1055,7 @@ func (d *flowDecoder) response(e Entry) *Response {
 			case "channel":
 				v.Channel = d.Str(f.Value, f.Key.Path)
 			case "custom":
-				v.Custom = d.Generic(f.Value)
+				v.Custom = d.GenericAt(f.Value, f.Key.Path)
 			case "condition":
 				var sc *SlotCond
 				d.eachMapping(f, func(pos Pos) {
@@ -1068,7 +1068,7 @@ func (d *flowDecoder) response(e Entry) *Response {
 					case "name":
 						sc.Name = d.Str(g.Value, g.Key.Path)
 					case "value":
-						sc.Value = d.Generic(g.Value)
+						sc.Value = d.GenericAt(g.Value, g.Key.Path)
 					}
 				})
 			case "buttons":
@@ -1175,7 +1175,7 @@ func (f *File) Attach(byPath map[string]*Comment, foot []string) {
 
 // field reads an entry the model has no field for.
 func (d *flowDecoder) field(e Entry) Field {
-	return Field{Key: e.Key, Value: d.Generic(e.Value)}
+	return Field{Key: e.Key, Value: d.GenericAt(e.Value, e.Key.Path)}
 }
 
 // oneLine reports whether n is a mapping written on one line, {a: 1, b: 2}.

@@ -25,7 +25,8 @@ func Encode(f *File) ([]byte, error) {
 	if len(f.Settings) > 0 {
 		m := &Map{}
 		for _, s := range f.Settings {
-			newCmt(s.Comments).own(m, s.Key.V, encodeValue(s.Value))
+			n := newCmt(s.Comments)
+			n.own(m, s.Key.V, encodeValueAt(s.Value, n, ""))
 		}
 		top.put(doc, "settings", "settings", m)
 	}
@@ -220,31 +221,46 @@ func (n *cmt) list(m *Map, rel, key string, ss []Str, flow bool) {
 // extra adds the keys the model has no field for.
 func (n *cmt) extra(m *Map, rel string, fs []Field) {
 	for _, f := range fs {
-		n.put(m, Join(rel, f.Key.V), f.Key.V, encodeValue(f.Value))
+		p := Join(rel, f.Key.V)
+		n.put(m, p, f.Key.V, encodeValueAt(f.Value, n, p))
 	}
 }
 
 // encodeValue converts generic data to the writer tree, mappings in key
 // order.
-func encodeValue(v any) any {
+func encodeValue(v any) any { return encodeValueAt(v, nil, "") }
+
+// encodeValueAt is encodeValue for the value at rel of a node, with the
+// comments n holds inside it (n nil for none).
+func encodeValueAt(v any, n *cmt, rel string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		m := &Map{}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			m.Add(k, encodeValue(x[k]))
+			p := Join(rel, k)
+			val := encodeValueAt(x[k], n, p)
+			if n == nil {
+				m.Add(k, val)
+			} else {
+				n.put(m, p, k, val)
+			}
 		}
 		return m
 	case []any:
 		s := &Seq{Flow: true}
-		for _, it := range x {
-			v := encodeValue(it)
+		for i, it := range x {
+			v := encodeValueAt(it, n, Index(rel, i))
 			if _, ok := v.(*Map); ok {
 				s.Flow = false
 			}
 			if _, ok := v.(*Seq); ok {
 				s.Flow = false
 			}
-			s.Add(v)
+			if n == nil {
+				s.Add(v)
+			} else {
+				n.item(s, Index(rel, i), v)
+			}
 		}
 		return s
 	}
@@ -288,7 +304,7 @@ func encodeSlot(s *Slot, n *cmt, named bool) *Map {
 		n.put(m, "max_items", "max_items", s.MaxItems.V)
 	}
 	if s.HasInitial {
-		n.put(m, "initial", "initial", encodeValue(s.Initial))
+		n.put(m, "initial", "initial", encodeValueAt(s.Initial, n, "initial"))
 	}
 	n.extra(m, "", s.Extra)
 	return m
@@ -364,7 +380,7 @@ func encodeResponse(r *Response) *Seq {
 			n.put(m, "buttons", "buttons", bs)
 		}
 		if v.Custom != nil {
-			n.put(m, "custom", "custom", encodeValue(v.Custom))
+			n.put(m, "custom", "custom", encodeValueAt(v.Custom, n, "custom"))
 		}
 		if len(v.Translation) > 0 {
 			tm := &Map{}

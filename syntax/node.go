@@ -298,6 +298,11 @@ func (r *Reader) Pos(n ast.Node) Pos { return yamlpos.NodePos(r.File, n) }
 // reporting duplicate keys with both positions. It returns nil for a node
 // that is not a mapping.
 func (r *Reader) Entries(n ast.Node, path string) []Entry {
+	return r.entries(n, path, true)
+}
+
+// entries is Entries; mark says whether to record where the keys start.
+func (r *Reader) entries(n ast.Node, path string, mark bool) []Entry {
 	m, ok := r.Unwrap(n).(*ast.MappingNode)
 	if !ok {
 		return nil
@@ -310,10 +315,10 @@ func (r *Reader) Entries(n ast.Node, path string) []Entry {
 			v := r.Unwrap(mv.Value)
 			if seq, ok := v.(*ast.SequenceNode); ok {
 				for _, item := range seq.Values {
-					merged = append(merged, r.Entries(item, path)...)
+					merged = append(merged, r.entries(item, path, mark)...)
 				}
 			} else {
-				merged = append(merged, r.Entries(v, path)...)
+				merged = append(merged, r.entries(v, path, mark)...)
 			}
 			continue
 		}
@@ -324,7 +329,7 @@ func (r *Reader) Entries(n ast.Node, path string) []Entry {
 			continue
 		}
 		seen[k.V] = k.Pos
-		if !m.IsFlowStyle && !viaAlias(n) {
+		if mark && !m.IsFlowStyle && !viaAlias(n) {
 			r.mark(r.Pos(mv.Key), k.Path)
 		}
 		_, isBool := r.Unwrap(mv.Key).(*ast.BoolNode)
@@ -638,20 +643,32 @@ func (r *Reader) StrList(n ast.Node, path string) []Str {
 
 // Generic converts any node to Go data: the scalars of Scalar,
 // []any and map[string]any.
-func (r *Reader) Generic(n ast.Node) any {
+func (r *Reader) Generic(n ast.Node) any { return r.generic(n, "", false) }
+
+// GenericAt is Generic for the value at path, recording where its keys
+// and block list items start (for comments).
+func (r *Reader) GenericAt(n ast.Node, path string) any { return r.generic(n, path, true) }
+
+func (r *Reader) generic(n ast.Node, path string, mark bool) any {
 	if v, ok := r.Scalar(n); ok {
 		return v
 	}
-	if items := r.Items(n); items != nil {
+	var items []ast.Node
+	if mark {
+		items = r.ItemsAt(n, path)
+	} else {
+		items = r.Items(n)
+	}
+	if items != nil {
 		out := make([]any, len(items))
 		for i, it := range items {
-			out[i] = r.Generic(it)
+			out[i] = r.generic(it, Index(path, i), mark)
 		}
 		return out
 	}
 	m := map[string]any{}
-	for _, e := range r.Entries(n, "") {
-		m[e.Key.V] = r.Generic(e.Value)
+	for _, e := range r.entries(n, path, mark) {
+		m[e.Key.V] = r.generic(e.Value, e.Key.Path, mark)
 	}
 	return m
 }

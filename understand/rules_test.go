@@ -18,7 +18,7 @@ import (
 // earlier messages reach.
 type ruleCase struct {
 	rule    string
-	project string // an example project, "talk" (talkFlowsYAML) or "greet" (greetYAML)
+	project string // an example project, "talk" (talkFlowsYAML), "greet" (greetYAML) or "buttons" (buttonsYAML)
 	before  []string
 	msg     string
 	want    string // the commands, as describeCmds writes them
@@ -35,6 +35,7 @@ var ruleCases = []ruleCase{
 	{"negated_wish", "travel", []string{"book a flight", "Madrid"}, "I don't want to book a flight anymore", "cancel_flow"},
 	{"cancel_then_start", "banking", []string{"send money"}, "stop that, I want to check my balance", "cancel_flow; start_flow check_balance"},
 	{"yes_no", "banking", []string{"I lost my card", "4821", "yes"}, "no", "set_slot wants_replacement=false"},
+	{"button_title", "buttons", []string{"restart my device"}, "finished", "set_slot restarted=true"},
 	{"talk_flow", "talk", nil, "hi", "start_flow welcome"},
 	{"small_talk", "banking", nil, "thanks!", "chitchat (thanks)"},
 	{"cancel_top_flow", "travel", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow"},
@@ -50,6 +51,7 @@ var ruleCases = []ruleCase{
 	{"unit_values", "travel", []string{"book a hotel"}, "2 nights in Berlin", "set_slot city=Berlin; set_slot nights=2"},
 	{"date_range", "travel", []string{"book a hotel", "Valencia"}, "from may 14th to the 17th", "set_slot check_in=2027-05-14; set_slot nights=3"},
 	{"answer", "banking", []string{"send money"}, "Ana", "set_slot recipient=Ana"},
+	{"button_words", "buttons", []string{"restart my device"}, "something went a bit wrong", "set_slot restarted=false"},
 	{"meaning", "travel", nil, "I need to fly to Paris next friday", "start_flow book_flight destination=Paris departure_date=2027-03-19"},
 	{"invalid_answer", "banking", []string{"send money", "Ana"}, "lots", "set_slot amount=lots"},
 	{"fallback", "travel", nil, "rent me a car", "fallback"},
@@ -76,7 +78,10 @@ func ruleReaders(t *testing.T) map[string]func(before []string, msg string) (Rea
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	greet := compiler.CompileSource("greet.yaml", []byte(greetYAML), compiler.Options{})
 	require.NotNil(t, greet.Program, "%v", greet.Diags)
+	buttons := compiler.CompileSource("buttons.yaml", []byte(buttonsYAML), compiler.Options{})
+	require.NotNil(t, buttons.Program, "%v", buttons.Diags)
 	return map[string]func(before []string, msg string) (Reading, vm.View){
+		"buttons": reader(t, buttons.Program),
 		"greet":   reader(t, greet.Program),
 		"banking": example(t, "banking"),
 		"travel":  example(t, "travel"),
@@ -114,7 +119,7 @@ func TestRuleNamedInTrace(t *testing.T) {
 		require.NotNil(t, res.Program, "%v", res.Diags)
 		progs[name] = res.Program
 	}
-	for name, src := range map[string]string{"talk": talkFlowsYAML, "greet": greetYAML} {
+	for name, src := range map[string]string{"talk": talkFlowsYAML, "greet": greetYAML, "buttons": buttonsYAML} {
 		res := compiler.CompileSource(name+".yaml", []byte(src), compiler.Options{})
 		require.NotNil(t, res.Program, "%v", res.Diags)
 		progs[name] = res.Program

@@ -27,6 +27,8 @@
 //     and starts it ("stop that, I want to see my transfers").
 //   - yes_no: a yes or no word answers a pending yes/no question, before
 //     small talk.
+//   - button_title: the title of a button of the pending question, typed,
+//     answers as its payload does.
 //   - talk_flow: small talk the project's own greeting, goodbye or help flow
 //     answers starts that flow.
 //   - small_talk: small talk, a request for help or for a person, unless the
@@ -56,6 +58,9 @@
 //     the 17th") set the asked slot and the flow's end date or count of
 //     nights.
 //   - answer: the message answers the pending question.
+//   - button_words: a short message that names words of one button of the
+//     pending question only answers as that button's payload does ("I'm
+//     having a problem" for "Facing a problem").
 //   - meaning: the message's words mean one flow, which starts, or several,
 //     which are offered (clarify).
 //   - invalid_answer: the message as given, for the pending question, which

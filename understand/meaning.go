@@ -524,15 +524,6 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 			}
 		}
 		fm.named = namedConcepts(l, f)
-		// The usual variants of its words ("rental" is "rent",
-		// "payment" is "pay", "reservation" is "reserve") say what it
-		// is about too.
-		for _, c := range wordVariants(l, about) {
-			fm.core[c] = true
-			if !fm.trigger[c] {
-				fm.about[c] = true
-			}
-		}
 		for _, w := range strings.Fields(about) {
 			fm.stems[stem(w)] = true
 			fm.forms[w] = true

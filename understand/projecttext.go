@@ -12,8 +12,8 @@ import (
 
 // Openings from the project's own text (docs/understanding.md, "Flows by
 // meaning, not by phrase"): the words a flow's name and description
-// share say what it is about, and the usual variants of its words
-// ("rental" of "rent") are its words too.
+// share say what it is about, and the forms WordNet derives from its
+// words ("rent" of "rental", synonyms.go) are its words too.
 
 // namedConcepts are the concepts a flow's name and description share,
 // generic verbs aside. A description that reads as an instruction to a
@@ -42,30 +42,6 @@ func namedConcepts(l *lex, f *ir.Flow) map[string]bool {
 var instructionRE = sync.OnceValue(func() *regexp.Regexp {
 	return lexdata.Pattern("instruction_patterns")
 })
-
-// variantSuffixes make a noun or an adjective of a word: "rental" of
-// "rent", "payment" of "pay", "reservation" of "reserve".
-var variantSuffixes = lexdata.Get("variant_suffixes")
-
-// wordVariants are the concepts of the words a text's words are made
-// from by a suffix (variantSuffixes), when the lexicon or the stemmer
-// knows the shorter word as another concept.
-func wordVariants(l *lex, norm string) []string {
-	var out []string
-	for _, w := range strings.Fields(norm) {
-		for _, suf := range variantSuffixes {
-			base := strings.TrimSuffix(w, suf)
-			if base == w || len(base) < 3 || stopWords[base] {
-				continue
-			}
-			if c := l.concept(base); c != l.concept(w) {
-				out = append(out, c)
-			}
-			break
-		}
-	}
-	return out
-}
 
 // projectWords are the normalized words of a project's own text that
 // say what its flows are about: the flows' names, descriptions and

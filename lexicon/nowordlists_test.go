@@ -32,12 +32,6 @@ var notLanguage = map[string][]string{
 	"structured.go": {"kind, flow, flows, slot, value"},
 }
 
-// notYetMoved are files of languageDirs whose word lists have not moved
-// yet (issue 27): each leaves this list when its lists move.
-var notYetMoved = map[string]bool{
-	"../understand/meaning.go": true,
-}
-
 // wordLike is a string a word list would hold: lower-case letters, with
 // spaces, apostrophes or hyphens between them.
 var wordLike = regexp.MustCompile(`^\p{Ll}[\p{Ll}' -]*$`)
@@ -56,7 +50,7 @@ func TestNoWordListsInCode(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)
 		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") || notYetMoved[filepath.ToSlash(f)] {
+			if strings.HasSuffix(f, "_test.go") {
 				continue
 			}
 			found = append(found, wordLists(t, f)...)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
+	lexdata "github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/values"
 	"github.com/soni-dev/soni/vm"
 )
@@ -21,17 +22,11 @@ import (
 
 // genericWords say little about which flow a message is for: they weigh
 // a third of a word that does.
-var genericWords = map[string]bool{
-	"check": true, "show": true, "see": true, "view": true, "tell": true, "know": true,
-	"get": true, "give": true, "make": true, "have": true, "find": true, "look": true,
-	"go": true, "going": true, "ver": true, "mirar": true, "consultar": true, "saber": true,
-	"hacer": true, "tener": true, "dar": true, "buscar": true, "someone": true, "something": true,
-	"one": true, "their": true, "new": true, "many": true, "another": true,
-}
+var genericWords = lexdata.Set("generic_words")
 
 // extraGeneric are words that make no phrase specific: "tengo un
 // problema" is about a problem alone.
-var extraGeneric = map[string]bool{"tengo": true, "hay": true, "got": true, "thing": true}
+var extraGeneric = lexdata.Set("extra_generic")
 
 // lex maps words (normalized, and stemmed) to their concept: the key of
 // their group in the project's lexicon, the project's word they are a

@@ -299,7 +299,7 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 		return "", false
 	}
 	var words []string
-	for _, t := range toks[i:] {
+	for _, t := range withoutHedge(toks[i:]) {
 		if polite[t.norm] || t.norm == "please" {
 			break
 		}

@@ -937,6 +937,13 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		}
 	}
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
+		// "my claim number is 77120": the slot's own name before its
+		// value (selfnamed.go).
+		if val, ok := selfNamedAnswer(p.Slot, head); ok {
+			if x, err := conv.Convert(def, val); err == nil {
+				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
+			}
+		}
 		// "to Maria", "it's under John Carter", "from Manchester".
 		ro := roleNone
 		if fr := r.byName[p.Flow]; fr != nil {

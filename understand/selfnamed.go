@@ -1,0 +1,67 @@
+package understand
+
+import (
+	"strings"
+
+	lexdata "github.com/soni-dev/soni/lexicon"
+)
+
+// Answers that name the slot they answer (docs/understanding.md, "Free
+// text without carrier words"): "my claim number is 77120" at the claim
+// number question is 77120, and "it's 90311 I think" is 90311. The
+// slot's own name says where the value starts, and a hedge after it
+// ("I think") is no part of it.
+
+// answerHedges end an answer without being part of its value.
+var answerHedges = lexdata.Phrases("answer_hedges")
+
+// selfNamedAnswer reads "[my|the] SLOT NAME is VALUE": the words of the
+// slot's name, in order (each by its stem), after an optional article
+// and before a link word, then one to four words of value.
+func selfNamedAnswer(slot, head string) (string, bool) {
+	name := strings.Fields(strings.ReplaceAll(strings.ToLower(slot), "_", " "))
+	toks := tokens(head)
+	i := 0
+	for _, a := range namedArticles {
+		if len(a) < len(toks) && tokensAre(toks, a) {
+			i = len(a)
+			break
+		}
+	}
+	for _, w := range name {
+		if i >= len(toks) || stem(toks[i].norm) != stem(w) {
+			return "", false
+		}
+		i++
+	}
+	linked := false
+	for _, l := range namedLinks {
+		if i+len(l) < len(toks) && tokensAre(toks[i:], l) {
+			i += len(l)
+			linked = true
+			break
+		}
+	}
+	if !linked {
+		return "", false
+	}
+	value := withoutHedge(toks[i:])
+	if len(value) == 0 || len(value) > 4 {
+		return "", false
+	}
+	words := make([]string, len(value))
+	for k, t := range value {
+		words[k] = t.text
+	}
+	return strings.Join(words, " "), true
+}
+
+// withoutHedge drops a hedge that ends an answer ("90311 I think").
+func withoutHedge(toks []token) []token {
+	for _, h := range answerHedges {
+		if len(h) < len(toks) && tokensAre(toks[len(toks)-len(h):], h) {
+			return toks[:len(toks)-len(h)]
+		}
+	}
+	return toks
+}

@@ -1,0 +1,33 @@
+package understand
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/compiler"
+)
+
+// TestSelfNamedAnswers: at a free-text question, an answer that names
+// the slot before its value keeps only the value, and a hedge after a
+// value is no part of it; a sentence that does not name the slot stays
+// the answer.
+func TestSelfNamedAnswers(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("parcel.yaml", []byte(`version: "1.0"
+flows:
+  track_parcel:
+    description: track a parcel
+    trigger: {intents: ["track my parcel"]}
+    slots: [{name: tracking_code, type: text}]
+    steps:
+      - {step: ask, type: collect, slot: tracking_code, message: "What is the tracking code?"}
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"the slot named", []string{"track my parcel"}, "my tracking code is ZX-4471", "set_slot tracking_code=ZX-4471", false},
+		{"the slot named with the", []string{"track my parcel"}, "the tracking code is 88120", "set_slot tracking_code=88120", false},
+		{"a hedge after the value", []string{"track my parcel"}, "it's 90311 I think", "set_slot tracking_code=90311", false},
+		{"no name, no lead-in", []string{"track my parcel"}, "somewhere in my email", "set_slot tracking_code=somewhere in my email", false},
+	})
+}

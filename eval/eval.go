@@ -158,6 +158,10 @@ type Confusion struct {
 // answers with its labelled commands.
 type Hooks struct {
 	BeforeCase func(c Case, want []vm.Command)
+	// BeforeCaseIn is BeforeCase with the case's index and the
+	// conversation it is read in (the noisy oracle writes slot names
+	// for the flow in question).
+	BeforeCaseIn func(i int, c Case, want []vm.Command, v vm.View)
 }
 
 // Load reads an eval file and compiles its project.
@@ -265,6 +269,9 @@ func RunWith(ctx context.Context, path string, f *File, prog *ir.Program, dir st
 		v.Answered = func(a vm.Understanding) { answered = &a }
 		if hooks.BeforeCase != nil {
 			hooks.BeforeCase(c, want)
+		}
+		if hooks.BeforeCaseIn != nil {
+			hooks.BeforeCaseIn(i, c, want, v)
 		}
 		got, err := u.Understand(ctx, c.Message, v)
 		if err != nil {

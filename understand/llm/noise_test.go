@@ -77,6 +77,11 @@ func TestSmallModelNoise(t *testing.T) {
 		{"a slot name closest to one slot of the flow", asking, "set slot transfer_amount 50", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "amount", Value: 50.0}}, `slot "transfer_amount" repaired, the one slot of flow "transfer_funds" that close, to "amount"`},
 		{"a misspelt slot name", asking, "set slot recipent Ana", []vm.Command{{Kind: vm.CmdSetSlot, Slot: "recipient", Value: "Ana"}}, `repaired, the one slot of flow "transfer_funds" that close, to "recipient"`},
 		{"a slot name close to one slot of the flow it starts", idle, "start flow transfer_funds\nset slot recipientName Bob", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "recipient", Value: "Bob"})}, `"recipientName" repaired`},
+		// The noisy oracle (issue 27): a slot name in words, its value
+		// after it; a value with its currency, a date in words.
+		{"a slot name in words", confirming, "set slot account type savings", []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "account_type", Value: "savings"}}, `slot "account_type" written in words, value "savings"`},
+		{"a slot name in words and in another case", idle, "start flow Transfer Funds\nset slot Account Type “checking”\nset slot amount 50 euros", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "account_type", Value: "checking"}, vm.SlotValue{Slot: "amount", Value: 50.0})}, `written in words`},
+		{"words that name no slot", asking, "set slot weather is sunny", []vm.Command{{Kind: vm.CmdFallback}}, `slot "weather" is not one flow "transfer_funds" can see`},
 		{"a slot name close to no slot", asking, "set slot weather sunny", []vm.Command{{Kind: vm.CmdFallback}}, `slot "weather" is not one flow "transfer_funds" can see`},
 	}
 	for _, tt := range tests {

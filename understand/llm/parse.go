@@ -43,81 +43,125 @@ var (
 func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 	for i, line := range strings.Split(answer, "\n") {
 		n := i + 1
-		l := strings.TrimSpace(line)
-		l = strings.Trim(l, "`")
-		l = bulletRE().ReplaceAllString(l, "")
-		l = stripComment(l)
-		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "."))
+		l := cleanLine(line)
 		if l == "" || strings.HasPrefix(l, "```") {
 			continue
 		}
-		if c, ok := callForm(l); ok {
-			c.Line = n
-			cmds = append(cmds, c)
-			continue
-		}
-		l = keywordRE().ReplaceAllString(l, "$1 $2")
-		l = assignRE().ReplaceAllString(l, "$1 $2 ")
-		l = colonRE().ReplaceAllString(l, "$1 ")
-		fields := splitFields(l)
-		if len(fields) == 0 {
-			continue
-		}
-		kw := strings.ToLower(fields[0])
-		two := ""
-		if len(fields) > 1 {
-			two = kw + " " + strings.ToLower(fields[1])
-		}
-		name := func(k int) (string, bool) {
-			if k >= len(fields) || !nameRE().MatchString(fields[k]) {
-				return "", false
+		c, ok := parseLine(l)
+		if !ok {
+			// A label before the command ("Answer: start flow x",
+			// "Commands: 1. affirm"): the rest, when it is a command.
+			raw := bulletRE().ReplaceAllString(strings.Trim(strings.TrimSpace(line), "`"), "")
+			if m := labelRE().FindStringSubmatch(raw); m != nil {
+				c, ok = parseLine(cleanLine(m[1]))
 			}
-			return fields[k], true
-		}
-		var c Raw
-		ok := false
-		switch {
-		case two == "start flow" && len(fields) == 3:
-			c.Kind = "start_flow"
-			c.Flow, ok = name(2)
-		case (two == "set slot" || two == "correct slot") && len(fields) >= 4:
-			c.Kind = strings.ReplaceAll(two, " ", "_")
-			c.Slot, ok = name(2)
-			c.Value = strings.Join(fields[3:], " ")
-		case two == "cancel flow" && len(fields) == 2:
-			c.Kind, ok = "cancel_flow", true
-		case two == "cancel flow" && len(fields) == 3:
-			// "cancel flow book_flight": the flow to cancel, wherever it
-			// is on the stack.
-			c.Kind = "cancel_flow"
-			c.Flow, ok = name(2)
-		case two == "human handoff" && len(fields) == 2:
-			c.Kind, ok = "human_handoff", true
-		case len(fields) == 1 && kw == "repeat":
-			c.Kind, ok = "repeat_bot_messages", true
-		case len(fields) == 1 && kw == "skip":
-			c.Kind, ok = "skip_question", true
-		case kw == "clarify" && len(fields) >= 2:
-			c.Kind, ok = "clarify", true
-			for k := 1; k < len(fields); k++ {
-				f, good := name(k)
-				if !good {
-					ok = false
-					break
-				}
-				c.Flows = append(c.Flows, f)
-			}
-		case len(fields) == 1 && (kw == "affirm" || kw == "deny" || kw == "chitchat" || kw == "fallback" || kw == "help"):
-			c.Kind, ok = kw, true
 		}
 		if !ok {
-			skipped = append(skipped, strings.TrimSpace(line))
+			if l != "" {
+				skipped = append(skipped, strings.TrimSpace(line))
+			}
 			continue
 		}
 		c.Line = n
 		cmds = append(cmds, c)
 	}
 	return cmds, skipped
+}
+
+// labelRE is a label of a word or two and a colon before a command:
+// "Answer: ", "Commands: ", "Final output: ".
+var labelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z]+(?: [A-Za-z]+)?\s*:\s*(\S.*)$`)
+})
+
+// cleanLine drops what is around a command on a line: spaces, backticks,
+// a bullet or number, a remark, and punctuation at its end (a period, a
+// semicolon or a comma, before or after a remark).
+func cleanLine(line string) string {
+	l := strings.TrimSpace(line)
+	l = strings.Trim(l, "`")
+	l = bulletRE().ReplaceAllString(l, "")
+	l = trimEnd(l)
+	l = stripComment(l)
+	return trimEnd(l)
+}
+
+// trimEnd drops the punctuation a model ends a line with: a period, a
+// semicolon, a comma, and the spaces around them.
+func trimEnd(l string) string {
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(l), ".;,"))
+}
+
+// parseLine reads one cleaned line as a command.
+func parseLine(l string) (Raw, bool) {
+	if c, ok := callForm(l); ok {
+		return c, true
+	}
+	l = keywordRE().ReplaceAllString(l, "$1 $2")
+	l = assignRE().ReplaceAllString(l, "$1 $2 ")
+	l = colonRE().ReplaceAllString(l, "$1 ")
+	fields := splitFields(l)
+	if len(fields) == 0 {
+		return Raw{}, false
+	}
+	kw := strings.ToLower(fields[0])
+	two := ""
+	if len(fields) > 1 {
+		two = kw + " " + strings.ToLower(fields[1])
+	}
+	name := func(k int) (string, bool) {
+		if k >= len(fields) || !nameRE().MatchString(fields[k]) {
+			return "", false
+		}
+		return fields[k], true
+	}
+	// spaced reads a flow name written in words ("start flow
+	// Transfer Funds"): the words from k on, joined by underscores.
+	spaced := func(k int) (string, bool) {
+		for j := k; j < len(fields); j++ {
+			if _, ok := name(j); !ok {
+				return "", false
+			}
+		}
+		return strings.Join(fields[k:], "_"), true
+	}
+	var c Raw
+	ok := false
+	switch {
+	case two == "start flow" && len(fields) >= 3:
+		c.Kind = "start_flow"
+		c.Flow, ok = spaced(2)
+	case (two == "set slot" || two == "correct slot") && len(fields) >= 4:
+		c.Kind = strings.ReplaceAll(two, " ", "_")
+		c.Slot, ok = name(2)
+		c.Value = strings.Join(fields[3:], " ")
+	case two == "cancel flow" && len(fields) == 2:
+		c.Kind, ok = "cancel_flow", true
+	case two == "cancel flow" && len(fields) >= 3:
+		// "cancel flow book_flight": the flow to cancel, wherever it
+		// is on the stack.
+		c.Kind = "cancel_flow"
+		c.Flow, ok = spaced(2)
+	case two == "human handoff" && len(fields) == 2:
+		c.Kind, ok = "human_handoff", true
+	case len(fields) == 1 && kw == "repeat":
+		c.Kind, ok = "repeat_bot_messages", true
+	case len(fields) == 1 && kw == "skip":
+		c.Kind, ok = "skip_question", true
+	case kw == "clarify" && len(fields) >= 2:
+		c.Kind, ok = "clarify", true
+		for k := 1; k < len(fields); k++ {
+			f, good := name(k)
+			if !good {
+				ok = false
+				break
+			}
+			c.Flows = append(c.Flows, f)
+		}
+	case len(fields) == 1 && (kw == "affirm" || kw == "deny" || kw == "chitchat" || kw == "fallback" || kw == "help"):
+		c.Kind, ok = kw, true
+	}
+	return c, ok
 }
 
 // keywordRE reads the two-word keywords written as one: start_flow,
@@ -273,19 +317,49 @@ func splitFields(l string) []string {
 		if l == "" {
 			break
 		}
-		if q := l[0]; q == '"' || q == '\'' {
-			if end := strings.IndexByte(l[1:], q); end >= 0 {
-				out = append(out, l[1:1+end])
-				l = l[2+end:]
-				continue
+		if q, closing, ok := opening(l); ok {
+			// The closing quote that ends a field (followed by a space or
+			// the end), so that an apostrophe inside stays: ‘it’s late’.
+			rest := l[len(q):]
+			for at := 0; ; {
+				end := strings.Index(rest[at:], closing)
+				if end < 0 {
+					break
+				}
+				end += at
+				after := rest[end+len(closing):]
+				if after == "" || after[0] == ' ' || after[0] == '\t' {
+					out = append(out, rest[:end])
+					l = after
+					goto next
+				}
+				at = end + len(closing)
 			}
 		}
-		end := strings.IndexAny(l, " \t")
-		if end < 0 {
-			end = len(l)
+		{
+			end := strings.IndexAny(l, " \t")
+			if end < 0 {
+				end = len(l)
+			}
+			out = append(out, strings.Trim(l[:end], "\"'`“”‘’«»"))
+			l = l[end:]
 		}
-		out = append(out, strings.Trim(l[:end], `"'`))
-		l = l[end:]
+	next:
 	}
 	return out
+}
+
+// quotePairs are the quotes a model puts around a value, each with its
+// closing quote: straight ones, backticks, typographic ones (“…”, ‘…’,
+// „…“) and guillemets.
+var quotePairs = [][2]string{{`"`, `"`}, {"'", "'"}, {"`", "`"}, {"“", "”"}, {"‘", "’"}, {"„", "“"}, {"«", "»"}, {"”", "”"}}
+
+// opening reports the quote a field starts with and its closing quote.
+func opening(l string) (string, string, bool) {
+	for _, p := range quotePairs {
+		if strings.HasPrefix(l, p[0]) {
+			return p[0], p[1], true
+		}
+	}
+	return "", "", false
 }

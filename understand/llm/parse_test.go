@@ -43,6 +43,30 @@ func TestParseCommands(t *testing.T) {
 			{Kind: "set_slot", Slot: "recipient", Value: "(Ana)", Line: 2},
 		}, nil},
 		{"start flow ../../etc/passwd\nset slot a;drop x\nstart flow", nil, []string{"start flow ../../etc/passwd", "set slot a;drop x", "start flow"}},
+		// Small-model noise (issue 27, the noisy oracle): punctuation at
+		// the end, a label before the command, names in words, values in
+		// typographic quotes or backticks.
+		{"start flow check_balance;\naffirm (from the user's message).\ncancel flow,", []Raw{
+			{Kind: "start_flow", Flow: "check_balance", Line: 1},
+			{Kind: "affirm", Line: 2},
+			{Kind: "cancel_flow", Line: 3},
+		}, nil},
+		{"Answer: start flow lost_card\nOutput: 1. set slot amount 60\nAnswer: - deny\nCommands:\nNote: nothing else was said.", []Raw{
+			{Kind: "start_flow", Flow: "lost_card", Line: 1},
+			{Kind: "set_slot", Slot: "amount", Value: "60", Line: 2},
+			{Kind: "deny", Line: 3},
+		}, []string{"Commands:", "Note: nothing else was said."}},
+		{"start flow Transfer Funds\ncancel flow book flight", []Raw{
+			{Kind: "start_flow", Flow: "Transfer_Funds", Line: 1},
+			{Kind: "cancel_flow", Flow: "book_flight", Line: 2},
+		}, nil},
+		{"set slot recipient “Ana Gómez”\nset slot description `printer offline`\nset slot note ‘it’s late’\nset slot city «Basel»", []Raw{
+			{Kind: "set_slot", Slot: "recipient", Value: "Ana Gómez", Line: 1},
+			{Kind: "set_slot", Slot: "description", Value: "printer offline", Line: 2},
+			{Kind: "set_slot", Slot: "note", Value: "it’s late", Line: 3},
+			{Kind: "set_slot", Slot: "city", Value: "Basel", Line: 4},
+		}, nil},
+		{"Answer: the user is happy\nstart flow transfer funds please!", nil, []string{"Answer: the user is happy", "start flow transfer funds please!"}},
 	}
 	for _, tt := range tests {
 		got, skipped := ParseCommands(tt.answer)

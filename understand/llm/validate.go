@@ -80,6 +80,10 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 			if started >= 0 {
 				startedFlow = cmds[started].Flow
 			}
+			if name, value, ok := spacedSlot(prog, r, startedFlow, top, interrupted(v.Stack)); ok {
+				notes = append(notes, fmt.Sprintf("line %d (%s): slot %q written in words, value %q", r.Line, r.Kind, name, value))
+				r.Slot, r.Value = name, value
+			}
 			if name, how := resolveSlot(prog, r.Slot, startedFlow, top, interrupted(v.Stack)); how != "" && name != r.Slot {
 				notes = append(notes, fmt.Sprintf("line %d (%s): slot %q %s %q", r.Line, r.Kind, r.Slot, how, name))
 				r.Slot = name
@@ -364,6 +368,42 @@ func resolveSlot(prog *ir.Program, name, started, top, under string) (string, st
 		return name, ""
 	}
 	return found, fmt.Sprintf("repaired, the one slot of flow %q that close, to", in)
+}
+
+// spacedSlot reads a slot name written in words ("set slot account type
+// savings"): when the first word is no slot a flow in question can see,
+// it and the first words of the value, joined by underscores, that name
+// one (in any case) are the slot, and the words after them its value.
+// The shortest such name wins, and a value must be left.
+func spacedSlot(prog *ir.Program, r Raw, started, top, under string) (slot, value string, ok bool) {
+	known := func(name string) string {
+		got, how := resolveSlot(prog, name, started, top, under)
+		if how != "" && how != "is, in its own case," {
+			return ""
+		}
+		if prog.Slot(got) != nil {
+			return got
+		}
+		for _, f := range []string{started, top, under} {
+			if f != "" && startable(prog, f, got) != nil {
+				return got
+			}
+		}
+		return ""
+	}
+	if known(r.Slot) != "" {
+		return "", "", false
+	}
+	words := strings.Fields(r.Value)
+	for k := 1; k < len(words); k++ {
+		if !nameRE().MatchString(words[k-1]) {
+			return "", "", false
+		}
+		if got := known(r.Slot + "_" + strings.Join(words[:k], "_")); got != "" {
+			return got, strings.Trim(strings.Join(words[k:], " "), "\"'`“”‘’«»"), true
+		}
+	}
+	return "", "", false
 }
 
 // flowSlots lists the slots a flow declares, collects, or may fill for a

@@ -12,8 +12,10 @@ import (
 
 // Starting flows by meaning, not by phrase (docs/understanding.md,
 // "Flows by meaning"). Every content word of a flow's trigger phrases,
-// description and name is a concept: its stem, or the group of a lexicon
-// entry ("send", "transfer", "wire" and "enviar" are one concept). A
+// description and name is a concept: its stem, the group of an entry of
+// the project's lexicon (a bank's "send", "transfer", "wire" and
+// "enviar" are one concept), or the project word it is a WordNet synonym
+// of (synonyms.go); the rules hold no domain's words of their own. A
 // message's content words are read the same way, and a word that is no
 // known word is read as the known word one or two letters away
 // (typos: "mony" is "money"). Each flow scores the concepts it shares

@@ -57,6 +57,7 @@ type thesaurus struct {
 	commonStems map[string]bool
 }
 
+// member is a lemma of a synonym group, with the rank of that sense.
 type member struct {
 	word string
 	rank int8

@@ -104,7 +104,7 @@ var rules = []rule{
 	{"cancel_then_start", "a cancel, then a request for another flow, cancels and starts it (\"stop that, I want to see my transfers\").", (*Rules).ruleCancelThenStart},
 	{"yes_no", "a yes or no word answers a pending yes/no question, before small talk.", (*Rules).ruleYesNo},
 	{"button_title", "the title of a button of the pending question, typed, answers as its payload does.", (*Rules).ruleButtonTitle},
-	{"talk_flow", "small talk the project's own greeting, goodbye or help flow answers starts that flow.", (*Rules).ruleTalkFlow},
+	{"talk_flow", "small talk the project's own greeting, goodbye, help, handoff or bot flow answers starts that flow.", (*Rules).ruleTalkFlow},
 	{"small_talk", "small talk, a request for help or for a person, unless the message is a trigger phrase or exactly the answer.", (*Rules).ruleSmallTalk},
 	{"cancel_top_flow", "a cancel verb with the top flow's own trigger words cancels it (\"forget the flight\").", (*Rules).ruleCancelTopFlow},
 	{"asks_other", "a question for another flow starts it (\"wait, what is my savings balance?\" at a confirmation).", (*Rules).ruleAsksOther},
@@ -254,6 +254,15 @@ func (r *Rules) smallTalkIn(in *message) (vm.Command, bool) {
 }
 
 func (r *Rules) ruleTalkFlow(in *message) (Reading, bool) {
+	// "is this a real person?" asks who answers, not for a person: the
+	// project's bot flow answers it (talkflows.go).
+	if in.complete && botQuestion(in.norm) {
+		if name := r.talkFlow(talkBot, in.v); name != "" && !onTop(in.v, name) {
+			rd := unsure("a question whether the user talks to a bot, which the project's flow "+name+" answers", vm.Command{Kind: vm.CmdStartFlow, Flow: name})
+			rd.Sure = in.p == nil
+			return rd, true
+		}
+	}
 	c, ok := r.smallTalkIn(in)
 	if !ok {
 		return Reading{}, false

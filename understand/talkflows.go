@@ -26,7 +26,13 @@ var (
 		ir.SmallTalkGoodbye:   lexdata.Get("talk_flow_goodbye"),
 		string(vm.CmdHelp):    lexdata.Get("talk_flow_help"),
 		string(vm.CmdHandoff): lexdata.Get("talk_flow_handoff"),
+		talkBot:               lexdata.Get("talk_flow_bot"),
 	}
+	// botQuestionLeads start a question about who the user talks to.
+	botQuestionLeads = lexdata.Phrases("bot_question_leads")
+	// botWords and personWords name a bot or a person in such a question.
+	botWords    = lexdata.Set("talk_flow_bot")
+	personWords = lexdata.Set("talk_flow_handoff")
 	// helpFlowRE is a description that says what the assistant can do.
 	helpFlowRE = sync.OnceValue(func() *regexp.Regexp {
 		return lexdata.Pattern("help_flow_patterns")
@@ -41,6 +47,27 @@ var (
 		return m
 	})
 )
+
+// talkBot is the kind of a question whether the user talks to a bot
+// or a person ("is this a real person?"): a project's bot flow answers
+// it.
+const talkBot = "bot"
+
+// botQuestion reports whether a message asks whether the user talks to
+// a bot or a person: a lead such as "is this" or "am I chatting with",
+// then a word for a bot or a person; the lead makes it a question, with
+// a question mark or without.
+func botQuestion(norm string) bool {
+	if _, ok := stripAnyWords(norm, botQuestionLeads); !ok {
+		return false
+	}
+	for _, w := range strings.Fields(norm) {
+		if botWords[w] || personWords[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // talkKind is the kind of small talk a command answers, for a project's
 // flow to answer instead: greet, goodbye, help or human_handoff ("" for
@@ -99,7 +126,7 @@ func (r *Rules) talkFlow(kind string, v vm.View) string {
 		switch {
 		case named:
 			strong = append(strong, f.Name)
-		case described && kind != string(vm.CmdHandoff):
+		case described && kind != string(vm.CmdHandoff) && kind != talkBot:
 			weak = append(weak, f.Name)
 		}
 	}

@@ -112,3 +112,33 @@ flows:
 		{"no handoff flow", nil, "let me speak to a human", "human_handoff", true},
 	})
 }
+
+// TestProjectBotFlowAnswersWhoIsThere: a question whether the user talks
+// to a bot or a person starts the project's bot flow, named so, not its
+// handoff flow; a request for a person still starts the handoff flow,
+// and a question with such a lead about something else is no bot
+// question.
+func TestProjectBotFlowAnswersWhoIsThere(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("bot.yaml", []byte(`version: "1.0"
+flows:
+  bot_challenge:
+    description: tell the user they talk to an assistant
+    steps: [{step: s, type: say, message: "I'm a virtual assistant."}]
+  speak_with_human:
+    description: put the user through to the team
+    steps: [{step: s, type: say, message: "Putting you through."}]
+  open_account:
+    description: open a savings account
+    trigger: {intents: ["open an account"]}
+    slots: [{name: owner, type: text}]
+    steps: [{step: ask, type: collect, slot: owner, message: "Whose account is it?"}]
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"a real person?", nil, "is this a real person?", "start_flow bot_challenge", true},
+		{"a bot?", nil, "am I chatting with a bot?", "start_flow bot_challenge", true},
+		{"during a question", []string{"open an account"}, "are you a robot?", "start_flow bot_challenge", false},
+		{"a person, asked for", nil, "let me talk to a person", "start_flow speak_with_human", true},
+	})
+}

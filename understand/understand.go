@@ -29,8 +29,8 @@
 //     small talk.
 //   - button_title: the title of a button of the pending question, typed,
 //     answers as its payload does.
-//   - talk_flow: small talk the project's own greeting, goodbye or help flow
-//     answers starts that flow.
+//   - talk_flow: small talk the project's own greeting, goodbye, help,
+//     handoff or bot flow answers starts that flow.
 //   - small_talk: small talk, a request for help or for a person, unless the
 //     message is a trigger phrase or exactly the answer.
 //   - cancel_top_flow: a cancel verb with the top flow's own trigger words

@@ -3,8 +3,9 @@
 // sections list the words and phrases the understanding layer (package
 // understand) and the value readers (package values) need: cancel words,
 // yes and no words, number words, month names, small talk and the like.
-// No Go file in understand, values or vm declares a word list of its own
-// (TestNoWordListsInCode).
+// No Go file in understand, understand/llm, values or vm declares a word
+// list of its own: each of those packages has a test, TestNoWordLists,
+// that asks package wordlists to find one.
 //
 // A section is a list of words or phrases, a mapping of words to words
 // (a spelling to the word it stands for) or a mapping of words to whole

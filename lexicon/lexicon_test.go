@@ -1,7 +1,6 @@
 package lexicon
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,8 +79,4 @@ func TestLookups(t *testing.T) {
 	assert.Panics(t, func() { Pattern("yes") })
 	assert.PanicsWithValue(t, `lexicon: no language has a section "nonsense"`, func() { Get("nonsense") })
 	assert.PanicsWithValue(t, `lexicon: section "months" is a mapping of words to numbers, not a list`, func() { Get("months") })
-}
-
-func writeFile(path, src string) error {
-	return os.WriteFile(path, []byte(src), 0o644)
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/soni-dev/soni/syntax"
 )
 
 // Rasa 3.14 lets a flow hand the conversation to an agent: a call step
@@ -126,7 +128,7 @@ func (im *importer) useAgent(name, what string, at loc) {
 
 // agentStep translates an agentic call into an action step of an action
 // with no runner, and reports it as needing a person.
-func (b *flowBuilder) agentStep(st *node, m *ymap, what string) *ymap {
+func (b *flowBuilder) agentStep(st *node, m *syntax.Step, what string) *syntax.Step {
 	name := st.get("call").str()
 	b.im.useAgent(name, what, st.at)
 	keys := []string{}
@@ -142,8 +144,8 @@ func (b *flowBuilder) agentStep(st *node, m *ymap, what string) *ymap {
 	b.im.rep.add(st.at, "step", StatusManual, b.out,
 		fmt.Sprintf("give the action %q a runner that does what the agent did (run: http or exec, or a Go function), or rewrite the step with soni's steps", name),
 		"flow %q hands the conversation to %s%s, which soni cannot run: the imported step calls the action %q, which has no runner, so the flow fails there, loudly, until a person gives it one", b.f.name, what, extra, name)
-	m.add("type", "action")
-	m.add("call", name)
+	setType(m, "action")
+	m.Action().Call = syntax.S(name)
 	return m
 }
 

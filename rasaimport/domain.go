@@ -10,6 +10,7 @@ import (
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/payload"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // soniSlotTypes maps Rasa's slot types to soni's.
@@ -618,19 +619,19 @@ func (im *importer) inlineText(name, flow, out string, at loc) string {
 }
 
 // sayFields adds the message of a say step that says a response.
-func (im *importer) sayFields(m *ymap, name, flow, out string, at loc) {
+func (im *importer) sayFields(m *syntax.Step, name, flow, out string, at loc) {
 	if im.f.responses {
-		m.add("response", name)
+		m.Response = syntax.S(name)
 		return
 	}
-	m.add("message", im.inlineText(name, flow, out, at))
+	m.Message = syntax.S(im.inlineText(name, flow, out, at))
 }
 
 // sayDefault adds the message of a say step that says one of Rasa's
 // default responses, which the project does not define.
-func (im *importer) sayDefault(m *ymap, name, out string, at loc) {
+func (im *importer) sayDefault(m *syntax.Step, name, out string, at loc) {
 	if im.f.responses && im.f.defaultResponses && slices.Contains(ir.DefaultResponses, name) {
-		m.add("response", name)
+		m.Response = syntax.S(name)
 		return
 	}
 	im.saidInline[name] = true
@@ -639,30 +640,30 @@ func (im *importer) sayDefault(m *ymap, name, out string, at loc) {
 		im.rep.add(at, "step", StatusApproximated, out, "write the message you want, or define the response in the domain",
 			"%q is one of Rasa's default responses, which neither the project nor soni defines: the imported flow says %q", name, rasaResponses[name])
 	}
-	m.add("message", rasaResponses[name])
+	m.Message = syntax.S(rasaResponses[name])
 }
 
 // questionFields adds the question of a collect asked with a response.
-func (im *importer) questionFields(m *ymap, name, flow, out string, at loc) {
+func (im *importer) questionFields(m *syntax.Step, name, flow, out string, at loc) {
 	if im.f.responses {
-		m.add("response", name)
+		m.Response = syntax.S(name)
 		return
 	}
-	m.add("message", im.inlineText(name, flow, out, at))
+	m.Message = syntax.S(im.inlineText(name, flow, out, at))
 }
 
 // errorMessage adds a collect's validation_error_message from a response.
-func (im *importer) errorMessage(m *ymap, name, flow, out string, at loc) {
+func (im *importer) errorMessage(m *syntax.Step, name, flow, out string, at loc) {
 	if im.responses[name] == nil {
 		im.rep.add(at, "step", StatusManual, out, "add the response, or write the message",
 			"flow %q rejects with the response %q, which the domain does not define", flow, name)
 		return
 	}
 	if im.f.responses {
-		m.add("validation_error_message", &ymap{flow: true, entries: []yentry{{key: "response", val: name}}})
+		m.Collect().ErrorResp = syntax.S(name)
 		return
 	}
-	m.add("validation_error_message", im.inlineText(name, flow, out, at))
+	m.Collect().ErrorMessage = syntax.S(im.inlineText(name, flow, out, at))
 }
 
 // validName reports whether s is a soni slot or action name.

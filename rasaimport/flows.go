@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/syntax"
 )
 
 // endStep is soni's jump target that ends a flow.
@@ -19,7 +20,7 @@ type flowBuilder struct {
 	f   *rflow
 	out string
 	// steps are the soni steps, in order.
-	steps *yseq
+	steps []*syntax.Step
 	// used are the step ids taken.
 	used map[string]bool
 	// idOf is the soni id of each Rasa step.
@@ -99,7 +100,7 @@ func (b *flowBuilder) assignIDs(steps []*node) {
 }
 
 // build translates the flow's steps.
-func (b *flowBuilder) build() *yseq {
+func (b *flowBuilder) build() []*syntax.Step {
 	steps := b.f.n.get("steps").list()
 	b.assignIDs(steps)
 	// The project's own cancel pattern: when the cancellation leaves no
@@ -115,28 +116,17 @@ func (b *flowBuilder) build() *yseq {
 	b.seq(steps, true)
 	if completes {
 		run := b.unique("run_completed")
-		m := &ymap{}
-		m.add("step", b.end)
-		m.add("type", "branch")
-		m.add("evaluate", "nothing_left")
-		m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: run}, {key: "default", val: endStep}}})
-		b.steps.add(m, "Rasa runs pattern_completed after a cancellation that leaves no flow; soni's pattern_cancel_flow links to it.")
-		l := &ymap{}
-		l.add("step", run)
-		l.add("type", "link")
-		l.add("target", ir.PatternCompleted)
-		b.steps.add(l)
+		m := newStep(b.end, "branch")
+		m.Branch().Evaluate = syntax.S("nothing_left")
+		addCase(m, "true", run)
+		addCase(m, "default", endStep)
+		b.emit(m, []string{"Rasa runs pattern_completed after a cancellation that leaves no flow; soni's pattern_cancel_flow links to it."})
+		l := newStep(run, "link")
+		l.Link().Target = syntax.S(ir.PatternCompleted)
+		b.emit(l, nil)
 	}
 	if len(b.resets) > 0 && (len(steps) == 0 || !steps[len(steps)-1].has("link") || b.jumpsToEnd()) {
-		m := &ymap{}
-		m.add("step", b.end)
-		m.add("type", "set")
-		sl := &ymap{}
-		for _, s := range b.resets {
-			sl.add(s, b.im.resetValue(s))
-		}
-		m.add("slots", sl)
-		b.steps.add(m, "Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value.")
+		b.emit(b.resetStep(b.end), []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value."})
 	}
 	return b.steps
 }
@@ -144,8 +134,58 @@ func (b *flowBuilder) build() *yseq {
 // jumpsToEnd reports whether a step written so far goes to the flow's
 // end step.
 func (b *flowBuilder) jumpsToEnd() bool {
-	body := string(emit(&ymap{entries: []yentry{{key: "steps", val: b.steps}}}, nil))
-	return regexp.MustCompile(`\b` + regexp.QuoteMeta(b.end) + `\b`).MatchString(body)
+	for _, s := range b.steps {
+		if s.JumpTo.V == b.end || slices.ContainsFunc(s.Cases, func(c *syntax.Case) bool { return c.Target.V == b.end }) {
+			return true
+		}
+	}
+	return false
+}
+
+// resetStep is a set step that resets the slots Rasa resets when the
+// flow ends.
+func (b *flowBuilder) resetStep(id string) *syntax.Step {
+	m := newStep(id, "set")
+	for _, s := range b.resets {
+		m.Set().Assign = append(m.Set().Assign, assign(s, b.im.resetValue(s)))
+	}
+	return m
+}
+
+// newStep returns a step of the syntax model with its id and, unless
+// typ is "", its type.
+func newStep(id, typ string) *syntax.Step {
+	s := syntax.NewStep(nil, syntax.Pos{}, "")
+	s.ID = syntax.S(id)
+	if typ != "" {
+		setType(s, typ)
+	}
+	return s
+}
+
+// setType sets a step's type.
+func setType(s *syntax.Step, typ string) {
+	s.Type, s.Kind = syntax.S(typ), ir.Kind(typ)
+}
+
+// addCase adds a case of a branch step.
+func addCase(s *syntax.Step, pattern, target string) {
+	s.Branch().Cases = append(s.Branch().Cases, &syntax.Case{Pattern: syntax.S(pattern), Target: syntax.S(target)})
+}
+
+// assign is a set step's value of slot: null clears it; a string with
+// braces is a template whose braces are escaped (escapeTemplate).
+func assign(slot string, v any) *syntax.Assign {
+	a := &syntax.Assign{Slot: syntax.S(slot), Kind: ir.AssignLiteral, Value: v}
+	switch x := v.(type) {
+	case nil:
+		a.Kind = ir.AssignClear
+	case string:
+		if strings.ContainsAny(x, "{}") {
+			a.Kind, a.Value, a.Src = ir.AssignTemplate, nil, syntax.S(x)
+		}
+	}
+	return a
 }
 
 // pattern returns the flow's name when it overrides one of soni's
@@ -196,15 +236,7 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 	if isLink && len(b.resets) > 0 {
 		// A link ends the flow: the slots Rasa resets at its end are
 		// reset before it.
-		rs := &ymap{}
-		rs.add("step", id)
-		rs.add("type", "set")
-		sl := &ymap{}
-		for _, s := range b.resets {
-			sl.add(s, b.im.resetValue(s))
-		}
-		rs.add("slots", sl)
-		b.emit(rs, []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value."})
+		b.emit(b.resetStep(id), []string{"Rasa resets the slots a flow collected when the flow ends (reset_after_flow_ends), to their initial_value."})
 		id = b.unique(id + "_link")
 	}
 	m, comment := b.step(st, id)
@@ -231,7 +263,7 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 			}
 			m = b.noop(id, fall)
 		} else if last && fall != "" && !isLink {
-			m.add("jump_to", fall)
+			m.JumpTo = syntax.S(fall)
 		}
 		b.emit(m, comment)
 	case nx.kind == kScalar:
@@ -239,7 +271,7 @@ func (b *flowBuilder) stepWithNext(st *node, fall string, notLast bool) {
 		if m == nil {
 			m = b.noop(id, t)
 		} else {
-			m.add("jump_to", t)
+			m.JumpTo = syntax.S(t)
 		}
 		b.emit(m, comment)
 	default:
@@ -293,25 +325,26 @@ func (b *flowBuilder) stepKeys(st *node) {
 }
 
 // emit appends a step.
-func (b *flowBuilder) emit(m *ymap, comment []string) {
-	b.steps.add(m, comment...)
+func (b *flowBuilder) emit(m *syntax.Step, comment []string) {
+	if len(comment) > 0 {
+		m.Comments.AddHead("", comment...)
+	}
+	b.steps = append(b.steps, m)
 }
 
 // noop is a step that only jumps: a Rasa noop, or a step kept as a
 // comment, which must still carry its id for the jumps to it.
-func (b *flowBuilder) noop(id, to string) *ymap {
-	m := &ymap{}
-	m.add("step", id)
-	m.add("type", "branch")
-	m.add("evaluate", "true")
-	m.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: to}}})
+func (b *flowBuilder) noop(id, to string) *syntax.Step {
+	m := newStep(id, "branch")
+	m.Branch().Evaluate = syntax.S("true")
+	addCase(m, "true", to)
 	return m
 }
 
 // branches translates a step whose next is a list of conditions: one
 // branch step per condition, then the steps of the branches written
 // inline.
-func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, links []*node) {
+func (b *flowBuilder) branches(st *node, id string, m *syntax.Step, comment []string, links []*node) {
 	type link struct {
 		cond   string
 		at     loc
@@ -346,7 +379,7 @@ func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, l
 		if m == nil {
 			m = b.noop(id, to)
 		} else if !(elseT != nil && elseT.kind == kSeq && len(elseT.items) > 0) {
-			m.add("jump_to", to)
+			m.JumpTo = syntax.S(to)
 		}
 		b.emit(m, comment)
 		for _, n := range nested {
@@ -365,9 +398,7 @@ func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, l
 		} else {
 			bid = b.unique(owner + "_next")
 		}
-		bm := &ymap{}
-		bm.add("step", bid)
-		bm.add("type", "branch")
+		bm := newStep(bid, "branch")
 		var bcomment []string
 		if k == 0 && m == nil {
 			bcomment = comment
@@ -380,13 +411,11 @@ func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, l
 				"in flow %q, the condition %q cannot be translated (%v): the branch is never taken", b.f.name, l.cond, err)
 			expr = "false"
 		}
-		bm.add("evaluate", expr)
-		cases := &ymap{flow: true}
-		cases.add("true", resolve(l.target))
+		bm.Branch().Evaluate = syntax.S(expr)
+		addCase(bm, "true", resolve(l.target))
 		if k == len(ifs)-1 {
-			cases.add("default", resolve(elseT))
+			addCase(bm, "default", resolve(elseT))
 		}
-		bm.add("cases", cases)
 		b.emit(bm, bcomment)
 	}
 	for _, n := range nested {
@@ -396,10 +425,9 @@ func (b *flowBuilder) branches(st *node, id string, m *ymap, comment []string, l
 
 // step translates the step itself, without its next: a soni step, or nil
 // for a noop; comment is what goes above it.
-func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
+func (b *flowBuilder) step(st *node, id string) (*syntax.Step, []string) {
 	im := b.im
-	m := &ymap{}
-	m.add("step", id)
+	m := newStep(id, "")
 	switch {
 	case st.has("collect"):
 		return b.collect(st, m), nil
@@ -407,18 +435,18 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 		name := st.get("action").str()
 		switch {
 		case im.responses[name] != nil:
-			m.add("type", "say")
+			setType(m, "say")
 			im.sayFields(m, name, b.f.name, b.out, st.at)
 			return m, nil
 		case rasaResponses[name] != "":
-			m.add("type", "say")
+			setType(m, "say")
 			im.sayDefault(m, name, b.out, st.at)
 			return m, nil
 		case name == "action_trigger_chitchat" || name == "action_trigger_search":
 			// Rasa answers with a generated reply or enterprise search;
 			// soni says the response Rasa says without them.
 			resp := chitchatOrSearch[name]
-			m.add("type", "say")
+			setType(m, "say")
 			if im.responses[resp] != nil {
 				im.sayFields(m, resp, b.f.name, b.out, st.at)
 			} else {
@@ -429,8 +457,8 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 			return m, nil
 		case im.f.patterns && ir.IsBuiltinAction(name):
 			// One of the actions soni runs itself, for the patterns.
-			m.add("type", "action")
-			m.add("call", name)
+			setType(m, "action")
+			m.Action().Call = syntax.S(name)
 			return m, nil
 		case isBuiltinAction(name):
 			c := commentOf(withoutNext(st), "Rasa's default action "+name+": "+builtinActions[name]+".")
@@ -440,17 +468,17 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 		case strings.HasPrefix(name, "utter_"):
 			im.rep.add(st.at, "step", StatusManual, b.out, "add the response to the domain, or fix the name",
 				"flow %q says the response %q, which the domain does not define", b.f.name, name)
-			m.add("type", "say")
-			m.add("message", name)
+			setType(m, "say")
+			m.Message = syntax.S(name)
 			return m, nil
 		}
-		m.add("type", "action")
-		m.add("call", name)
+		setType(m, "action")
+		m.Action().Call = syntax.S(name)
 		b.mapOutputs(m, name)
 		return m, nil
 	case st.has("set_slots"):
-		m.add("type", "set")
-		sl := &ymap{}
+		setType(m, "set")
+		var sl []*syntax.Assign
 		for _, kv := range st.get("set_slots").list() {
 			for i, k := range kv.keys {
 				v := kv.vals[i].value()
@@ -461,13 +489,13 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 					im.rep.add(kv.at, "step", StatusManual, b.out, "declare the slot in the domain",
 						"flow %q sets slot %q, which the domain does not declare: soni keeps it as a slot of the flow, of type any", b.f.name, k)
 				}
-				sl.add(k, v)
+				sl = append(sl, assign(k, v))
 			}
 		}
-		if len(sl.entries) == 0 {
+		if len(sl) == 0 {
 			return nil, commentOf(st, "An empty set_slots.")
 		}
-		m.add("slots", sl)
+		m.Set().Assign = sl
 		return m, nil
 	case st.has("call"), st.has("link"):
 		kind := "call"
@@ -485,8 +513,8 @@ func (b *flowBuilder) step(st *node, id string) (*ymap, []string) {
 				"flow %q %ss %q, which is not a flow of the project (or one soni provides)", b.f.name, kind, target)
 			return nil, commentOf(st, "")
 		}
-		m.add("type", kind)
-		m.add("target", target)
+		setType(m, kind)
+		m.Link().Target = syntax.S(target)
 		return m, nil
 	case st.has("noop"):
 		return nil, nil
@@ -526,24 +554,20 @@ func (im *importer) askAction(st *node) string {
 
 // mapOutputs maps each slot a custom action sets, and the flow sees, to
 // itself.
-func (b *flowBuilder) mapOutputs(m *ymap, action string) {
-	mo := &ymap{}
+func (b *flowBuilder) mapOutputs(m *syntax.Step, action string) {
 	for _, o := range b.im.actionSlots(action) {
 		if b.im.visible(o, b.f.name) {
-			mo.add(o, o)
+			m.Action().MapOutputs = append(m.Action().MapOutputs, &syntax.OutputMap{Output: syntax.S(o), Slot: syntax.S(o)})
 		}
-	}
-	if len(mo.entries) > 0 {
-		m.add("map_outputs", mo)
 	}
 }
 
 // collect translates a collect step.
-func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
+func (b *flowBuilder) collect(st *node, m *syntax.Step) *syntax.Step {
 	im := b.im
 	slot := st.get("collect").str()
-	m.add("type", "collect")
-	e := m.add("slot", slot)
+	setType(m, "collect")
+	m.Slot = syntax.S(slot)
 	si := im.slots[slot]
 	if si == nil {
 		im.rep.add(st.at, "step", StatusManual, b.out, "declare the slot in the domain with its type",
@@ -551,7 +575,7 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 	} else if si.flow == "" && !slices.Contains(b.resets, slot) {
 		// Rasa keeps the value after the flow (persisted), as the
 		// conversation slot does.
-		e.trailing = "soni:ignore W017"
+		m.Comments.SetLine("slot", "soni:ignore W017")
 	}
 	utter := st.get("utter").str()
 	if utter == "" {
@@ -564,18 +588,18 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 		// Rasa asks with the custom action action_ask_SLOT: soni's
 		// ask_action runs it each time the question is asked.
 		act := im.askAction(st)
-		m.add("ask_action", act)
+		m.Collect().AskAction = syntax.S(act)
 		if outs := im.actionSlots(act); len(outs) > 0 {
 			im.rep.add(st.at, "step", StatusApproximated, b.out, "set the slots with an action step before the collect, if they matter",
 				"flow %q asks for %q with the custom action %q, which also sets %s: an ask_action's outputs set nothing in soni", b.f.name, slot, act, strings.Join(outs, ", "))
 		}
 	default:
-		m.add("message", "What is the "+strings.ReplaceAll(slot, "_", " ")+"?")
+		m.Message = syntax.S("What is the " + strings.ReplaceAll(slot, "_", " ") + "?")
 		im.rep.add(st.at, "step", StatusManual, b.out, "add a response utter_ask_"+slot+" or write the question",
 			"flow %q collects %q, but there is no response %q to ask for it: the import asks a generic question", b.f.name, slot, utter)
 	}
 	if f, ok := st.get("ask_before_filling").boolean(); ok && f {
-		m.add("force", true)
+		m.Collect().Force = true
 	}
 	if rj := st.get("rejections").list(); len(rj) > 0 {
 		b.rejections(st, m, slot, rj)
@@ -585,7 +609,7 @@ func (b *flowBuilder) collect(st *node, m *ymap) *ymap {
 
 // rejections translates a collect's rejections into its validator: the
 // answer is valid when no rejection's condition holds.
-func (b *flowBuilder) rejections(st *node, m *ymap, slot string, rj []*node) {
+func (b *flowBuilder) rejections(st *node, m *syntax.Step, slot string, rj []*node) {
 	im := b.im
 	var conds []string
 	var msg string
@@ -608,7 +632,7 @@ func (b *flowBuilder) rejections(st *node, m *ymap, slot string, rj []*node) {
 	if len(conds) == 0 {
 		return
 	}
-	m.add("validator", strings.Join(conds, " and "))
+	m.Collect().Validator = syntax.S(strings.Join(conds, " and "))
 	if msg != "" {
 		im.errorMessage(m, msg, b.f.name, b.out, st.at)
 	}

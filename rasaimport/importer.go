@@ -96,30 +96,33 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 	// The flows, one soni file per Rasa data file.
 	trig := im.triggers()
 	var order []string
-	byFile := map[string]*ymap{}
+	byFile := map[string]*syntax.File{}
 	for _, fl := range p.flows {
 		out := flowPath(fl.file)
 		doc := byFile[out]
 		if doc == nil {
-			doc = &ymap{}
-			doc.add("version", "1.0")
-			doc.add("flows", &ymap{})
+			doc = &syntax.File{Version: syntax.S("1.0")}
+			doc.Comments.AddHead("", header(p, "flows")...)
 			byFile[out] = doc
 			order = append(order, out)
 		}
-		flows := doc.get("flows").(*ymap)
-		fe := flows.add(fl.name, im.flowDef(fl, out, trig[fl.name]))
+		def := im.flowDef(fl, out, trig[fl.name])
+		doc.Flows = append(doc.Flows, def)
 		switch {
 		case isPattern(fl.name) && !im.f.patterns:
-			fe.comments = []string{"A Rasa pattern override. soni runs it as a flow of its own name; it takes over\nRasa's repair only where soni has pattern flows (see IMPORT.md)."}
+			def.Comments.AddHead("", "A Rasa pattern override. soni runs it as a flow of its own name; it takes over\nRasa's repair only where soni has pattern flows (see IMPORT.md).")
 		case isPattern(fl.name) && !ir.IsPattern(fl.name):
-			fe.comments = []string{"Rasa's " + fl.name + " has no soni counterpart: nothing starts this flow."}
+			def.Comments.AddHead("", "Rasa's "+fl.name+" has no soni counterpart: nothing starts this flow.")
 			im.rep.add(fl.at, "flow", StatusManual, out, "trigger the flow, link to it, or remove it",
 				"soni has no pattern %q, so nothing starts the imported flow", fl.name)
 		}
 	}
 	for _, out := range order {
-		files[out] = emit(byFile[out], header(p, "flows"))
+		b, err := syntax.Encode(byFile[out])
+		if err != nil {
+			return nil, nil, err
+		}
+		files[out] = b
 	}
 	if doc := im.rasaPatterns(); doc != nil {
 		doc.Comments.AddHead("", header(p, "patterns")...)
@@ -211,25 +214,20 @@ func nluThreshold(fl *rflow) float64 {
 }
 
 // flowDef translates one flow.
-func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
+func (im *importer) flowDef(fl *rflow, out string, phrases []string) *syntax.Flow {
 	before := len(im.rep.items)
-	m := &ymap{}
+	m := &syntax.Flow{Name: syntax.S(fl.name)}
 	if name := fl.n.get("name").str(); name != "" && im.f.names && name != strings.ReplaceAll(fl.name, "_", " ") {
-		m.add("name", name)
+		m.Label = syntax.S(name)
 	}
 	if d := fl.n.get("description").str(); d != "" {
-		m.add("description", d)
+		m.Description = syntax.S(d)
 	}
 	if len(phrases) > 0 {
-		seq := &yseq{}
 		for _, p := range phrases {
-			seq.add(p)
+			m.Triggers = append(m.Triggers, syntax.S(p))
 		}
-		trig := &ymap{entries: []yentry{{key: "intents", val: seq}}}
-		if c := nluThreshold(fl); c > 0 {
-			trig.add("min_confidence", c)
-		}
-		m.add("trigger", trig)
+		m.MinConfidence = nluThreshold(fl)
 	}
 	var guardComment []string
 	if g := fl.n.get("if"); g != nil {
@@ -245,7 +243,7 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 				im.rep.add(g.at, "flow", StatusCommented, out, "rewrite the guard over slots, or check the condition in the flow's first step",
 					"the guard of flow %q cannot be translated (%v)", fl.name, err)
 			case im.f.guards:
-				m.add("if", expr)
+				m.If = syntax.S(expr)
 			default:
 				guardComment = commentLines("if", g)
 				im.rep.add(g.at, "flow", StatusCommented, out, "check the condition in a branch at the flow's start, or re-run the import once soni has flow guards",
@@ -277,25 +275,20 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *ymap {
 				"flow %q: the key %q is not translated", fl.name, k)
 		}
 	}
-	slots := &yseq{}
 	for _, name := range im.slotOrder {
 		si := im.slots[name]
 		if si.flow != fl.name {
 			continue
 		}
-		def := im.slotDef(si, out)
-		item := &ymap{}
-		item.add("name", name)
-		item.entries = append(item.entries, def.entries...)
-		slots.add(item)
+		m.Slots = append(m.Slots, slotOf(name, im.slotDef(si, out)))
 	}
-	if len(slots.items) > 0 {
-		m.add("slots", slots)
-	}
-	b := &flowBuilder{im: im, f: fl, out: out, steps: &yseq{}, used: map[string]bool{endStep: true}, idOf: map[*node]string{}, rasaID: map[string]string{}, end: endStep}
+	b := &flowBuilder{im: im, f: fl, out: out, used: map[string]bool{endStep: true}, idOf: map[*node]string{}, rasaID: map[string]string{}, end: endStep}
 	b.resets = im.resetSlots(fl)
-	e := m.add("steps", b.build())
-	e.comments = guardComment
+	m.Steps = b.build()
+	m.Main = len(m.Steps)
+	if len(guardComment) > 0 {
+		m.Comments.AddHead("steps", guardComment...)
+	}
 	im.stepIDs[fl.name] = b.rasaID
 	ok := len(im.rep.items) == before
 	if isPattern(fl.name) {
@@ -353,9 +346,25 @@ func (im *importer) resetValue(slot string) any {
 	}
 	// An empty list is no initial value (see slotDef): reset to null.
 	if v := si.n.get("initial_value"); v != nil && v.kind != kNull && !(v.kind == kSeq && len(v.items) == 0) {
-		return nodeY(v)
+		return v.value()
 	}
 	return nil
+}
+
+// slotOf is a flow's slot of the syntax model whose definition is def
+// (slotDef), written as it is.
+func slotOf(name string, def *ymap) *syntax.Slot {
+	s := &syntax.Slot{Name: syntax.S(name)}
+	for _, e := range def.entries {
+		s.Extra = append(s.Extra, syntax.Field{Key: syntax.S(e.key), Value: treeValue(e.val)})
+		if len(e.comments) > 0 {
+			s.Comments.AddHead(e.key, e.comments...)
+		}
+		if e.trailing != "" {
+			s.Comments.SetLine(e.key, e.trailing)
+		}
+	}
+	return s
 }
 
 // forSteps calls fn on every step of a step list, the steps of its

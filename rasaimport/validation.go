@@ -1,6 +1,10 @@
 package rasaimport
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/soni-dev/soni/syntax"
+)
 
 // Rasa runs a custom action named validate_SLOT after a collect step
 // fills SLOT: the action checks the value and answers with events, a
@@ -33,34 +37,28 @@ func (im *importer) validationAction(slot string) string {
 // and reports true; with no validation action it writes nothing and
 // reports false. A collect followed by branches (nx a list) gets them
 // after the validation.
-func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, fall string) bool {
+func (b *flowBuilder) validation(st *node, m *syntax.Step, comment []string, nx *node, fall string) bool {
 	slot := st.get("collect").str()
 	act := b.im.validationAction(slot)
 	if act == "" {
 		return false
 	}
-	id := m.get("step").(string)
+	id := m.ID.V
 	b.emit(m, comment)
 
 	validate := b.unique(id + "_validate")
-	am := &ymap{}
-	am.add("step", validate)
-	am.add("type", "action")
-	am.add("call", act)
+	am := newStep(validate, "action")
+	am.Action().Call = syntax.S(act)
 	b.mapOutputs(am, act)
-	if am.get("map_outputs") == nil {
-		mo := &ymap{}
-		mo.add(slot, slot)
-		am.add("map_outputs", mo)
+	if len(am.MapOutputs) == 0 {
+		am.Action().MapOutputs = []*syntax.OutputMap{{Output: syntax.S(slot), Slot: syntax.S(slot)}}
 	}
 	b.emit(am, []string{fmt.Sprintf("Rasa runs %s after the collect fills %s; setting the slot to null rejects it.", act, slot)})
 
 	again := b.unique(id + "_again")
-	check := &ymap{}
-	check.add("step", b.unique(id+"_validated"))
-	check.add("type", "branch")
-	check.add("evaluate", slot+" == nil")
-	check.add("cases", &ymap{flow: true, entries: []yentry{{key: "true", val: again}}})
+	check := newStep(b.unique(id+"_validated"), "branch")
+	check.Branch().Evaluate = syntax.S(slot + " == nil")
+	addCase(check, "true", again)
 
 	// The copy that asks again comes right after the check, which must
 	// therefore always jump on: to the collect's next, or past it.
@@ -74,22 +72,21 @@ func (b *flowBuilder) validation(st *node, m *ymap, comment []string, nx *node, 
 	case to == "":
 		to = "__end__"
 	}
-	check.add("jump_to", to)
+	check.JumpTo = syntax.S(to)
 	b.emit(check, nil)
 
-	ask := &ymap{}
-	for _, e := range m.entries {
-		switch e.key {
-		case "step":
-			ask.entries = append(ask.entries, yentry{key: "step", val: again})
-		case "force", "jump_to":
-		default:
-			ask.entries = append(ask.entries, e)
-		}
+	// The copy has the collect's fields and the comment on its slot
+	// (soni:ignore), not the comment above it.
+	ask := *m
+	cf := *m.Collect()
+	ask.CollectFields = &cf
+	ask.ID, ask.Comments = syntax.S(again), nil
+	if c := m.Comments.Get("slot"); c != nil {
+		ask.Comments.SetLine("slot", c.Line)
 	}
-	ask.add("force", true)
-	ask.add("jump_to", validate)
-	b.emit(ask, []string{"Asked again when " + act + " rejects the answer."})
+	cf.Force = true
+	ask.JumpTo = syntax.S(validate)
+	b.emit(&ask, []string{"Asked again when " + act + " rejects the answer."})
 	if branches != "" {
 		b.branches(st, branches, nil, nil, nx.list())
 	}

@@ -45,20 +45,44 @@ var handoffRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("h
 // expression runs only on a message with one of them.
 var handoffNouns = lexdata.Set("handoff_nouns")
 
+// smallTalk maps each phrase of the lists above to its command. The
+// lists are read in a fixed order (small talk of no kind, the kinds in
+// ir.SmallTalkKinds' order, then help, a person, repeat and skip) and
+// the first list that names a phrase keeps it, so a phrase listed twice
+// can never mean one thing on one run and another on the next;
+// TestSmallTalkPhrasesMeanOneThing refuses such a lexicon.
 var smallTalk = func() map[string]vm.Command {
 	m := map[string]vm.Command{}
-	for kind, phrases := range chitchatPhrases {
-		for _, p := range phrases {
-			m[p] = vm.Command{Kind: vm.CmdChitchat, SmallTalk: kind}
-		}
-	}
-	for k, phrases := range map[vm.CommandKind][]string{vm.CmdHelp: helpPhrases, vm.CmdHandoff: handoffPhrases, vm.CmdRepeat: repeatPhrases, vm.CmdSkipQuestion: skipPhrases} {
-		for _, p := range phrases {
-			m[p] = vm.Command{Kind: k}
+	for _, e := range smallTalkLists() {
+		for _, p := range e.phrases {
+			if _, ok := m[p]; !ok {
+				m[p] = e.cmd
+			}
 		}
 	}
 	return m
 }()
+
+// smallTalkList is one list of phrases and the command they all mean.
+type smallTalkList struct {
+	cmd     vm.Command
+	phrases []string
+}
+
+// smallTalkLists are the small-talk, help, handoff, repeat and skip
+// phrase lists in the order smallTalk reads them.
+func smallTalkLists() []smallTalkList {
+	lists := []smallTalkList{{vm.Command{Kind: vm.CmdChitchat}, chitchatPhrases[""]}}
+	for _, kind := range ir.SmallTalkKinds {
+		lists = append(lists, smallTalkList{vm.Command{Kind: vm.CmdChitchat, SmallTalk: kind}, chitchatPhrases[kind]})
+	}
+	return append(lists,
+		smallTalkList{vm.Command{Kind: vm.CmdHelp}, helpPhrases},
+		smallTalkList{vm.Command{Kind: vm.CmdHandoff}, handoffPhrases},
+		smallTalkList{vm.Command{Kind: vm.CmdRepeat}, repeatPhrases},
+		smallTalkList{vm.Command{Kind: vm.CmdSkipQuestion}, skipPhrases},
+	)
+}
 
 // texting are the short forms people type in chat, read as the words
 // they stand for in small talk: "what can u do", "thx", "ty".

@@ -32,8 +32,12 @@ import (
 //   - date_words: a date slot's value in words ("March 12, 2027");
 //   - remark: a remark after a command, in parentheses or after a dash;
 //   - slot_close: a slot name the project does not have, close to
-//     exactly one slot of the flow in question (transfer_amount).
-var NoiseKinds = []string{"prose", "fence", "bullets", "label", "punctuation", "name_case", "name_spaces", "quotes", "unit", "date_words", "remark", "slot_close"}
+//     exactly one slot of the flow in question (transfer_amount);
+//   - slot_to: "to" between a slot and its value (set slot amount to
+//     50);
+//   - one_line: several commands on one line, after a semicolon or a
+//     comma.
+var NoiseKinds = []string{"prose", "fence", "bullets", "label", "punctuation", "name_case", "name_spaces", "quotes", "unit", "date_words", "remark", "slot_close", "slot_to", "one_line"}
 
 // noiseLine is one command of an answer, in parts the noise can change.
 type noiseLine struct {
@@ -47,6 +51,7 @@ type noiseLine struct {
 	quote bool     // the value is to be quoted
 	tail  string   // a remark after the command
 	end   string   // punctuation at the end
+	to    bool     // "to" before the value
 }
 
 // NoisyAnswer writes want in the answer grammar as a small model would:
@@ -99,7 +104,7 @@ func NoisyAnswer(seed uint64, index int, c Case, want []vm.Command, v vm.View) (
 	// The kinds these lines allow, and one or two of them.
 	var can []string
 	for _, k := range NoiseKinds {
-		if slices.ContainsFunc(lines, func(l *noiseLine) bool { return allows(k, l, prog) }) {
+		if k == "one_line" && len(lines) > 1 || slices.ContainsFunc(lines, func(l *noiseLine) bool { return allows(k, l, prog) }) {
 			can = append(can, k)
 		}
 	}
@@ -165,6 +170,8 @@ func NoisyAnswer(seed uint64, index int, c Case, want []vm.Command, v vm.View) (
 			l.quote = false
 		case "remark":
 			l.tail = pick(" (from the user's message)", " (as the user said)", " - the user asked for this", " — based on the message")
+		case "slot_to":
+			l.to = true
 		case "slot_close":
 			if n := closeName(prog, l.in, l.slot, rng); n != "" {
 				l.names[0] = n
@@ -174,6 +181,13 @@ func NoisyAnswer(seed uint64, index int, c Case, want []vm.Command, v vm.View) (
 	var out []string
 	for _, l := range lines {
 		out = append(out, l.String())
+	}
+	if slices.Contains(kinds, "one_line") {
+		sep := pick("; ", ", ")
+		for i := range out {
+			out[i] = strings.TrimRight(out[i], ".;")
+		}
+		out = []string{strings.Join(out, sep)}
 	}
 	for _, k := range kinds {
 		switch k {
@@ -239,6 +253,9 @@ func (l *noiseLine) String() string {
 				v = `"` + v + `"`
 			}
 		}
+		if l.to {
+			s += " to"
+		}
 		s += " " + v
 	}
 	return s + l.tail + l.end
@@ -259,6 +276,10 @@ func allows(kind string, l *noiseLine, prog *ir.Program) bool {
 	case "date_words":
 		_, err := time.Parse("2006-01-02", l.value)
 		return isValue && l.def != nil && l.def.Type == ir.TypeDate && err == nil
+	case "slot_to":
+		return isValue
+	case "one_line":
+		return true // when the answer has several lines (NoisyAnswer)
 	case "slot_close":
 		return isValue && l.in != "" && closeName(prog, l.in, l.slot, nil) != ""
 	}

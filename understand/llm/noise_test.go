@@ -81,6 +81,7 @@ func TestSmallModelNoise(t *testing.T) {
 		// after it; a value with its currency, a date in words.
 		{"a slot name in words", confirming, "set slot account type savings", []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "account_type", Value: "savings"}}, `slot "account_type" written in words, value "savings"`},
 		{"a slot name in words and in another case", idle, "start flow Transfer Funds\nset slot Account Type “checking”\nset slot amount 50 euros", []vm.Command{start("transfer_funds", vm.SlotValue{Slot: "account_type", Value: "checking"}, vm.SlotValue{Slot: "amount", Value: 50.0})}, `written in words`},
+		{"a slot name in words, to its value", confirming, "set slot account type to savings", []vm.Command{{Kind: vm.CmdCorrectSlot, Slot: "account_type", Value: "savings"}}, `written in words`},
 		{"words that name no slot", asking, "set slot weather is sunny", []vm.Command{{Kind: vm.CmdFallback}}, `slot "weather" is not one flow "transfer_funds" can see`},
 		{"a slot name close to no slot", asking, "set slot weather sunny", []vm.Command{{Kind: vm.CmdFallback}}, `slot "weather" is not one flow "transfer_funds" can see`},
 	}

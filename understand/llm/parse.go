@@ -47,13 +47,28 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 		if l == "" || strings.HasPrefix(l, "```") {
 			continue
 		}
+		if parts, ok := several(l); ok {
+			for _, c := range parts {
+				c.Line = n
+				cmds = append(cmds, c)
+			}
+			continue
+		}
 		c, ok := parseLine(l)
 		if !ok {
 			// A label before the command ("Answer: start flow x",
 			// "Commands: 1. affirm"): the rest, when it is a command.
 			raw := bulletRE().ReplaceAllString(strings.Trim(strings.TrimSpace(line), "`"), "")
 			if m := labelRE().FindStringSubmatch(raw); m != nil {
-				c, ok = parseLine(cleanLine(m[1]))
+				rest := cleanLine(m[1])
+				if parts, many := several(rest); many {
+					for _, c := range parts {
+						c.Line = n
+						cmds = append(cmds, c)
+					}
+					continue
+				}
+				c, ok = parseLine(rest)
 			}
 		}
 		if !ok {
@@ -66,6 +81,41 @@ func ParseCommands(answer string) (cmds []Raw, skipped []string) {
 		cmds = append(cmds, c)
 	}
 	return cmds, skipped
+}
+
+// several reads a line of several commands, each after a semicolon or a
+// comma outside quotes ("start flow transfer_funds; set slot amount
+// 50"): ok only when every part is a command, so that a value with a
+// comma (set slot address 1 Main St, Springfield) stays whole.
+func several(l string) ([]Raw, bool) {
+	var parts []string
+	inQuote, start := rune(0), 0
+	for i, r := range l {
+		switch {
+		case inQuote != 0:
+			if r == inQuote || (inQuote == '“' && r == '”') {
+				inQuote = 0
+			}
+		case r == '"' || r == '“' || r == '`':
+			inQuote = r
+		case r == ';' || r == ',':
+			parts = append(parts, l[start:i])
+			start = i + 1
+		}
+	}
+	parts = append(parts, l[start:])
+	if len(parts) < 2 {
+		return nil, false
+	}
+	var out []Raw
+	for _, p := range parts {
+		c, ok := parseLine(cleanLine(p))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
 }
 
 // labelRE is a label of a word or two and a colon before a command:
@@ -99,6 +149,7 @@ func parseLine(l string) (Raw, bool) {
 	}
 	l = keywordRE().ReplaceAllString(l, "$1 $2")
 	l = assignRE().ReplaceAllString(l, "$1 $2 ")
+	l = toRE().ReplaceAllString(l, "$1 $2 ")
 	l = colonRE().ReplaceAllString(l, "$1 ")
 	fields := splitFields(l)
 	if len(fields) == 0 {
@@ -180,6 +231,12 @@ var (
 		return regexp.MustCompile(`^(?i)(start flow|clarify|set slot|correct slot)\s*:\s*`)
 	})
 )
+
+// toRE reads "set slot amount to 50": "to" between a slot and its
+// value, unquoted, as a model writes it in a sentence.
+var toRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i)((?:set|correct) slot)\s+([A-Za-z_][A-Za-z0-9_-]*)\s+to\s+`)
+})
 
 // bareSetRE is a set or correct line that names a slot and gives no value.
 var bareSetRE = sync.OnceValue(func() *regexp.Regexp {

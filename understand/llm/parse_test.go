@@ -66,6 +66,20 @@ func TestParseCommands(t *testing.T) {
 			{Kind: "set_slot", Slot: "note", Value: "it’s late", Line: 3},
 			{Kind: "set_slot", Slot: "city", Value: "Basel", Line: 4},
 		}, nil},
+		// "to" before a value, and several commands on one line.
+		{"set slot amount to 50\ncorrect slot recipient to \"Ana Gómez\"\nset slot note \"to be honest\"", []Raw{
+			{Kind: "set_slot", Slot: "amount", Value: "50", Line: 1},
+			{Kind: "correct_slot", Slot: "recipient", Value: "Ana Gómez", Line: 2},
+			{Kind: "set_slot", Slot: "note", Value: "to be honest", Line: 3},
+		}, nil},
+		{"start flow transfer_funds; set slot amount 50, set slot recipient “Ana, my sister”\nCommands: start flow book_flight, set slot origin Madrid\nset slot address 1 Main St, Springfield", []Raw{
+			{Kind: "start_flow", Flow: "transfer_funds", Line: 1},
+			{Kind: "set_slot", Slot: "amount", Value: "50", Line: 1},
+			{Kind: "set_slot", Slot: "recipient", Value: "Ana, my sister", Line: 1},
+			{Kind: "start_flow", Flow: "book_flight", Line: 2},
+			{Kind: "set_slot", Slot: "origin", Value: "Madrid", Line: 2},
+			{Kind: "set_slot", Slot: "address", Value: "1 Main St, Springfield", Line: 3},
+		}, nil},
 		{"Answer: the user is happy\nstart flow transfer funds please!", nil, []string{"Answer: the user is happy", "start flow transfer funds please!"}},
 	}
 	for _, tt := range tests {

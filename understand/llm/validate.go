@@ -400,7 +400,12 @@ func spacedSlot(prog *ir.Program, r Raw, started, top, under string) (slot, valu
 			return "", "", false
 		}
 		if got := known(r.Slot + "_" + strings.Join(words[:k], "_")); got != "" {
-			return got, strings.Trim(strings.Join(words[k:], " "), "\"'`“”‘’«»"), true
+			rest := words[k:]
+			if len(rest) > 1 && strings.EqualFold(rest[0], "to") {
+				// "set slot account type to savings"
+				rest = rest[1:]
+			}
+			return got, strings.Trim(strings.Join(rest, " "), "\"'`“”‘’«»"), true
 		}
 	}
 	return "", "", false

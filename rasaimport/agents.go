@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/syntax"
@@ -151,15 +152,15 @@ func (b *flowBuilder) agentStep(st *node, m *syntax.Step, what string) *syntax.S
 
 // agentActions declares the actions that stand for agentic calls: a
 // description and no runner.
-func (im *importer) agentActions(actions *ymap) {
+func (im *importer) agentActions(actions []*syntax.Action) []*syntax.Action {
 	for _, name := range im.agentOrder {
 		a := im.agents[name]
-		if actions.get(name) != nil {
+		if slices.ContainsFunc(actions, func(x *syntax.Action) bool { return x.Name.V == name }) {
 			continue
 		}
-		d := &ymap{}
-		d.add("description", a.does)
-		e := actions.add(name, d)
-		e.comments = []string{"Rasa ran " + a.what + " here; soni cannot. This action has no runner, so the step fails loudly until it gets one."}
+		d := &syntax.Action{Name: syntax.S(name), Description: syntax.S(a.does)}
+		d.Comments.AddHead("", "Rasa ran "+a.what+" here; soni cannot. This action has no runner, so the step fails loudly until it gets one.")
+		actions = append(actions, d)
 	}
+	return actions
 }

@@ -19,8 +19,8 @@ var soniSlotTypes = map[string]string{
 }
 
 // slotDef writes the definition of a slot (without its name).
-func (im *importer) slotDef(si *slotInfo, out string) *ymap {
-	m := &ymap{}
+func (im *importer) slotDef(si *slotInfo, out string) *syntax.Slot {
+	m := &syntax.Slot{Name: syntax.S(si.name)}
 	typ, ok := soniSlotTypes[si.typ]
 	if !ok {
 		typ = "text"
@@ -52,48 +52,47 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 			}
 		}
 	}
-	m.add("type", typ)
+	m.Type = syntax.S(typ)
 	if si.description != "" {
-		m.add("description", si.description)
+		m.Description = syntax.S(si.description)
 	}
 	if entityVals != nil {
-		vals := &yseq{flow: true}
 		for _, v := range entityVals {
-			vals.add(v)
+			m.Values = append(m.Values, ir.Value{Value: v})
 		}
-		m.add("values", vals)
+		m.ValuesSet = true
 		im.rep.add(si.at, "slot", StatusApproximated, out, "add the values the slot may take, or make it "+si.typ+" again without values and use the LLM understanding",
 			"slot %q is filled from the entity %q: soni gives it the %d values the NLU examples annotate (%s); other answers are refused",
 			si.name, entity, len(entityVals), strings.Join(entityVals, ", "))
 	}
 	if typ == "categorical" && entityVals == nil {
-		vals := &yseq{flow: true}
+		var vals []ir.Value
 		for _, v := range n.get("values").list() {
 			if s := v.str(); s != "" && s != "__other__" {
-				vals.add(s)
+				vals = append(vals, ir.Value{Value: s})
 			}
 		}
-		if len(vals.items) == 0 {
-			m.entries[0].val = "text"
+		if len(vals) == 0 {
+			m.Type = syntax.S("text")
 			im.rep.add(si.at, "slot", StatusManual, out, "list the slot's values",
 				"categorical slot %q lists no values: soni reads it as text", si.name)
 		} else {
-			m.add("values", vals)
+			m.Values, m.ValuesSet = vals, true
 		}
 	}
 	if typ == "number" {
 		if v := n.get("min_value"); v != nil && v.kind == kScalar {
-			m.add("min", v.v)
+			m.Min = bound(v.v)
 		}
 		if v := n.get("max_value"); v != nil && v.kind == kScalar {
-			m.add("max", v.v)
+			m.Max = bound(v.v)
 		}
 	}
 	if v := n.get("initial_value"); v != nil && v.kind != kNull && si.flow == "" && !(typ == "list" && len(v.list()) == 0) {
 		// A list's initial [] is Rasa's empty list: soni's list slot
 		// starts unset instead, which the imported conditions read as
 		// an empty list (slots.x ?? []).
-		m.add("initial", nodeY(v))
+		m.Initial, m.HasInitial = v.value(), true
 	}
 	for _, mp := range n.get("mappings").list() {
 		kind := mp.get("type").str()
@@ -153,7 +152,7 @@ func (im *importer) slotDef(si *slotInfo, out string) *ymap {
 // `validation: {rejections: [{if, utter}]}`) into the slot's validation
 // expression and invalid message: a value is stored when no rejection's
 // condition holds, wherever it comes from.
-func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
+func (im *importer) slotRejections(si *slotInfo, v *node, m *syntax.Slot, out string) {
 	var conds []string
 	var msg string
 	for i, r := range v.get("rejections").list() {
@@ -181,16 +180,16 @@ func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
 	if len(conds) == 0 {
 		return
 	}
-	m.add("validation", strings.Join(conds, " and "))
+	m.Validation = syntax.S(strings.Join(conds, " and "))
 	switch {
 	case msg == "":
 	case im.responses[msg] == nil:
 		im.rep.add(v.at, "slot", StatusManual, out, "add the response, or write the message",
 			"slot %q rejects with the response %q, which the domain does not define", si.name, msg)
 	case im.f.responses:
-		m.add("invalid_message", &ymap{flow: true, entries: []yentry{{key: "response", val: msg}}})
+		m.InvalidResp = syntax.S(msg)
 	default:
-		m.add("invalid_message", im.inlineText(msg, "", out, v.at))
+		m.Invalid = syntax.S(im.inlineText(msg, "", out, v.at))
 	}
 	ask := ""
 	if r := "utter_ask_" + si.name; im.responses[r] != nil {
@@ -203,6 +202,19 @@ func (im *importer) slotRejections(si *slotInfo, v *node, m *ymap, out string) {
 // namesSomething reports whether a slot holds a name (restaurant_name,
 // "the name of the hotel"): names are an open set, which the values of
 // the NLU examples cannot list.
+// bound is a Rasa slot bound as the model's number, or nil when it is
+// not a number.
+func bound(v any) *float64 {
+	switch x := v.(type) {
+	case int64:
+		f := float64(x)
+		return &f
+	case float64:
+		return &x
+	}
+	return nil
+}
+
 func namesSomething(si *slotInfo) bool {
 	words := strings.FieldsFunc(strings.ToLower(si.name+" "+si.description), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z')
@@ -212,36 +224,32 @@ func namesSomething(si *slotInfo) bool {
 
 // domainFile writes domain.yaml: settings, conversation slots, responses
 // and actions.
-func (im *importer) domainFile() *ymap {
+func (im *importer) domainFile() *syntax.File {
 	const out = "domain.yaml"
-	doc := &ymap{}
-	doc.add("version", "1.0")
-
-	settings := &ymap{}
+	doc := &syntax.File{Version: syntax.S("1.0")}
+	setting := func(key string, v any) {
+		doc.Settings = append(doc.Settings, &syntax.Setting{Key: syntax.S(key), Value: v})
+	}
 	if sc := im.p.sessionConfig; sc != nil {
 		if v := sc.get("session_expiration_time"); v != nil {
 			if f, ok := v.v.(int64); ok && f > 0 {
-				settings.add("session_expiration", f)
+				setting("session_expiration", f)
 			} else if f, ok := v.v.(float64); ok && f > 0 {
-				settings.add("session_expiration", f)
+				setting("session_expiration", f)
 			}
 		}
 		if v, ok := sc.get("carry_over_slots_to_new_session").boolean(); ok {
-			settings.add("carry_over_slots", v)
+			setting("carry_over_slots", v)
 		}
 	}
 	if u := im.understanding(out); u != nil {
-		settings.add("understanding", u)
+		setting("understanding", u)
 	}
 	if l := im.p.language; l != "" && l != "en" && l != "es" {
 		im.rep.addAbout(aboutUnderstanding, loc{File: "config.yml"}, "config", StatusApproximated, out, "write the flows' trigger phrases in the language, or use the LLM understanding",
 			"the assistant's language is %q; soni's rules understand English and Spanish", l)
 	}
-	if len(settings.entries) > 0 {
-		doc.add("settings", settings)
-	}
 
-	slots := &ymap{}
 	for _, name := range im.slotOrder {
 		si := im.slots[name]
 		if routerSlots[name] && len(si.refs) == 0 {
@@ -252,13 +260,10 @@ func (im *importer) domainFile() *ymap {
 		}
 		ok := im.slotClean(si, out, func() {
 			if si.flow == "" {
-				slots.add(name, im.slotDef(si, out))
+				doc.Slots = append(doc.Slots, im.slotDef(si, out))
 			}
 		})
 		im.sum.Slots.add(ok)
-	}
-	if len(slots.entries) > 0 {
-		doc.add("slots", slots)
 	}
 
 	if !im.f.responses {
@@ -269,18 +274,13 @@ func (im *importer) domainFile() *ymap {
 		}
 	}
 	if im.f.responses {
-		rs := &ymap{}
 		for _, r := range im.p.responses {
 			before := len(im.rep.items)
-			rs.add(r.name, im.responseDef(r, out))
+			doc.Responses = append(doc.Responses, im.responseDef(r, out))
 			im.sum.Responses.add(len(im.rep.items) == before)
-		}
-		if len(rs.entries) > 0 {
-			doc.add("responses", rs)
 		}
 	}
 
-	actions := &ymap{}
 	url := im.p.actionURL
 	if url == "" {
 		url = "http://localhost:5055/webhook"
@@ -300,7 +300,7 @@ func (im *importer) domainFile() *ymap {
 	for _, name := range im.actionOrder {
 		a := im.actionsUsed[name]
 		before := len(im.rep.items)
-		d := &ymap{}
+		d := &syntax.Action{Name: syntax.S(name)}
 		py := im.p.py[name]
 		switch {
 		case py == nil:
@@ -316,25 +316,14 @@ func (im *importer) domainFile() *ymap {
 					"action %q sends messages (dispatcher.utter_message), which soni does not show yet", name)
 			}
 		}
-		if outs := im.actionSlots(name); len(outs) > 0 {
-			seq := &yseq{flow: true}
-			for _, o := range outs {
-				seq.add(o)
-			}
-			d.add("outputs", seq)
+		for _, o := range im.actionSlots(name) {
+			d.Outputs = append(d.Outputs, syntax.S(o))
 		}
-		run := &ymap{}
-		rasa := &ymap{}
-		rasa.add("url", "${RASA_ACTION_ENDPOINT:-"+url+"}")
-		run.add("rasa", rasa)
-		d.add("run", run)
-		actions.add(name, d)
+		d.Run = &ir.Run{Rasa: &ir.HTTP{URL: "${RASA_ACTION_ENDPOINT:-" + url + "}"}}
+		doc.Actions = append(doc.Actions, d)
 		im.sum.Actions.add(len(im.rep.items) == before)
 	}
-	im.agentActions(actions)
-	if len(actions.entries) > 0 {
-		doc.add("actions", actions)
-	}
+	doc.Actions = im.agentActions(doc.Actions)
 	return doc
 }
 
@@ -350,15 +339,15 @@ func (im *importer) slotClean(si *slotInfo, out string, write func()) bool {
 // only the contextual rephraser fills.
 const rephraserPlaceholder = "placeholder_this_utterance_needs_the_rephraser"
 
-func (im *importer) responseDef(r *named, out string) *yseq {
-	vs := &yseq{}
+func (im *importer) responseDef(r *named, out string) *syntax.Response {
+	vs := &syntax.Response{Name: syntax.S(r.name)}
 	for _, v := range r.n.list() {
 		if v.kind != kMap {
 			im.rep.add(v.at, "response", StatusCommented, out, "write the variation as a mapping with text:",
 				"a variation of response %q is not a mapping", r.name)
 			continue
 		}
-		m := &ymap{}
+		m := &syntax.Variation{}
 		var comments []string
 		for i, k := range v.keys {
 			val := v.vals[i]
@@ -368,41 +357,55 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 					im.rep.add(val.at, "response", StatusManual, out, "write the text the bot should say for "+r.name+": soni has no rephraser, so it says the placeholder as it is",
 						"response %q is only a placeholder that Rasa's contextual rephraser (an LLM) replaces with a generated text: %q", r.name, val.str())
 				}
-				m.add("text", im.template(val.str(), "", r.name, val.at, out))
+				m.Text = syntax.S(im.template(val.str(), "", r.name, val.at, out))
 			case "condition":
 				if c := im.responseCondition(r.name, val, out); c != nil {
-					m.add(k, c)
+					m.Condition = c
 				} else {
 					comments = append(comments, commentLines(k, val)...)
 				}
 			case "buttons":
-				bs := im.buttonsY(r.name, val, out)
-				if len(bs.items) > 0 {
-					m.add(k, bs)
-				} else {
-					comments = append(comments, bs.tail...)
+				bs, tail := im.buttons(r.name, val, out)
+				switch {
+				case len(bs) == 0:
+					comments = append(comments, tail...)
+				case len(tail) > 0:
+					m.Buttons = bs
+					if m.Comments == nil {
+						m.Comments = syntax.Comments{}
+					}
+					m.Comments["buttons"] = &syntax.Comment{Foot: tail}
+				default:
+					m.Buttons = bs
 				}
-			case "image", "custom", "channel", "button_type":
-				m.add(k, nodeY(val))
+			case "image":
+				m.Image = syntax.S(val.str())
+			case "channel":
+				m.Channel = syntax.S(val.str())
+			case "custom":
+				m.Custom = val.value()
+			case "button_type":
+				m.Extra = append(m.Extra, syntax.Field{Key: syntax.S(k), Value: val.value()})
 			case "translation":
-				tr := &ymap{}
 				for j, lang := range val.keys {
 					t := val.vals[j]
 					if t.kind == kMap {
 						t = t.get("text")
 					}
-					tr.add(lang, im.template(t.str(), "", r.name, t.at, out))
+					m.Translation = append(m.Translation, &syntax.Translation{Lang: syntax.S(lang), Text: syntax.S(im.template(t.str(), "", r.name, t.at, out))})
 				}
-				m.add("translation", tr)
 			case "id", "metadata":
-				m.add(k, nodeY(val))
+				m.Extra = append(m.Extra, syntax.Field{Key: syntax.S(k), Value: val.value()})
 			default:
 				comments = append(comments, commentLines(k, val)...)
 				im.rep.add(val.at, "response", StatusCommented, out, "use text, buttons, image or custom",
 					"response %q: the key %q of a variation has no soni equivalent", r.name, k)
 			}
 		}
-		vs.add(m, comments...)
+		if len(comments) > 0 {
+			m.Comments.AddHead("", comments...)
+		}
+		vs.Variations = append(vs.Variations, m)
 	}
 	return vs
 }
@@ -412,23 +415,18 @@ func (im *importer) responseDef(r *named, out string) *yseq {
 // which soni's payloads do not. A button whose payload sets a slot the
 // domain does not have, or names an intent that is no flow, is kept as a
 // comment: soni's payloads set slots and start flows.
-func (im *importer) buttonsY(name string, n *node, out string) *yseq {
-	s := &yseq{}
+func (im *importer) buttons(name string, n *node, out string) ([]*syntax.Button, []string) {
+	var bs []*syntax.Button
+	var tail []string
 	for _, b := range n.list() {
-		y := nodeY(b)
-		m, ok := y.(*ymap)
-		if !ok {
-			s.add(y)
-			continue
+		bt := &syntax.Button{}
+		if t := b.get("title"); t != nil {
+			bt.Title = syntax.S(t.str())
 		}
 		why := ""
-		for i, e := range m.entries {
-			str, ok := e.val.(string)
-			if !ok || e.key != "payload" {
-				continue
-			}
-			str = strings.NewReplacer("{{", "{", "}}", "}").Replace(str)
-			m.entries[i].val = str
+		if pn := b.get("payload"); pn != nil {
+			str := strings.NewReplacer("{{", "{", "}}", "}").Replace(pn.str())
+			bt.Payload = syntax.S(str)
 			p, err := payload.Parse(str)
 			switch {
 			case err != nil:
@@ -445,23 +443,39 @@ func (im *importer) buttonsY(name string, n *node, out string) *yseq {
 			}
 		}
 		if why != "" {
-			s.tail = append(s.tail, commentItem(y)...)
+			y := nodeY(b)
+			if m, ok := y.(*ymap); ok {
+				for i, e := range m.entries {
+					if str, ok := e.val.(string); ok && e.key == "payload" {
+						m.entries[i].val = strings.NewReplacer("{{", "{", "}}", "}").Replace(str)
+					}
+				}
+			}
+			tail = append(tail, commentItem(y)...)
 			im.rep.add(b.at, "response", StatusCommented, out, "make the payload /SetSlots(slot=value) of a slot, or start a flow",
 				"a button of response %q cannot be translated: %s", name, why)
 			continue
 		}
-		s.add(y)
+		bs = append(bs, bt)
 	}
-	return s
+	return bs, tail
 }
 
 // responseCondition translates a variation's condition: Rasa's list of
 // {type: slot, name, value}, or a predicate as a string (slots.x is true,
 // not slots.y, joined by and), which becomes that list. Anything else is
 // reported, and nil returned.
-func (im *importer) responseCondition(name string, n *node, out string) any {
+func (im *importer) responseCondition(name string, n *node, out string) []*syntax.SlotCond {
 	if n.kind == kSeq {
-		return nodeY(n)
+		var cs []*syntax.SlotCond
+		for _, it := range n.items {
+			c := &syntax.SlotCond{Name: syntax.S(it.get("name").str()), Value: it.get("value").value()}
+			if t := it.get("type"); t != nil {
+				c.Type = syntax.S(t.str())
+			}
+			cs = append(cs, c)
+		}
+		return cs
 	}
 	src := n.str()
 	e, err := parseCond(src)
@@ -477,14 +491,14 @@ func (im *importer) responseCondition(name string, n *node, out string) any {
 	if err == nil {
 		flat(e)
 	}
-	seq := &yseq{}
+	var seq []*syntax.SlotCond
 	for _, c := range conds {
 		slot, value, ok := slotValue(c)
 		if !ok {
 			err = fmt.Errorf("only slots.NAME, not slots.NAME and slots.NAME is VALUE joined by and are read")
 			break
 		}
-		seq.add(&ymap{entries: []yentry{{key: "type", val: "slot"}, {key: "name", val: slot}, {key: "value", val: value}}})
+		seq = append(seq, &syntax.SlotCond{Type: syntax.S("slot"), Name: syntax.S(slot), Value: value})
 	}
 	if err != nil {
 		im.rep.add(n.at, "response", StatusCommented, out, "write the condition as a list of {type: slot, name, value}",

@@ -137,7 +137,7 @@ func TestImportFixtureCoverage(t *testing.T) {
 		"- bot_did_not_utter:\n              text_matches: afternoon\n              buttons:",
 		"# stub_custom_actions:\n#   action_unused:\n#     events: []", // a stub soni cannot use is kept as a comment
 		// responses
-		"- id: call_booked_default",
+		"- text: \"An adviser will call you in the {call_time}.\"\n      id: call_booked_default", // a variation's id is kept
 	} {
 		assert.Contains(t, all, want)
 	}

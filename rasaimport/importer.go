@@ -133,7 +133,13 @@ func translateWith(src string, opts Options, f features) (map[string][]byte, *Re
 		files[patternsFile] = b
 	}
 
-	files["domain.yaml"] = emit(im.domainFile(), header(p, "domain"))
+	dom := im.domainFile()
+	dom.Comments.AddHead("", header(p, "domain")...)
+	b, err := syntax.Encode(dom)
+	if err != nil {
+		return nil, nil, err
+	}
+	files["domain.yaml"] = b
 
 	for _, t := range p.tests {
 		out, doc := im.testFile(t)
@@ -280,7 +286,7 @@ func (im *importer) flowDef(fl *rflow, out string, phrases []string) *syntax.Flo
 		if si.flow != fl.name {
 			continue
 		}
-		m.Slots = append(m.Slots, slotOf(name, im.slotDef(si, out)))
+		m.Slots = append(m.Slots, im.slotDef(si, out))
 	}
 	b := &flowBuilder{im: im, f: fl, out: out, used: map[string]bool{endStep: true}, idOf: map[*node]string{}, rasaID: map[string]string{}, end: endStep}
 	b.resets = im.resetSlots(fl)
@@ -349,22 +355,6 @@ func (im *importer) resetValue(slot string) any {
 		return v.value()
 	}
 	return nil
-}
-
-// slotOf is a flow's slot of the syntax model whose definition is def
-// (slotDef), written as it is.
-func slotOf(name string, def *ymap) *syntax.Slot {
-	s := &syntax.Slot{Name: syntax.S(name)}
-	for _, e := range def.entries {
-		s.Extra = append(s.Extra, syntax.Field{Key: syntax.S(e.key), Value: treeValue(e.val)})
-		if len(e.comments) > 0 {
-			s.Comments.AddHead(e.key, e.comments...)
-		}
-		if e.trailing != "" {
-			s.Comments.SetLine(e.key, e.trailing)
-		}
-	}
-	return s
 }
 
 // forSteps calls fn on every step of a step list, the steps of its

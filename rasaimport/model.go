@@ -24,7 +24,7 @@ const openAIBase = "https://api.openai.com/v1"
 // understanding returns the settings.understanding block that carries the
 // Rasa project's model over, or nil (and a report item saying why) when
 // it cannot be.
-func (im *importer) understanding(out string) *ymap {
+func (im *importer) understanding(out string) map[string]any {
 	p := im.p
 	if !p.llm {
 		return nil
@@ -85,18 +85,13 @@ func (im *importer) understanding(out string) *ymap {
 	} else if provider != "" && provider != "openai" {
 		keyEnv = strings.ToUpper(provider) + "_API_KEY"
 	}
-	llm := &ymap{}
-	llm.add("base_url", base)
-	llm.add("model", model)
-	llm.add("api_key_env", keyEnv)
+	llm := map[string]any{"base_url": base, "model": model, "api_key_env": keyEnv}
 	if t := m.get("timeout").str(); t != "" {
 		if secs, err := strconv.ParseFloat(t, 64); err == nil && secs > 0 {
-			llm.add("timeout", strconv.FormatFloat(secs, 'f', -1, 64)+"s")
+			llm["timeout"] = strconv.FormatFloat(secs, 'f', -1, 64) + "s"
 		}
 	}
-	u := &ymap{}
-	u.add("mode", "hybrid")
-	u.add("llm", llm)
+	u := map[string]any{"mode": "hybrid", "llm": llm}
 	what := fmt.Sprintf("the model %q (%s)", model, where)
 	if guessed {
 		what = fmt.Sprintf("no model in config.yml, so Rasa's default %q", model)

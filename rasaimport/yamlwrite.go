@@ -51,15 +51,6 @@ func (m *ymap) add(key string, val any) *yentry {
 	return &m.entries[len(m.entries)-1]
 }
 
-func (m *ymap) get(key string) any {
-	for _, e := range m.entries {
-		if e.key == key {
-			return e.val
-		}
-	}
-	return nil
-}
-
 func (s *yseq) add(val any, comments ...string) {
 	s.items = append(s.items, yitem{val: val, comments: comments})
 }

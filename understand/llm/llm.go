@@ -150,7 +150,7 @@ func (m *Model) ask(ctx context.Context, msg string, v vm.View) ([]vm.Command, c
 	for _, s := range skipped {
 		note(v, fmt.Sprintf("llm: ignored %q: not a command", cut(s, 120)))
 	}
-	cmds, notes := Validate(raws, v)
+	cmds, notes := ValidateMessage(raws, v, msg)
 	for _, n := range notes {
 		note(v, "llm: "+n)
 	}

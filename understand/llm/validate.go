@@ -22,6 +22,15 @@ import (
 // become one start_flow with slots; duplicates go. notes says what was
 // dropped and why. Nothing valid is the fallback.
 func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
+	return ValidateMessage(raws, v, "")
+}
+
+// ValidateMessage is Validate for the model's answer to the user's
+// message msg. A placeholder value (none, null, unknown) means no value,
+// unless msg is that word: "none" typed by a user at an optional text
+// question is the answer, not a model's habit.
+func ValidateMessage(raws []Raw, v vm.View, msg string) (cmds []vm.Command, notes []string) {
+	said := values.Normalize(msg)
 	prog := v.Program
 	top := ""
 	if n := len(v.Stack); n > 0 {
@@ -72,7 +81,7 @@ func Validate(raws []Raw, v vm.View) (cmds []vm.Command, notes []string) {
 	for _, r := range raws {
 		switch r.Kind {
 		case "set_slot", "correct_slot":
-			if placeholder(r.Value) {
+			if placeholder(r.Value) && (said == "" || values.Normalize(r.Value) != said) {
 				drop(r, "value %q is a placeholder: it means no value", r.Value)
 				continue
 			}

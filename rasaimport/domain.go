@@ -443,11 +443,11 @@ func (im *importer) buttons(name string, n *node, out string) ([]*syntax.Button,
 			}
 		}
 		if why != "" {
-			y := nodeY(b)
-			if m, ok := y.(*ymap); ok {
-				for i, e := range m.entries {
-					if str, ok := e.val.(string); ok && e.key == "payload" {
-						m.entries[i].val = strings.NewReplacer("{{", "{", "}}", "}").Replace(str)
+			y := rasaTree(b)
+			if m, ok := y.(*syntax.Map); ok {
+				for i, e := range m.Entries {
+					if str, ok := e.Value.(string); ok && e.Key == "payload" {
+						m.Entries[i].Value = strings.NewReplacer("{{", "{", "}}", "}").Replace(str)
 					}
 				}
 			}
@@ -538,13 +538,13 @@ func slotValue(c cexpr) (string, any, bool) {
 
 // commentLines writes key: value as comment text.
 func commentLines(key string, v *node) []string {
-	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: key, val: nodeY(v)}}}, nil)), "\n")
+	body := commentText(key, rasaTree(v))
 	return []string{"Rasa (kept as a comment):\n" + body}
 }
 
-// commentItem writes a list item as comment text.
+// commentItem writes a list item of the writer tree as comment text.
 func commentItem(v any) []string {
-	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: "x", val: &yseq{items: []yitem{{val: v}}}}}}, nil)), "\n")
+	body := commentText("x", listOf(v))
 	lines := strings.Split(body, "\n")[1:]
 	for i, l := range lines {
 		lines[i] = strings.TrimPrefix(l, "  ")

@@ -642,7 +642,7 @@ func (b *flowBuilder) rejections(st *node, m *syntax.Step, slot string, rj []*no
 
 // commentOf writes a Rasa step as comment lines, with a note first.
 func commentOf(st *node, note string) []string {
-	body := strings.TrimRight(string(emit(&ymap{entries: []yentry{{key: "rasa", val: &yseq{items: []yitem{{val: nodeY(st)}}}}}}, nil)), "\n")
+	body := commentText("rasa", listOf(rasaTree(st)))
 	lines := strings.Split(body, "\n")[1:]
 	for i, l := range lines {
 		lines[i] = strings.TrimPrefix(l, "  ")

@@ -123,7 +123,7 @@ func (tb *testBuilder) fixtures(v *node) []*syntax.Fixture {
 					if si := tb.im.slots[slot]; si == nil || si.flow != "" || routerSlots[slot] {
 						tb.im.rep.add(kv.at, "test", StatusCommented, tb.out, "declare the slot in the domain",
 							"fixture %q sets %q, which is no slot of the domain", name, slot)
-						f.Tail = append(f.Tail, commentItem(&ymap{entries: []yentry{{key: slot, val: nodeY(kv.vals[j])}}})...)
+						f.Tail = append(f.Tail, commentItem(keyed(slot, rasaTree(kv.vals[j])))...)
 						continue
 					}
 					f.Slots = append(f.Slots, syntax.SlotValue{Slot: slot, Value: kv.vals[j].value(), HasValue: true})
@@ -168,7 +168,7 @@ func (tb *testBuilder) stubs(v *node) ([]*syntax.Stub, []string) {
 				outs.Entries = append(outs.Entries, syntax.DataEntry{Key: e.get("name").str(), Value: syntax.NewData(e.get("value").value(), false)})
 				continue
 			}
-			stub.Comments = append(stub.Comments, commentItem(nodeY(e))...)
+			stub.Comments = append(stub.Comments, commentItem(rasaTree(e))...)
 			im.rep.add(e.at, "test", StatusCommented, tb.out, "set the slots the event would change with slot events instead",
 				"the stub %q returns a %q event, which soni's stubs have no equivalent for", key, e.get("event").str())
 		}
@@ -260,7 +260,7 @@ func (tb *testBuilder) steps(list []*node) ([]*syntax.TestStep, []string) {
 			c, ok := tb.utterCheck(name, st.at)
 			tb.im.sum.Assertions.add(ok)
 			if c == nil {
-				pending = append(pending, commentItem(nodeY(st))...)
+				pending = append(pending, commentItem(rasaTree(st))...)
 				continue
 			}
 			add(c.step())
@@ -278,7 +278,7 @@ func (tb *testBuilder) steps(list []*node) ([]*syntax.TestStep, []string) {
 				ok := tb.knownSlot(name, it.at)
 				tb.im.sum.Assertions.add(ok)
 				if !ok {
-					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+					pending = append(pending, commentItem(keyed(key, listOf(rasaTree(it))))...)
 					continue
 				}
 				if it.kind == kMap {
@@ -294,7 +294,7 @@ func (tb *testBuilder) steps(list []*node) ([]*syntax.TestStep, []string) {
 			}
 		default:
 			tb.im.sum.Assertions.add(false)
-			pending = append(pending, commentItem(nodeY(st))...)
+			pending = append(pending, commentItem(rasaTree(st))...)
 			tb.im.rep.add(st.at, "test", StatusCommented, tb.out, "write it as a user, bot or slot step",
 				"the test step with keys %s has no soni equivalent", strings.Join(st.keys, ", "))
 		}
@@ -455,7 +455,7 @@ func (tb *testBuilder) assertions(list []*node) ([]*syntax.Assertion, []string) 
 		pending = nil
 	}
 	drop := func(a *node, fix, format string, args ...any) {
-		pending = append(pending, commentItem(nodeY(a))...)
+		pending = append(pending, commentItem(rasaTree(a))...)
 		if format != "" {
 			im.rep.add(a.at, "test", StatusCommented, tb.out, fix, format, args...)
 		}
@@ -505,7 +505,7 @@ func (tb *testBuilder) assertions(list []*node) ([]*syntax.Assertion, []string) 
 			for _, it := range v.list() {
 				name := it.get("name").str()
 				if val := it.get("value"); key == "slot_was_set" && val != nil && val.kind != kNull && tb.rejectedHere(name, uttered) {
-					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+					pending = append(pending, commentItem(keyed(key, listOf(rasaTree(it))))...)
 					im.rep.add(it.at, "test", StatusCommented, tb.out, "nothing: the rejection's response is still checked",
 						"the check that %q was set comes with its rejection's response: Rasa stores a rejected value before it resets it, soni never stores it", name)
 					continue
@@ -517,7 +517,7 @@ func (tb *testBuilder) assertions(list []*node) ([]*syntax.Assertion, []string) 
 					}
 					check.Slots = append(check.Slots, sv)
 				} else {
-					pending = append(pending, commentItem(&ymap{entries: []yentry{{key: key, val: &yseq{items: []yitem{{val: nodeY(it)}}}}}})...)
+					pending = append(pending, commentItem(keyed(key, listOf(rasaTree(it))))...)
 				}
 			}
 			if len(check.Slots) > 0 {

@@ -650,8 +650,10 @@ func valueByWord(def *ir.Slot, head string) (string, bool) {
 			continue
 		}
 		o, ok := owner[w]
-		if !ok && len(w) >= 4 {
-			// "tech" for technical: the start of one value's word.
+		if !ok && (len(w) >= 4 || len(msg) == 1) {
+			// "tech" for technical: the start of one value's word; a
+			// three-letter start only as the whole message ("dec" for
+			// December).
 			for x, v := range owner {
 				if strings.HasPrefix(x, w) && len(x) > len(w) {
 					if ok && o != v {

@@ -1,6 +1,7 @@
 package values
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -134,8 +135,16 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 		}
 		return today
 	}
+	// A weekday said alone beside a date that falls on it names that
+	// date ("Friday, March 19, 2027"), not the coming Friday: the
+	// weekdays alone are added after the other dates are found.
+	var alone []time.Time
 	for i := 0; i < len(words); i++ {
 		if t, n := spokenDate(words, i, getToday); n > 0 {
+			if _, ok := weekdays[words[i]]; ok && n == 1 {
+				alone = append(alone, t)
+				continue
+			}
 			d.add(t.Year(), t.Month(), t.Day(), strings.Join(words[i:i+n], " "))
 			i += n - 1
 			continue
@@ -187,6 +196,15 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 			year = nextYear(getToday(), m, day)
 		}
 		d.add(year, m, day, written)
+	}
+	found := len(d.found)
+	for _, t := range alone {
+		if !slices.ContainsFunc(d.found[:found], func(f string) bool {
+			at, err := time.Parse("2006-01-02", f)
+			return err == nil && at.Weekday() == t.Weekday()
+		}) {
+			d.add(t.Year(), t.Month(), t.Day(), t.Format("2006-01-02"))
+		}
 	}
 	switch {
 	case d.ambiguous != "":

@@ -565,6 +565,12 @@ func TestConvertSpokenDates(t *testing.T) {
 		{name: "manana por la manana", slot: dateSlot, raw: "mañana por la mañana", want: "2027-03-11"},
 		{name: "hoy por la manana", slot: dateSlot, raw: "hoy por la mañana", want: "2027-03-10"},
 		{name: "friday and a date", slot: dateSlot, raw: "friday or saturday", sentinel: ErrAmbiguous},
+		// A weekday beside a date that falls on it is that date (a model
+		// writes "Friday, March 19, 2027"); beside another, two dates.
+		{name: "weekday of the date", slot: dateSlot, raw: "Friday, March 19, 2027", want: "2027-03-19"},
+		{name: "weekday of the date after it", slot: dateSlot, raw: "19 March 2027, a Friday", want: "2027-03-19"},
+		{name: "monday the 15th", slot: dateSlot, raw: "monday the 15th", want: "2027-03-15"},
+		{name: "weekday of another date", slot: dateSlot, raw: "Thursday, March 19, 2027", sentinel: ErrAmbiguous},
 	})
 }
 

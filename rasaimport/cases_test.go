@@ -161,3 +161,37 @@ func TestImportLinksStayInTheRepository(t *testing.T) {
 	}
 	assert.True(t, found, "the link out of the repository is reported")
 }
+
+// TestImportButtonKeys: a button's keys other than title and payload have
+// no place in soni's buttons; each is reported, not dropped silently, and
+// a button that is no mapping is kept as a comment.
+func TestImportButtonKeys(t *testing.T) {
+	src := t.TempDir()
+	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join(casesDir, "model", "in"))))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "domain.yml"), []byte(`version: "3.1"
+responses:
+  utter_pruned:
+    - text: "Pruned."
+      buttons:
+        - title: Again
+          payload: /SetSlots(plant=fern)
+          button_style: primary
+        - just a text
+slots:
+  plant:
+    type: text
+    mappings:
+      - type: from_llm
+`), 0o644))
+	files, rep, err := Translate(src)
+	require.NoError(t, err)
+	var msgs []string
+	for _, it := range rep.Items {
+		msgs = append(msgs, it.Message)
+	}
+	assert.Contains(t, msgs, `a button of response "utter_pruned": the key "button_style" is not translated`)
+	assert.Contains(t, msgs, `a button of response "utter_pruned" cannot be translated: it is not a mapping with a title and a payload`)
+	dom := string(files["domain.yaml"])
+	assert.Contains(t, dom, "        - title: Again\n          payload: \"/SetSlots(plant=fern)\"\n")
+	assert.Contains(t, dom, "# Rasa (kept as a comment):\n        # - \"just a text\"\n")
+}

@@ -424,6 +424,15 @@ func (im *importer) buttons(name string, n *node, out string) ([]*syntax.Button,
 			bt.Title = syntax.S(t.str())
 		}
 		why := ""
+		if b.kind != kMap {
+			why = "it is not a mapping with a title and a payload"
+		}
+		for i, k := range b.keys {
+			if k != "title" && k != "payload" {
+				im.rep.add(b.vals[i].at, "response", StatusIgnored, out, "nothing in soni corresponds to it; a button has a title and a payload",
+					"a button of response %q: the key %q is not translated", name, k)
+			}
+		}
 		if pn := b.get("payload"); pn != nil {
 			str := strings.NewReplacer("{{", "{", "}}", "}").Replace(pn.str())
 			bt.Payload = syntax.S(str)

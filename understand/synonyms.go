@@ -36,30 +36,26 @@ const (
 	messageRank = 4
 )
 
-// sense is a lemma's membership of a synonym group, with the rank of
-// that sense among the lemma's senses (1 is the most frequent).
-type sense struct {
-	group int32
-	rank  int8
-}
-
-// thesaurus holds the synonym groups of the embedded data, by word.
+// thesaurus holds the embedded data: the irregular verb forms and the
+// common words, parsed once, and the synonym groups, which are only
+// scanned for a project's words (groupsOf) instead of being indexed
+// by every one of WordNet's words at start-up: the index took 80–150
+// ms of CPU before any project's first message, the scan takes a few.
 type thesaurus struct {
-	senses map[string][]sense
-	groups [][]member
-	// derived marks the groups that are a derivational link ("rent" and
-	// "rental"): one word's family, not two words.
-	derived []bool
+	// data is the embedded text; groups are its synonym lines.
+	data string
 	// forms maps an irregular form of a verb to the verb ("lost" to
 	// "lose", "paid" to "pay"), which the stemmer does not know.
 	forms map[string]string
 	// common are the common words of English (WordNet's lemmas seen in
-	// its tagged texts), which are never a typo of another word.
+	// its tagged texts), which are never a typo of another word;
+	// commonStems are their stems, worked out on first use.
 	common      map[string]bool
-	commonStems map[string]bool
+	commonStems func() map[string]bool
 }
 
-// member is a lemma of a synonym group, with the rank of that sense.
+// member is a lemma of a synonym group, with the rank of that sense
+// among the lemma's senses (1 is the most frequent).
 type member struct {
 	word string
 	rank int8
@@ -69,89 +65,131 @@ type member struct {
 var englishThesaurus = sync.OnceValue(func() *thesaurus { return parseThesaurus(wordnetEN) })
 
 func parseThesaurus(data string) *thesaurus {
-	// Sized for the generated file (about 50,000 groups over 60,000
-	// words, 17,000 common words): a process pays for this parse at its
-	// first understanding, so it allocates once where it can.
-	t := &thesaurus{
-		senses: make(map[string][]sense, 1<<16), forms: make(map[string]string, 2048),
-		common: make(map[string]bool, 1<<15), commonStems: make(map[string]bool, 1<<14),
-		groups: make([][]member, 0, 1<<16), derived: make([]bool, 0, 1<<16),
-	}
-	all := make([]member, 0, 1<<17) // every group's members, one backing array
+	t := &thesaurus{data: data, forms: make(map[string]string, 2048), common: make(map[string]bool, 1<<15)}
 	for line := range strings.Lines(data) {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "! "); ok {
-			for w := range strings.FieldsSeq(rest) {
+		switch {
+		case strings.HasPrefix(line, "! "):
+			for w := range strings.FieldsSeq(line[2:]) {
 				t.common[w] = true
-				// stem's rule, without filling its cache with words no
-				// message may hold.
-				st := english.Stem(w, false)
-				if len(w) <= 3 || len(st) < 3 {
-					st = w
-				}
-				t.commonStems[st] = true
 			}
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "= "); ok {
-			if form, verb, ok := strings.Cut(rest, " "); ok {
-				t.forms[form] = verb
+		case strings.HasPrefix(line, "= "):
+			if f := strings.Fields(line); len(f) == 3 {
+				t.forms[f[1]] = f[2]
 			}
-			continue
-		}
-		line, derived := strings.CutPrefix(line, "+ ")
-		start := len(all)
-		for f := range strings.FieldsSeq(line) {
-			dot := strings.LastIndexByte(f, '.')
-			if dot <= 0 {
-				continue
-			}
-			rank, err := strconv.Atoi(f[dot+1:])
-			if err != nil || rank < 1 || rank > 127 {
-				continue
-			}
-			all = append(all, member{f[:dot], int8(rank)})
-		}
-		if len(all)-start < 2 {
-			all = all[:start]
-			continue
-		}
-		g := all[start:len(all):len(all)]
-		id := int32(len(t.groups))
-		t.groups = append(t.groups, g)
-		t.derived = append(t.derived, derived)
-		for _, m := range g {
-			t.senses[m.word] = append(t.senses[m.word], sense{id, m.rank})
 		}
 	}
+	t.commonStems = sync.OnceValue(func() map[string]bool {
+		stems := make(map[string]bool, len(t.common))
+		for w := range t.common {
+			// stem's rule, without filling its cache with words no
+			// message may hold.
+			st := english.Stem(w, false)
+			if len(w) <= 3 || len(st) < 3 {
+				st = w
+			}
+			stems[st] = true
+		}
+		return stems
+	})
 	return t
+}
+
+// group parses a synonym line: its lemmas with their ranks, and whether
+// it is a derivational link ("rent" and "rental": one word's family,
+// not two words). ok is false for a line that is no group of two
+// lemmas or more.
+func group(line string) (g []member, derived, ok bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' || line[0] == '!' || line[0] == '=' {
+		return nil, false, false
+	}
+	line, derived = strings.CutPrefix(line, "+ ")
+	for f := range strings.FieldsSeq(line) {
+		dot := strings.LastIndexByte(f, '.')
+		if dot <= 0 {
+			continue
+		}
+		rank, err := strconv.Atoi(f[dot+1:])
+		if err != nil || rank < 1 || rank > 127 {
+			continue
+		}
+		g = append(g, member{f[:dot], int8(rank)})
+	}
+	return g, derived, len(g) >= 2
 }
 
 // isCommonWord reports whether a normalized word is a common English
 // word, or a form of one (its stem is a common word's): a word, not a
 // typo.
 func (t *thesaurus) isCommonWord(w string) bool {
-	return t.common[w] || t.common[t.forms[w]] || t.commonStems[stem(w)]
+	return t.common[w] || t.common[t.forms[w]] || t.commonStems()[stem(w)]
 }
 
-// synonymsOf calls yield for each word that shares a sense with w, w in
-// a sense of rank at most wRank and the other word in one of rank at
-// most otherRank, with the sum of the two ranks, and whether the two are
-// one word's family (a derivational link) rather than synonyms.
-func (t *thesaurus) synonymsOf(w string, wRank, otherRank int8, yield func(other string, rank int, derived bool)) {
-	for _, s := range t.senses[w] {
-		if s.rank > wRank {
+// synonym is one word that shares a sense with a project's word: the
+// sum of the two senses' ranks, and whether the two are one word's
+// family (a derivational link) rather than synonyms.
+type synonym struct {
+	word, other string
+	rank        int
+	derived     bool
+}
+
+// synonymsOf lists, for each word of words, the words that share a
+// sense with it, the word in a sense of rank at most wRank and the
+// other in one of rank at most otherRank: by word, then in the data's
+// order of groups and lemmas. One scan of the data serves every word;
+// a line is only parsed when it names one of them.
+func (t *thesaurus) synonymsOf(words map[string]bool, wRank, otherRank int8) []synonym {
+	var out []synonym
+	var order []int // the line and member index of each synonym, for the sort
+	n := 0
+	for line := range strings.Lines(t.data) {
+		n++
+		if !namesAny(line, words) {
 			continue
 		}
-		for _, m := range t.groups[s.group] {
-			if m.word != w && m.rank <= otherRank {
-				yield(m.word, int(s.rank)+int(m.rank), t.derived[s.group])
+		g, derived, ok := group(line)
+		if !ok {
+			continue
+		}
+		for i, w := range g {
+			if !words[w.word] || w.rank > wRank {
+				continue
+			}
+			for j, m := range g {
+				if m.word != w.word && m.rank <= otherRank {
+					out = append(out, synonym{w.word, m.word, int(w.rank) + int(m.rank), derived})
+					order = append(order, (n<<16)|(i<<8)|j)
+				}
 			}
 		}
 	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := strings.Compare(out[a].word, out[b].word); c != 0 {
+			return c
+		}
+		return order[a] - order[b]
+	})
+	sorted := make([]synonym, len(out))
+	for i, k := range idx {
+		sorted[i] = out[k]
+	}
+	return sorted
+}
+
+// namesAny reports whether a line of the data has a lemma ("word.rank")
+// that is one of words, without allocating.
+func namesAny(line string, words map[string]bool) bool {
+	for f := range strings.FieldsSeq(line) {
+		if dot := strings.LastIndexByte(f, '.'); dot > 0 && words[f[:dot]] {
+			return true
+		}
+	}
+	return false
 }
 
 // learnSynonyms reads the words of general English that share a common
@@ -175,27 +213,34 @@ func (l *lex) learnSynonyms(own map[string]bool) {
 		family bool
 	}
 	best := map[string]*choice{}
-	for _, w := range slices.Sorted(maps.Keys(own)) {
-		if stopWords[w] || genericWords[w] {
+	asked := map[string]bool{}
+	for w := range own {
+		if !stopWords[w] && !genericWords[w] {
+			asked[w] = true
+		}
+	}
+	concepts := map[string]string{}
+	for _, syn := range t.synonymsOf(asked, projectRank, messageRank) {
+		c, ok := concepts[syn.word]
+		if !ok {
+			c = l.concept(syn.word)
+			concepts[syn.word] = c
+		}
+		other, rank, derived := syn.other, syn.rank, syn.derived
+		if own[other] || ownStems[stem(other)] || ownStems[other] || stopWords[other] || genericWords[other] || extraGeneric[other] {
 			continue
 		}
-		c := l.concept(w)
-		t.synonymsOf(w, projectRank, messageRank, func(other string, rank int, derived bool) {
-			if own[other] || ownStems[stem(other)] || ownStems[other] || stopWords[other] || genericWords[other] || extraGeneric[other] {
-				return
-			}
-			switch b := best[other]; {
-			case b == nil:
-				best[other] = &choice{concept: c, rank: rank, family: derived}
-			case b.concept == c:
-				b.rank = min(b.rank, rank)
-				b.family = b.family && derived
-			case rank < b.rank:
-				*b = choice{concept: c, rank: rank, family: derived}
-			case rank == b.rank:
-				b.tie = true
-			}
-		})
+		switch b := best[other]; {
+		case b == nil:
+			best[other] = &choice{concept: c, rank: rank, family: derived}
+		case b.concept == c:
+			b.rank = min(b.rank, rank)
+			b.family = b.family && derived
+		case rank < b.rank:
+			*b = choice{concept: c, rank: rank, family: derived}
+		case rank == b.rank:
+			b.tie = true
+		}
 	}
 	if l.synonym == nil {
 		l.synonym = map[string]bool{}

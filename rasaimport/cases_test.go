@@ -162,9 +162,10 @@ func TestImportLinksStayInTheRepository(t *testing.T) {
 	assert.True(t, found, "the link out of the repository is reported")
 }
 
-// TestImportButtonKeys: a button's keys other than title and payload have
-// no place in soni's buttons; each is reported, not dropped silently, and
-// a button that is no mapping is kept as a comment.
+// TestImportButtonKeys: a button's keys other than title and payload, and
+// a variation condition's other than type, name and value, have no place
+// in soni's model; each is reported, not dropped silently, and a button
+// that is no mapping is kept as a comment.
 func TestImportButtonKeys(t *testing.T) {
 	src := t.TempDir()
 	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join(casesDir, "model", "in"))))
@@ -172,6 +173,11 @@ func TestImportButtonKeys(t *testing.T) {
 responses:
   utter_pruned:
     - text: "Pruned."
+      condition:
+        - type: slot
+          name: plant
+          value: fern
+          negate: true
       buttons:
         - title: Again
           payload: /SetSlots(plant=fern)
@@ -190,6 +196,7 @@ slots:
 		msgs = append(msgs, it.Message)
 	}
 	assert.Contains(t, msgs, `a button of response "utter_pruned": the key "button_style" is not translated`)
+	assert.Contains(t, msgs, `a condition of response "utter_pruned": the key "negate" is not translated`)
 	assert.Contains(t, msgs, `a button of response "utter_pruned" cannot be translated: it is not a mapping with a title and a payload`)
 	dom := string(files["domain.yaml"])
 	assert.Contains(t, dom, "        - title: Again\n          payload: \"/SetSlots(plant=fern)\"\n")

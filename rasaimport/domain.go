@@ -478,6 +478,12 @@ func (im *importer) responseCondition(name string, n *node, out string) []*synta
 	if n.kind == kSeq {
 		var cs []*syntax.SlotCond
 		for _, it := range n.items {
+			for i, k := range it.keys {
+				if k != "type" && k != "name" && k != "value" {
+					im.rep.add(it.vals[i].at, "response", StatusIgnored, out, "nothing in soni corresponds to it; a condition has a type, a name and a value",
+						"a condition of response %q: the key %q is not translated", name, k)
+				}
+			}
 			c := &syntax.SlotCond{Name: syntax.S(it.get("name").str()), Value: it.get("value").value()}
 			if t := it.get("type"); t != nil {
 				c.Type = syntax.S(t.str())

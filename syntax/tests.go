@@ -13,7 +13,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/yamlpos"
@@ -308,7 +307,7 @@ func ParseTests(src []byte) *ParsedTests {
 		return p
 	}
 	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
-	p.file, p.err = parser.ParseBytes(text, 0)
+	p.file, p.err = parseTestsText(text)
 	return p
 }
 

@@ -79,7 +79,7 @@ func NoisyAnswer(seed uint64, index int, c Case, want []vm.Command, v vm.View) (
 			}
 		case vm.CmdSetSlot, vm.CmdCorrectSlot:
 			in := top
-			if u := underPattern(v.Stack); u != "" && prog.ResolveSlot(top, cmd.Slot) == nil {
+			if u := ir.Interrupted(v.Stack); u != "" && prog.ResolveSlot(top, cmd.Slot) == nil {
 				in = u
 			}
 			lines = append(lines, valueLine(strings.ReplaceAll(string(cmd.Kind), "_", " "), prog, in, cmd.Slot, cmd.Value))
@@ -363,17 +363,4 @@ func titleWords(name, sep string) string {
 		words[i] = strings.ToUpper(w[:1]) + w[1:]
 	}
 	return strings.Join(words, sep)
-}
-
-// underPattern is the flow a pattern on top of the stack interrupted.
-func underPattern(stack []string) string {
-	if n := len(stack); n == 0 || !ir.IsPattern(stack[n-1]) {
-		return ""
-	}
-	for i := len(stack) - 1; i >= 0; i-- {
-		if !ir.IsPattern(stack[i]) {
-			return stack[i]
-		}
-	}
-	return ""
 }

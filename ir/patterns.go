@@ -146,6 +146,21 @@ func IsSmallTalkKind(k string) bool {
 	return false
 }
 
+// Interrupted is the flow that the pattern on top of a stack of flow
+// names (bottom first) interrupted: the topmost flow that is no
+// pattern. It is "" when the top is no pattern, or nothing is under it.
+func Interrupted(stack []string) string {
+	if n := len(stack); n == 0 || !IsPattern(stack[n-1]) {
+		return ""
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		if !IsPattern(stack[i]) {
+			return stack[i]
+		}
+	}
+	return ""
+}
+
 // IsPatternSlot reports whether name is a read-only slot of a pattern
 // flow: context, or one of [PatternSlots] for that pattern.
 func IsPatternSlot(pattern, name string) bool {

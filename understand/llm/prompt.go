@@ -166,7 +166,7 @@ func promptData(v vm.View, msg string, maxHistory int) PromptData {
 		}
 		// A pattern on top also sees the slots of the flow it
 		// interrupted, which a correction may name.
-		if f := prog.Flow(interrupted(v.Stack)); f != nil {
+		if f := prog.Flow(ir.Interrupted(v.Stack)); f != nil {
 			for _, s := range f.Slots {
 				names = append(names, s.Name)
 			}

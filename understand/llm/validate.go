@@ -89,11 +89,11 @@ func ValidateMessage(raws []Raw, v vm.View, msg string) (cmds []vm.Command, note
 			if started >= 0 {
 				startedFlow = cmds[started].Flow
 			}
-			if name, value, ok := spacedSlot(prog, r, startedFlow, top, interrupted(v.Stack)); ok {
+			if name, value, ok := spacedSlot(prog, r, startedFlow, top, ir.Interrupted(v.Stack)); ok {
 				notes = append(notes, fmt.Sprintf("line %d (%s): slot %q written in words, value %q", r.Line, r.Kind, name, value))
 				r.Slot, r.Value = name, value
 			}
-			if name, how := resolveSlot(prog, r.Slot, startedFlow, top, interrupted(v.Stack)); how != "" && name != r.Slot {
+			if name, how := resolveSlot(prog, r.Slot, startedFlow, top, ir.Interrupted(v.Stack)); how != "" && name != r.Slot {
 				notes = append(notes, fmt.Sprintf("line %d (%s): slot %q %s %q", r.Line, r.Kind, r.Slot, how, name))
 				r.Slot = name
 			}
@@ -117,7 +117,7 @@ func ValidateMessage(raws []Raw, v vm.View, msg string) (cmds []vm.Command, note
 				// 60?"), and the line names a slot of the flow it
 				// interrupted ("sorry, I meant 70"): a new correction
 				// of that flow, as the rules read it (language.md §17).
-				if u := interrupted(v.Stack); u != "" {
+				if u := ir.Interrupted(v.Stack); u != "" {
 					def, under = visible(prog, u, r.Slot), true
 				}
 			}
@@ -531,21 +531,6 @@ func calledSlots(prog *ir.Program, flow string) []*ir.Slot {
 		}
 	}
 	return out
-}
-
-// interrupted is the flow that the pattern on top of the stack
-// interrupted: the topmost flow that is no pattern. It is "" when the top
-// is no pattern, or nothing is under it.
-func interrupted(stack []string) string {
-	if n := len(stack); n == 0 || !ir.IsPattern(stack[n-1]) {
-		return ""
-	}
-	for i := len(stack) - 1; i >= 0; i-- {
-		if !ir.IsPattern(stack[i]) {
-			return stack[i]
-		}
-	}
-	return ""
 }
 
 func visible(prog *ir.Program, flow, name string) *ir.Slot {

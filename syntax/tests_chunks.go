@@ -80,6 +80,7 @@ func parseInPieces(text []byte, n int) (*ast.File, bool) {
 			continue
 		}
 		cases.Values = append(cases.Values, seq.Values...)
+		cases.Entries = append(cases.Entries, seq.Entries...)
 	}
 	return files[0], true
 }

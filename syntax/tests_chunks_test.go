@@ -47,6 +47,9 @@ func decodeBoth(t *testing.T, src string, n int) (whole, pieces *TestFile, ok bo
 		return whole, nil, false
 	}
 	pieces, _ = (&ParsedTests{src: []byte(src), file: pf}).Decode("t.yaml")
+	// The trees the decoder reads, unexported positions included (a
+	// case's dash, which EncodeTests uses to rewrite a case in place).
+	require.Equal(t, dataOf("t.yaml", wf.Docs[0].Body), dataOf("t.yaml", pf.Docs[0].Body))
 	return whole, pieces, true
 }
 

@@ -342,61 +342,35 @@ func NewStep(f *Flow, pos Pos, path string) *Step {
 // The accessors below return a step's own group, allocating it the first
 // time, so that no one writes to a shared empty group.
 
-// Collect returns the step's own collect fields.
-func (s *Step) Collect() *CollectFields {
-	if s.CollectFields == &noCollect || s.CollectFields == nil {
-		s.CollectFields = &CollectFields{}
+// own returns *group, first replacing it with a new group of its own
+// when it is nil or the shared empty one.
+func own[T any](group **T, shared *T) *T {
+	if *group == nil || *group == shared {
+		*group = new(T)
 	}
-	return s.CollectFields
+	return *group
 }
+
+// Collect returns the step's own collect fields.
+func (s *Step) Collect() *CollectFields { return own(&s.CollectFields, &noCollect) }
 
 // Set returns the step's own set fields.
-func (s *Step) Set() *SetFields {
-	if s.SetFields == &noSet || s.SetFields == nil {
-		s.SetFields = &SetFields{}
-	}
-	return s.SetFields
-}
+func (s *Step) Set() *SetFields { return own(&s.SetFields, &noSet) }
 
 // Branch returns the step's own branch fields.
-func (s *Step) Branch() *BranchFields {
-	if s.BranchFields == &noBranch || s.BranchFields == nil {
-		s.BranchFields = &BranchFields{}
-	}
-	return s.BranchFields
-}
+func (s *Step) Branch() *BranchFields { return own(&s.BranchFields, &noBranch) }
 
 // While returns the step's own while fields.
-func (s *Step) While() *WhileFields {
-	if s.WhileFields == &noWhile || s.WhileFields == nil {
-		s.WhileFields = &WhileFields{}
-	}
-	return s.WhileFields
-}
+func (s *Step) While() *WhileFields { return own(&s.WhileFields, &noWhile) }
 
 // Action returns the step's own action fields.
-func (s *Step) Action() *ActionFields {
-	if s.ActionFields == &noAction || s.ActionFields == nil {
-		s.ActionFields = &ActionFields{}
-	}
-	return s.ActionFields
-}
+func (s *Step) Action() *ActionFields { return own(&s.ActionFields, &noAction) }
 
 // Link returns the step's own link fields.
-func (s *Step) Link() *LinkFields {
-	if s.LinkFields == &noLink || s.LinkFields == nil {
-		s.LinkFields = &LinkFields{}
-	}
-	return s.LinkFields
-}
+func (s *Step) Link() *LinkFields { return own(&s.LinkFields, &noLink) }
 
 // Confirm returns the step's own confirm fields.
-func (s *Step) Confirm() *ConfirmFields {
-	if s.ConfirmFields == &noConfirm || s.ConfirmFields == nil {
-		s.ConfirmFields = &ConfirmFields{}
-	}
-	return s.ConfirmFields
-}
+func (s *Step) Confirm() *ConfirmFields { return own(&s.ConfirmFields, &noConfirm) }
 
 // Calls returns the action a step runs: an action step's call, or a
 // collect's ask_action; Set is false for none.

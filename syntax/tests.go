@@ -475,19 +475,27 @@ func (d *testDecoder) file(body *Data) {
 	}
 }
 
+// namedEntries reads a section of named entries written as Rasa writes
+// it, a list of one-key mappings (- NAME: VALUE), or as a mapping of
+// names: item names a list's entry and whole the section in errors.
+func (d *testDecoder) namedEntries(n *Data, item, whole string) []DataEntry {
+	if n.Kind != DataList {
+		entries, _ := d.p.Map(n, whole)
+		return entries
+	}
+	var entries []DataEntry
+	for _, it := range n.Items {
+		if es, ok := d.p.Map(it, item); ok {
+			entries = append(entries, es...)
+		}
+	}
+	return entries
+}
+
 // fixtures decodes "- name: [ {slot: value}... ]" (a mapping of names is
 // accepted too).
 func (d *testDecoder) fixtures(n *Data) {
-	var entries []DataEntry
-	if n.Kind == DataList {
-		for _, item := range n.Items {
-			if es, ok := d.p.Map(item, "a fixture"); ok {
-				entries = append(entries, es...)
-			}
-		}
-	} else if es, ok := d.p.Map(n, "fixtures"); ok {
-		entries = es
-	}
+	entries := d.namedEntries(n, "a fixture", "fixtures")
 	seen := map[string]diag.Pos{}
 	for _, e := range entries {
 		fx := &Fixture{Name: e.Key, Pos: e.KeyPos}
@@ -668,16 +676,7 @@ func (d *testDecoder) validatorStubs(n *Data) {
 // metadataSection reads the file's metadata: Rasa's list of one-key
 // mappings (- NAME: {KEY: VALUE}), or a mapping of names.
 func (d *testDecoder) metadataSection(n *Data) {
-	var entries []DataEntry
-	if n.Kind == DataList {
-		for _, item := range n.Items {
-			if es, ok := d.p.Map(item, "an entry of metadata"); ok {
-				entries = append(entries, es...)
-			}
-		}
-	} else if es, ok := d.p.Map(n, "metadata"); ok {
-		entries = es
-	}
+	entries := d.namedEntries(n, "an entry of metadata", "metadata")
 	seen := map[string]bool{}
 	for _, e := range entries {
 		if seen[e.Key] {

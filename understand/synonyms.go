@@ -127,11 +127,13 @@ func (t *thesaurus) isCommonWord(w string) bool {
 
 // synonym is one word that shares a sense with a project's word: the
 // sum of the two senses' ranks, and whether the two are one word's
-// family (a derivational link) rather than synonyms.
+// family (a derivational link) rather than synonyms. at is where the
+// pair stands in the data (its line, then the two lemmas' places).
 type synonym struct {
 	word, other string
 	rank        int
 	derived     bool
+	at          int
 }
 
 // synonymsOf lists, for each word of words, the words that share a
@@ -141,7 +143,6 @@ type synonym struct {
 // a line is only parsed when it names one of them.
 func (t *thesaurus) synonymsOf(words map[string]bool, wRank, otherRank int8) []synonym {
 	var out []synonym
-	var order []int // the line and member index of each synonym, for the sort
 	n := 0
 	for line := range strings.Lines(t.data) {
 		n++
@@ -158,27 +159,18 @@ func (t *thesaurus) synonymsOf(words map[string]bool, wRank, otherRank int8) []s
 			}
 			for j, m := range g {
 				if m.word != w.word && m.rank <= otherRank {
-					out = append(out, synonym{w.word, m.word, int(w.rank) + int(m.rank), derived})
-					order = append(order, (n<<16)|(i<<8)|j)
+					out = append(out, synonym{w.word, m.word, int(w.rank) + int(m.rank), derived, (n << 16) | (i << 8) | j})
 				}
 			}
 		}
 	}
-	idx := make([]int, len(out))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := strings.Compare(out[a].word, out[b].word); c != 0 {
+	slices.SortFunc(out, func(a, b synonym) int {
+		if c := strings.Compare(a.word, b.word); c != 0 {
 			return c
 		}
-		return order[a] - order[b]
+		return a.at - b.at
 	})
-	sorted := make([]synonym, len(out))
-	for i, k := range idx {
-		sorted[i] = out[k]
-	}
-	return sorted
+	return out
 }
 
 // namesAny reports whether a line of the data has a lemma ("word.rank")

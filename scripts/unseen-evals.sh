@@ -26,5 +26,7 @@ summit_banking RasaHQ/calm-summit-masterclass-assistant 93533dd3edeb2730f11d67f6
 swiss_travel RasaHQ/calm-langgraph-customer-service-comparison 38d0383389c4eccc1ed7b575c3a9742ca30d7b7d calm_llm
 insurance_claims rasa-customers/starterpack-insurance-en 6d6c3ba50b3de2192fb42c140c4f5d5ca19faa53 .
 telco_support rasa-customers/starterpack-telco-en ddf67115e490a591ee38facc14d88338f881c52b .
+retail_banking rasa-customers/starterpack-retail-banking-en 96c3fb318f5e1cfce7095d98b658b11fd93f9369 .
+help_desk rasa-customers/rasa-ws-msg-uc01-help-desk 6a689ba4e108e539930cfd55bf8d2ec45b37051d .
 LIST
 "$out/soni" eval "$@" evals/unseen/*.eval.yaml

@@ -1,0 +1,34 @@
+package understand
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/vm"
+)
+
+// library reads messages in states of testdata/library, a library's
+// assistant written as an imported one.
+func library(t *testing.T) func(before []string, msg string) (Reading, vm.View) {
+	t.Helper()
+	res := compiler.Compile("testdata/library", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	return reader(t, res.Program)
+}
+
+// TestOpeningNamesTheFlowsThing: a message whose one word of a flow is
+// the thing the flow is about, named as a thing (after a determiner or
+// "about"), starts the flow though its other words are no flow's: they
+// say what the user wants of it. A flow's word used as a verb, with a
+// thing no flow knows, starts nothing.
+func TestOpeningNamesTheFlowsThing(t *testing.T) {
+	t.Parallel()
+	runCasesWith(t, library(t), []gcase{
+		{"a question about it", nil, "I have a question about my fees", "start_flow understand_fee", false},
+		{"why so high", nil, "why is my fee so high?", "start_flow understand_fee", false},
+		{"the thing named with a value", nil, "can you explain my March fee", "start_flow understand_fee fee_month=March", false},
+		{"a verb of the flow and another thing", nil, "reserve me a pizza", "fallback", false},
+	})
+}

@@ -43,7 +43,9 @@ func (r *Rules) widen(rd Reading, msg string, v vm.View) Reading {
 // and no flow running, is plainly what the message says: one flow's
 // words score best, with no tie and no typo needed; no negation; every
 // value named as the project writes it, and nothing that looks like a
-// value left over.
+// value left over: no number or category no slot took, and no word the
+// flow does not know while a slot that words fill is open (a word the
+// flow does not know, with none open, says how, not what).
 func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 	fr := r.byName[c.Flow]
 	if fr == nil {
@@ -107,9 +109,9 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 			}
 		}
 	}
-	// A value no slot took: a category named but not filled, more
-	// numbers than typed values, or words the flow does not know while
-	// one of its free-text slots is still open.
+	// A value no slot took: more numbers than typed values, a category
+	// named but not filled, or words the flow does not know while a slot
+	// that words fill is open.
 	digits := 0
 	for _, w := range words {
 		if strings.ContainsAny(w, "0123456789") {
@@ -119,29 +121,90 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 	if digits > typedValues {
 		return "", false
 	}
-	openText := false
+	// A slot of the flow, or of a flow it calls, that a word may fill
+	// and nothing filled: free text ("rent a car in Zurich"), a list (or
+	// one filled, which may have missed an item) or a category named in
+	// other words ("my card is cracked" for a reason "damaged").
+	open := false
 	for _, s := range fr.slots {
-		if filled[s.name] || s.def == nil || !fr.collected[s.name] {
+		if s.def == nil || !fr.collected[s.name] {
+			continue
+		}
+		if filled[s.name] {
+			// A list filled may have missed an item.
+			open = open || (s.def.Type == ir.TypeList && r.takesWords(c.Flow, s))
 			continue
 		}
 		if s.def.Type == ir.TypeCategorical && len(valuesNamed(s.def, norm)) > 0 {
 			return "", false
 		}
-		if !typed(s.def) && !r.readsAs(c.Flow, s.name) {
-			openText = true
+		if r.takesWords(c.Flow, s) {
+			open = true
 		}
 	}
-	_ = openText
+	if !open {
+		open = r.calleeTakesWords(c.Flow)
+	}
 	var unknown []string
 	for _, w := range unmatched {
 		if !politeWords[w] && !politeAround[w] {
 			unknown = append(unknown, w)
 		}
 	}
-	if !coveredBy(unknown, c.Slots) {
+	if len(unknown) == 0 || coveredBy(unknown, c.Slots) {
+		return "one flow's words, each value named", true
+	}
+	if open {
 		return "", false
 	}
-	return "one flow's words, each value named", true
+	if plain, object, then := cancelRequest(norm); plain || object != nil || then != nil {
+		// "stop that, I want ...": a cancel word the flow does not know.
+		return "", false
+	}
+	// Words the flow does not know, with no slot open to take them ("my
+	// internet is super slow"): they say how, not what. A number or
+	// a date in words is a value, though, unless a typed slot took one.
+	if typedValues == 0 {
+		for _, w := range words {
+			if values.IsNumberWord(w) || values.IsDateWord(w) || relativeDays[w] {
+				return "", false
+			}
+		}
+	}
+	return "one flow's words, each value named, and words of no slot", true
+}
+
+// takesWords reports whether a slot of a flow may take a word of a
+// message as its value: free text, a list, or a category (a word may
+// name one of its values in words the project does not write). A
+// number, a date, a yes or no, or a code is read by its type.
+func (r *Rules) takesWords(flow string, s slotRef) bool {
+	if s.def == nil || r.readsAs(flow, s.name) {
+		return false
+	}
+	switch s.def.Type {
+	case ir.TypeCategorical, ir.TypeList:
+		return true
+	}
+	return !typed(s.def)
+}
+
+// calleeTakesWords reports whether a flow calls, directly or through
+// other calls, a flow that collects a slot a word may fill
+// (takesWords).
+func (r *Rules) calleeTakesWords(flow string) bool {
+	for _, name := range r.calledFlows(flow) {
+		fr := r.byName[name]
+		if fr == nil {
+			continue
+		}
+		for _, s := range fr.slots {
+			if fr.collected[s.name] && r.takesWords(name, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valuesNamed are the values of a categorical slot that a message names

@@ -91,5 +91,58 @@ func TestWidenedSureness(t *testing.T) {
 		// A date in figures for a text slot the rules read as a date.
 		{"a date in figures in a text slot", atBirth, "03/14/1988", "set_slot birth_date=1988-03-14", false},
 		{"a carrier and a number", atTitle, "the one from 1984", "set_slot title=the one from 1984", false},
+
+		// Words the flow does not know, while no free-text slot is open,
+		// say how, not what: the opening stays sure. Not a number or a
+		// date in words that no typed slot took.
+		{"an unknown word with no free-text slot", nil, "could you renew my loan quickly", "start_flow renew_loan", true},
+		{"a number word no typed slot took", nil, "renew my loan for two weeks", "start_flow renew_loan", false},
+		{"a weekday no typed slot took", nil, "renew my loan until friday", "start_flow renew_loan", false},
+	})
+	// A free-text slot of a called flow is open too.
+	res = compiler.CompileSource("calls.yaml", []byte(widenCallsYAML), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"an unknown word with a called flow's free-text slot open", nil, "reserve a book for grandma", "start_flow reserve_book", false},
+		{"an unknown word with no free-text slot anywhere", nil, "extend my membership quickly", "start_flow extend_membership", true},
+		{"a cancel word the flow does not know", nil, "stop that, I want to extend my membership", "start_flow extend_membership", false},
+		// A category open may be named in other words.
+		{"unknown words with a category open", nil, "report a problem with a book, the cover fell off", "start_flow report_problem", false},
+		{"the category named", nil, "report a problem with a book, it is torn", "start_flow report_problem problem=torn", true},
 	})
 }
+
+// widenCallsYAML: reserving a book calls a flow that asks for the
+// title in free text; reporting a problem asks for a category;
+// extending a membership asks for nothing.
+const widenCallsYAML = `version: "1.0"
+flows:
+  reserve_book:
+    description: reserve a book at the library
+    trigger: {intents: ["reserve a book"]}
+    steps:
+      - {step: which, type: call, target: ask_title}
+      - {step: done, type: say, message: "Reserved."}
+  ask_title:
+    description: ask which book
+    slots:
+      - {name: title, type: text, description: the book's title}
+    steps:
+      - {step: ask_title, type: collect, slot: title, message: "Which book?"}
+  report_problem:
+    description: report a problem with a book
+    trigger: {intents: ["report a problem with a book"]}
+    slots:
+      - name: problem
+        type: categorical
+        description: what is wrong with the book
+        values: [torn, wet, missing_pages]
+    steps:
+      - {step: ask_problem, type: collect, slot: problem, message: "What is wrong with it?"}
+      - {step: done, type: say, message: "Thanks."}
+  extend_membership:
+    description: extend a library membership
+    trigger: {intents: ["extend my membership"]}
+    steps:
+      - {step: done, type: say, message: "Extended."}
+`

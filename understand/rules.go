@@ -104,6 +104,7 @@ var rules = []rule{
 	{"cancel_then_start", "a cancel, then a request for another flow, cancels and starts it (\"stop that, I want to see my transfers\").", (*Rules).ruleCancelThenStart},
 	{"yes_no", "a yes or no word answers a pending yes/no question, before small talk.", (*Rules).ruleYesNo},
 	{"button_title", "the title of a button of the pending question, typed, answers as its payload does.", (*Rules).ruleButtonTitle},
+	{"option_position", "a position (\"the second one\", \"the last one\") picks that option of the pending question: of its buttons, the values it names, or the items it lists.", (*Rules).ruleOptionPosition},
 	{"talk_flow", "small talk the project's own greeting, goodbye, help, handoff or bot flow answers starts that flow.", (*Rules).ruleTalkFlow},
 	{"small_talk", "small talk, a request for help or for a person, unless the message is a trigger phrase or exactly the answer.", (*Rules).ruleSmallTalk},
 	{"cancel_top_flow", "a cancel verb with the top flow's own trigger words cancels it (\"forget the flight\").", (*Rules).ruleCancelTopFlow},

@@ -36,6 +36,7 @@ var ruleCases = []ruleCase{
 	{"cancel_then_start", "banking", []string{"send money"}, "stop that, I want to check my balance", "cancel_flow; start_flow check_balance"},
 	{"yes_no", "banking", []string{"I lost my card", "4821", "yes"}, "no", "set_slot wants_replacement=false"},
 	{"button_title", "buttons", []string{"restart my device"}, "finished", "set_slot restarted=true"},
+	{"option_position", "travel", []string{"book a hotel", "Porto", "tomorrow", "3"}, "the second one", "set_slot room=double"},
 	{"talk_flow", "talk", nil, "hi", "start_flow welcome"},
 	{"small_talk", "banking", nil, "thanks!", "chitchat (thanks)"},
 	{"cancel_top_flow", "travel", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow"},

@@ -29,6 +29,9 @@
 //     small talk.
 //   - button_title: the title of a button of the pending question, typed,
 //     answers as its payload does.
+//   - option_position: a position ("the second one", "the last one") picks
+//     that option of the pending question: of its buttons, the values it
+//     names, or the items it lists.
 //   - talk_flow: small talk the project's own greeting, goodbye, help,
 //     handoff or bot flow answers starts that flow.
 //   - small_talk: small talk, a request for help or for a person, unless the

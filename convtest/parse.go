@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -221,7 +222,7 @@ func decodeFile(path string, src []byte, parsed *docs.ParsedTests) (*File, diag.
 	if doc == nil {
 		return nil, ds
 	}
-	b := &builder{p: docs.Problems{Diags: &ds}}
+	b := &builder{p: docs.Problems{Diags: &ds}, workers: runtime.GOMAXPROCS(0)}
 	f := b.file(doc, src)
 	ds.Sort()
 	return f, ds
@@ -232,6 +233,8 @@ func decodeFile(path string, src []byte, parsed *docs.ParsedTests) (*File, diag.
 // positions the document kept.
 type builder struct {
 	p docs.Problems
+	// workers is how many goroutines build a large file's cases.
+	workers int
 }
 
 func (b *builder) errorf(pos diag.Pos, code, format string, args ...any) *diag.Diagnostic {
@@ -274,11 +277,30 @@ func (b *builder) file(doc *docs.TestFile, src []byte) *File {
 		}
 		f.Metadata[m.Name] = m.Value.Go().(map[string]any)
 	}
-	for _, dc := range doc.Cases {
-		f.Cases = append(f.Cases, b.testCase(dc))
+	f.Cases = make([]*Case, len(doc.Cases))
+	if len(doc.Cases) < parallelCases || b.workers < 2 {
+		for i, dc := range doc.Cases {
+			f.Cases[i] = b.testCase(dc)
+		}
+		return f
+	}
+	// A large file's cases are built on every core, each with its own
+	// list of problems; the lists join in the cases' order, so the
+	// problems are the same as one loop's.
+	probs := make([]diag.List, len(doc.Cases))
+	inParallel(b.workers, len(doc.Cases), func(_, i int) {
+		sub := &builder{p: docs.Problems{Diags: &probs[i]}}
+		f.Cases[i] = sub.testCase(doc.Cases[i])
+	})
+	for _, ds := range probs {
+		b.p.Diags.Append(ds...)
 	}
 	return f
 }
+
+// parallelCases is the number of cases from which a file's cases are
+// built on every core.
+const parallelCases = 256
 
 // stub builds a stub of stub_custom_actions. Rasa's stub (events,
 // responses) is read as a Rasa action server's answer: slot events are

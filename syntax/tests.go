@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -342,8 +343,14 @@ func DecodeTests(name string, src []byte) (*TestFile, diag.List) {
 
 // Decode is DecodeTests of the parsed file.
 func (p *ParsedTests) Decode(name string) (*TestFile, diag.List) {
+	return p.decode(name, runtime.GOMAXPROCS(0))
+}
+
+// decode is Decode with a large file's cases on up to workers
+// goroutines.
+func (p *ParsedTests) decode(name string, workers int) (*TestFile, diag.List) {
 	var ds diag.List
-	d := &testDecoder{f: &TestFile{Name: name, src: p.src}, p: Problems{Diags: &ds}}
+	d := &testDecoder{f: &TestFile{Name: name, src: p.src}, p: Problems{Diags: &ds}, workers: workers}
 	start := diag.Pos{File: name, Line: 1, Col: 1}
 	if errors.Is(p.err, errNotText) {
 		d.p.Errorf(start, TestYAMLSyntax, "test file %q is not UTF-8 text", name)
@@ -381,15 +388,17 @@ func (p *ParsedTests) Decode(name string) (*TestFile, diag.List) {
 		d.p.Errorf(start, TestYAMLSyntax, "test file %q is empty: it needs a test_cases list", name)
 		return nil, ds
 	}
-	d.file(dataOf(name, body))
+	d.file(converter{file: name, workers: workers}.data(body))
 	ds.Sort()
 	return d.f, ds
 }
 
-// testDecoder decodes one test file.
+// testDecoder decodes one test file, a large file's cases on up to
+// workers goroutines.
 type testDecoder struct {
-	f *TestFile
-	p Problems
+	f       *TestFile
+	p       Problems
+	workers int
 }
 
 // file decodes the top level.
@@ -460,9 +469,18 @@ func (d *testDecoder) file(body *Data) {
 		d.p.Errorf(cases.KeyPos, TestMissingField, "test_cases of test file %q is empty: a test file needs at least one test case", d.f.Name)
 		return
 	}
+	// The cases are decoded on every core for a large file, each with
+	// its own list of problems; the lists join in the cases' order, so
+	// the problems are the same as one loop's.
+	decoded := make([]*TestCase, len(items))
+	probs := make([]diag.List, len(items))
+	inParallel(d.workers, len(items), func(i int) {
+		sub := &testDecoder{f: d.f, p: Problems{Diags: &probs[i]}}
+		decoded[i] = sub.testCase(items[i])
+	})
 	seen := map[string]diag.Pos{}
-	for _, item := range items {
-		c := d.testCase(item)
+	for i, c := range decoded {
+		d.p.Diags.Append(probs[i]...)
 		if c == nil {
 			continue
 		}

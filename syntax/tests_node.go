@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -275,8 +276,23 @@ func (d *Data) at() diag.Pos {
 	return d.Pos
 }
 
-// dataOf converts a YAML node of file to Data.
+// dataOf converts a YAML node of file to Data. A long list (a large
+// file's test cases) has its items converted on every core.
 func dataOf(file string, n ast.Node) *Data {
+	return converter{file: file, workers: runtime.GOMAXPROCS(0)}.data(n)
+}
+
+// converter converts the nodes of one file, a long list's items on up
+// to workers goroutines (1 inside an item already converted on its
+// own).
+type converter struct {
+	file    string
+	workers int
+}
+
+// data is dataOf.
+func (c converter) data(n ast.Node) *Data {
+	file := c.file
 	if n == nil {
 		return nil
 	}
@@ -329,9 +345,9 @@ func dataOf(file string, n ast.Node) *Data {
 		d.Kind, d.Text, d.Scalar = DataBool, x.GetToken().Value, x.Value
 	case *ast.SequenceNode:
 		d.Kind, d.Flow = DataList, x.IsFlowStyle
-		d.Items = make([]*Data, 0, len(x.Values))
-		for i, v := range x.Values {
-			it := dataOf(file, v)
+		d.Items = make([]*Data, len(x.Values))
+		item := func(c converter, i int) {
+			it := c.data(x.Values[i])
 			if it == nil {
 				it = &Data{Kind: DataNull, Pos: d.Pos}
 			}
@@ -339,17 +355,19 @@ func dataOf(file string, n ast.Node) *Data {
 				p := x.Entries[i].Start.Position
 				it.dashLine, it.dashCol = int32(p.Line), int32(p.Column)
 			}
-			d.Items = append(d.Items, it)
+			d.Items[i] = it
 		}
+		inner := converter{file: file, workers: 1}
+		inParallel(c.workers, len(x.Values), func(i int) { item(inner, i) })
 	case *ast.MappingNode:
 		d.Kind, d.Flow = DataMap, x.IsFlowStyle
 		d.Entries = make([]DataEntry, 0, len(x.Values))
 		for _, mv := range x.Values {
-			d.Entries = append(d.Entries, entryOf(file, mv))
+			d.Entries = append(d.Entries, c.entry(mv))
 		}
 	case *ast.MappingValueNode:
 		d.Kind, d.Flow = DataMap, x.IsFlowStyle
-		d.Entries = []DataEntry{entryOf(file, x)}
+		d.Entries = []DataEntry{c.entry(x)}
 	case *ast.AliasNode:
 		d.Kind = DataAlias
 	default:
@@ -358,10 +376,10 @@ func dataOf(file string, n ast.Node) *Data {
 	return d
 }
 
-// entryOf converts a mapping pair. A pair with no value ("key:") has a
+// entry converts a mapping pair. A pair with no value ("key:") has a
 // null value positioned at its key.
-func entryOf(file string, mv *ast.MappingValueNode) DataEntry {
-	e := DataEntry{Key: keyOf(mv), KeyPos: yamlpos.NodePos(file, mv.Key), Value: dataOf(file, mv.Value)}
+func (c converter) entry(mv *ast.MappingValueNode) DataEntry {
+	e := DataEntry{Key: keyOf(mv), KeyPos: yamlpos.NodePos(c.file, mv.Key), Value: c.data(mv.Value)}
 	if e.Value == nil {
 		e.Value = &Data{Kind: DataNull, Pos: e.KeyPos}
 	}

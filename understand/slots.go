@@ -585,23 +585,28 @@ var markedBy = sync.OnceValue(func() *regexp.Regexp {
 	return lexdata.Pattern("marked_by_patterns")
 })
 
-// markedWord finds the one word of a message that starts with the symbol
-// a free-text slot's values start with ("it's @KatePurry" is @KatePurry).
-func markedWord(def *ir.Slot, head string) (string, bool) {
+// markOf is the symbol a free-text slot's values start with, as its
+// description or label says ("a handle starting with @"), or "".
+func markOf(def *ir.Slot) string {
 	if def == nil || typed(def) || (def.Type != ir.TypeText && def.Type != "") {
-		return "", false
+		return ""
 	}
 	// The symbol is the first group that matched: each language's
 	// expression has one.
-	mark := ""
 	if m := markedBy().FindStringSubmatch(def.Description + " " + def.Label); m != nil {
 		for _, g := range m[1:] {
 			if g != "" {
-				mark = g
-				break
+				return g
 			}
 		}
 	}
+	return ""
+}
+
+// markedWord finds the one word of a message that starts with the symbol
+// a free-text slot's values start with ("it's @KatePurry" is @KatePurry).
+func (r *Rules) markedWord(def *ir.Slot, head string) (string, bool) {
+	mark := r.facts.mark(def)
 	if mark == "" {
 		return "", false
 	}

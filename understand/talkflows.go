@@ -91,43 +91,16 @@ func (r *Rules) talkFlow(kind string, v vm.View) string {
 	if kind == "" || r.prog == nil {
 		return ""
 	}
-	says := func(text string) bool {
-		norm := values.Normalize(text)
-		if kind == string(vm.CmdHelp) && helpFlowRE().MatchString(norm) {
-			return true
-		}
-		for _, w := range strings.Fields(norm) {
-			if talkFlowStems()[stem(w)] == kind {
-				return true
-			}
-		}
-		return false
-	}
 	var strong, weak []string
-	for _, f := range r.prog.Flows {
-		if f == nil || f.Builtin || ir.IsPattern(f.Name) || r.byName[f.Name] == nil {
+	for _, f := range r.talkSaid(kind) {
+		if v.CanStart != nil && !v.CanStart(f.name) {
 			continue
-		}
-		if v.CanStart != nil && !v.CanStart(f.Name) {
-			continue
-		}
-		named := says(strings.ReplaceAll(f.Name, "_", " ")) || says(f.Label)
-		described := says(f.Description)
-		for _, t := range f.Triggers {
-			// A long phrase is a description (an import copies
-			// descriptions into phrases): "should not respond to
-			// greetings" names no greeting flow.
-			if fieldsUnder(t, 6) {
-				named = named || says(t)
-			} else {
-				described = described || says(t)
-			}
 		}
 		switch {
-		case named:
-			strong = append(strong, f.Name)
-		case described && kind != string(vm.CmdHandoff) && kind != talkBot:
-			weak = append(weak, f.Name)
+		case f.named:
+			strong = append(strong, f.name)
+		case f.described && kind != string(vm.CmdHandoff) && kind != talkBot:
+			weak = append(weak, f.name)
 		}
 	}
 	for _, tier := range [][]string{strong, weak} {
@@ -139,4 +112,53 @@ func (r *Rules) talkFlow(kind string, v vm.View) string {
 		}
 	}
 	return ""
+}
+
+// talkSaid is what the program's flows say of one kind of small talk
+// (talkSays), for every flow a message may start (not a pattern), in
+// the program's order. It depends on the program alone: the rules
+// compute it once per kind, when a message first asks.
+type talkSaid struct {
+	name             string
+	named, described bool
+}
+
+// talkSaid returns the flows' talkSaid for kind, computed once.
+func (r *Rules) talkSaid(kind string) []talkSaid {
+	t := r.facts.talk(kind)
+	t.once.Do(func() {
+		for _, f := range r.prog.Flows {
+			if f == nil || f.Builtin || ir.IsPattern(f.Name) || r.byName[f.Name] == nil {
+				continue
+			}
+			named := talkSays(kind, strings.ReplaceAll(f.Name, "_", " ")) || talkSays(kind, f.Label)
+			described := talkSays(kind, f.Description)
+			for _, t := range f.Triggers {
+				// A long phrase is a description (an import copies
+				// descriptions into phrases): "should not respond to
+				// greetings" names no greeting flow.
+				if fieldsUnder(t, 6) {
+					named = named || talkSays(kind, t)
+				} else {
+					described = described || talkSays(kind, t)
+				}
+			}
+			t.flows = append(t.flows, talkSaid{f.Name, named, described})
+		}
+	})
+	return t.flows
+}
+
+// talkSays reports whether a flow's text says a kind of small talk.
+func talkSays(kind, text string) bool {
+	norm := values.Normalize(text)
+	if kind == string(vm.CmdHelp) && helpFlowRE().MatchString(norm) {
+		return true
+	}
+	for _, w := range strings.Fields(norm) {
+		if talkFlowStems()[stem(w)] == kind {
+			return true
+		}
+	}
+	return false
 }

@@ -234,7 +234,7 @@ func (r *Rules) fill(fr *flowRules, head string, view vm.View) []vm.SlotValue {
 			}
 		default:
 			// "remove @MaryLu" for "a handle starting with @".
-			if w, ok := markedWord(s.def, head); ok {
+			if w, ok := r.markedWord(s.def, head); ok {
 				out = append(out, vm.SlotValue{Slot: s.name, Value: w})
 			}
 		}

@@ -122,6 +122,9 @@ type Rules struct {
 	// sure is the memo of the message being read: Read reads each message
 	// with a copy of the Rules that has one of its own.
 	sure *sureMemo
+	// facts holds what the rules read out of the program's own text for
+	// every message, worked out once (facts.go).
+	facts *programFacts
 }
 
 var _ vm.Understander = (*Rules)(nil)
@@ -168,7 +171,7 @@ type slotRef struct {
 // every flow of p. A nil program understands nothing: every message is a
 // fallback (or a cancel).
 func New(p *ir.Program) *Rules {
-	r := &Rules{prog: p, byName: map[string]*flowRules{}}
+	r := &Rules{prog: p, byName: map[string]*flowRules{}, facts: newProgramFacts(p)}
 	var extra map[string][]string
 	if p != nil && p.Settings.Understanding != nil {
 		extra = p.Settings.Understanding.Lexicon
@@ -194,6 +197,9 @@ func New(p *ir.Program) *Rules {
 				r.readAs[s] = x
 			}
 		}
+	}
+	for _, x := range r.readAs {
+		r.facts.addSlot(x)
 	}
 	for _, f := range p.Flows {
 		if f == nil || f.Builtin {
@@ -926,7 +932,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
-	if w, ok := markedWord(def, head); ok {
+	if w, ok := r.markedWord(def, head); ok {
 		// "it's @KatePurry" for "a handle starting with @".
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: w}, true
 	}
@@ -1135,18 +1141,18 @@ func (r *Rules) slotNamed(fr *flowRules, p *vm.Pending, rest string) (best slotR
 	}
 	bestLen := 0
 	for _, s := range slots {
-		words := strings.Split(s.name, "_")
-		if len(words) <= bestLen {
+		words := r.facts.nameWords(s.name)
+		if words.parts <= bestLen {
 			continue
 		}
-		if r2, ok := stripWords(rest, lowerWords(words)); ok {
-			best, after, bestLen = s, r2, len(words)
+		if r2, ok := stripWords(rest, words.words); ok {
+			best, after, bestLen = s, r2, words.parts
 		}
 	}
 	if bestLen > 0 {
 		return best, after, false, true
 	}
-	best, after, partial = partlyNamed(slots, rest)
+	best, after, partial = r.partlyNamed(slots, rest)
 	return best, after, partial, partial
 }
 
@@ -1208,7 +1214,7 @@ var (
 // description ("the class" for a cabin described as "Cabin class"): the
 // one slot of the list that has the message's next word, and the words
 // after it. A word two slots have names neither.
-func partlyNamed(slots []slotRef, rest string) (slotRef, string, bool) {
+func (r *Rules) partlyNamed(slots []slotRef, rest string) (slotRef, string, bool) {
 	w := firstWordOf(rest)
 	if w == "" || stopWords[w] {
 		return slotRef{}, "", false
@@ -1221,12 +1227,12 @@ func partlyNamed(slots []slotRef, rest string) (slotRef, string, bool) {
 			var words []string
 			switch {
 			case !byDescription:
-				words = strings.Split(s.name, "_")
+				words = r.facts.nameWords(s.name).norm
 			case s.def != nil && typed(s.def):
-				words = strings.Fields(s.def.Description)
+				words = r.facts.descriptionWords(s.def)
 			}
 			for _, part := range words {
-				if values.Normalize(part) == w {
+				if part == w {
 					found = s
 					n++
 					break
@@ -1266,7 +1272,14 @@ func lowerWords(words []string) []string {
 // stripAnyWords strips the first of several word sequences that s starts
 // with.
 func stripAnyWords(s string, prefixes [][]string) (string, bool) {
+	// s's first word is found once: a sequence that starts with another
+	// word cannot match.
+	i, j := nextWord(s, 0)
+	first := s[i:j]
 	for _, p := range prefixes {
+		if len(p) > 0 && (first == "" || !wordIs(first, p[0])) {
+			continue
+		}
 		if r, ok := stripWords(s, p); ok {
 			return r, true
 		}

@@ -1,0 +1,67 @@
+package understand
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/soni-dev/soni/compiler"
+	"github.com/soni-dev/soni/vm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConcurrentReadsShareFacts: the facts a Rules works out of its
+// program when a message first needs them (facts.go) are shared by
+// concurrent turns, as soni serve reads them; every reading is the one
+// a Rules of its own gives (run with -race).
+func TestConcurrentReadsShareFacts(t *testing.T) {
+	t.Parallel()
+	res := compiler.Compile("../flows/banking", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	p := res.Program
+	at := func(stack []string, pending *vm.Pending) vm.View {
+		v := view(stack, pending, nil)
+		v.Program = p
+		return v
+	}
+	views := []vm.View{
+		at(nil, nil),
+		at([]string{"transfer_funds"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "transfer_funds", Step: "ask_recipient", Slot: "recipient"}),
+		at([]string{"check_balance"}, &vm.Pending{Kind: vm.PendingCollect, Flow: "check_balance", Step: "ask_account", Slot: "account_type"}),
+	}
+	msgs := []string{"hello", "bye", "what can you do", "can I talk to a person", "is this a bot?", "send 50 to Ana", "actually the recipient is Bob", "change the account to savings", "savings"}
+	type key struct{ msg, view int }
+	want := map[key]Reading{}
+	for i, m := range msgs {
+		for j, v := range views {
+			rd, err := New(p).Read(context.Background(), m, v)
+			require.NoError(t, err)
+			want[key{i, j}] = rd
+		}
+	}
+	shared := New(p)
+	var wg sync.WaitGroup
+	got := make([]map[key]Reading, 8)
+	for g := range got {
+		got[g] = map[key]Reading{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range msgs {
+				// Each goroutine reads in another order.
+				i = (i + g) % len(msgs)
+				for j, v := range views {
+					rd, err := shared.Read(context.Background(), msgs[i], v)
+					if err == nil {
+						got[g][key{i, j}] = rd
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		assert.Equal(t, want, got[g], "goroutine %d", g)
+	}
+}

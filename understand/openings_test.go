@@ -32,3 +32,19 @@ func TestOpeningNamesTheFlowsThing(t *testing.T) {
 		{"a verb of the flow and another thing", nil, "reserve me a pizza", "fallback", false},
 	})
 }
+
+// TestHelpInOtherWords: a whole message that asks what the assistant
+// can do, in other words than the help phrases (a question word, the
+// assistant, a verb of being able or helping), is a request for help;
+// one that names a subject is not.
+func TestHelpInOtherWords(t *testing.T) {
+	t.Parallel()
+	runCasesWith(t, library(t), []gcase{
+		{"what else", nil, "what else can you help me with?", "help", true},
+		{"capable", nil, "so what are you capable of", "help", true},
+		{"assist", nil, "how could you assist us", "help", true},
+		{"what it is for", nil, "no idea what this assistant is for", "help", true},
+		{"kinds of things", nil, "which kinds of things could I ask?", "help", true},
+		{"a subject is no help", nil, "how can you help me with my fees", "start_flow understand_fee", false},
+	})
+}

@@ -41,6 +41,11 @@ var (
 // speak with someone from the bank", "I want to talk to a real person".
 var handoffRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("handoff_patterns") })
 
+// helpRE reads a whole message that asks what the assistant can do,
+// in other words than the help phrases: "what else can you help me
+// with", "what are you capable of".
+var helpRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("help_patterns") })
+
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
 var handoffNouns = lexdata.Set("handoff_nouns")
@@ -145,6 +150,9 @@ func smallTalkOf(norm string) (vm.Command, bool) {
 	}
 	if c, ok := smallTalkPhrase(words); ok {
 		return c, true
+	}
+	if len(words) <= 12 && helpRE().MatchString(norm) {
+		return vm.Command{Kind: vm.CmdHelp}, true
 	}
 	// Two phrases: "hi, can you help me", "thanks, bye".
 	for i := 1; i < len(words); i++ {

@@ -160,7 +160,7 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 			if dd, ok := dayNumber(words[i-1]); ok {
 				day = dd
 				written = words[i-1] + " " + written
-			} else if i >= 2 && (words[i-1] == "of" || words[i-1] == "de") {
+			} else if i >= 2 && monthLinks[words[i-1]] {
 				if dd, ok := dayNumber(words[i-2]); ok {
 					day = dd
 					written = words[i-2] + " " + words[i-1] + " " + written
@@ -169,7 +169,7 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 		}
 		j := i + 1
 		// Or after it: "march 5", "march 5th", "march the 5th".
-		if day == 0 && j+1 < len(words) && words[j] == "the" {
+		if day == 0 && j+1 < len(words) && monthDayArticles[words[j]] {
 			if _, ok := dayNumber(words[j+1]); ok {
 				j++
 			}
@@ -185,7 +185,7 @@ func toDate(raw any, now func() time.Time, order DateOrder) (any, error) {
 			continue
 		}
 		// An optional year: "2027", "of 2027", "de 2027".
-		if j < len(words) && (words[j] == "de" || words[j] == "of") && j+1 < len(words) && isYear(words[j+1]) {
+		if j < len(words) && monthLinks[words[j]] && j+1 < len(words) && isYear(words[j+1]) {
 			j++
 		}
 		if j < len(words) && isYear(words[j]) {

@@ -92,6 +92,20 @@ var (
 // spanLeads come before a span from today: "in", "en", "dentro de".
 var spanLeads = lexicon.Phrases("span_leads")
 
+// monthLinks join a day and its month or a month and its year ("5th of
+// march", "5 de marzo de 2027"); monthDayArticles may stand between a
+// month and its day ("march the 5th").
+var monthLinks, monthDayArticles = lexicon.Set("month_links"), lexicon.Set("month_day_articles")
+
+// dayLeads come before the day of a month said alone ("the 5th", "el día
+// 5"); after dayNouns ("día") the number is a day even without an
+// ordinal's ending.
+var dayLeads, dayNouns = lexicon.Set("day_leads"), lexicon.Set("day_nouns")
+
+// morningWords are words for tomorrow that also mean the morning, as
+// they do after a morningLeads word ("por la mañana", "esta mañana").
+var morningWords, morningLeads = lexicon.Set("morning_words"), lexicon.Set("morning_leads")
+
 // spanUnits are the units of "in 3 days", in days.
 var spanUnits = lexicon.Number("span_units")
 
@@ -105,7 +119,7 @@ func spokenDate(words []string, i int, today func() time.Time) (time.Time, int) 
 	w := words[i]
 	for _, r := range relative {
 		if text.HasPrefixWords(words[i:], r.words) {
-			if r.words[0] == "manana" && i > 0 && (words[i-1] == "la" || words[i-1] == "esta") {
+			if morningWords[r.words[0]] && i > 0 && morningLeads[words[i-1]] {
 				// "por la mañana" is "in the morning".
 				continue
 			}
@@ -144,9 +158,9 @@ func spokenDate(words []string, i int, today func() time.Time) (time.Time, int) 
 		}
 	}
 	// "the 5th", "on the 22nd", "el día 5": the next such day of a month.
-	if (w == "the" || w == "dia") && i+1 < len(words) {
+	if dayLeads[w] && i+1 < len(words) {
 		next := words[i+1]
-		ordinal := w == "dia" || (len(next) > 2 && !isDigit(next[len(next)-1]))
+		ordinal := dayNouns[w] || (len(next) > 2 && !isDigit(next[len(next)-1]))
 		if day, ok := dayNumber(next); ok && ordinal && !monthNear(words, i, i+2) {
 			return nextMonthDay(today(), day), 2
 		}
@@ -204,7 +218,7 @@ func monthNear(words []string, from, to int) bool {
 		if _, ok := months[words[k]]; ok {
 			return true
 		}
-		if words[k] != "of" && words[k] != "de" {
+		if !monthLinks[words[k]] {
 			break
 		}
 	}

@@ -204,7 +204,7 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 	rest := strings.Join(words, " ")
 	pronoun := true
 	for _, w := range words {
-		pronoun = pronoun && (pronounWishes[w] || stopWords[w] || w == "anymore")
+		pronoun = pronoun && (pronounWishes[w] || stopWords[w] || pronounWishTails[w])
 	}
 	if pronoun {
 		if top := topUserFlow(v); top != "" {

@@ -34,9 +34,9 @@ func spokenCount(s *slotRef, text string) (float64, bool) {
 	unit := unitOf(s)
 	norm := values.Normalize(strings.ReplaceAll(text, ",", " and "))
 	switch {
-	case unit["people"] || unit["passenger"] || unit["person"] || unit["guest"] || unit["traveller"] || unit["adult"]:
+	case holdsAny(unit, personCountWords):
 		return peopleCount(norm)
-	case unit["night"] || unit["day"]:
+	case holdsAny(unit, nightCountWords):
 		return weekCount(norm)
 	}
 	return 0, false
@@ -59,13 +59,13 @@ func peopleCount(norm string) (float64, bool) {
 	if len(words) == 1 && aloneWords[words[0]] {
 		return 1, true
 	}
-	if strings.Join(words, " ") == "on my own" || strings.Join(words, " ") == "by myself" {
+	if alonePhrases[strings.Join(words, " ")] {
 		return 1, true
 	}
 	// "the two of us", "us three".
-	if len(words) == 2 && (words[0] == "us" || words[1] == "us") {
+	if len(words) == 2 && (groupPronouns[words[0]] || groupPronouns[words[1]]) {
 		n := words[0]
-		if n == "us" {
+		if groupPronouns[n] {
 			n = words[1]
 		}
 		if x, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, n); err == nil {
@@ -125,7 +125,7 @@ func plural(w string) bool {
 	if pluralNouns[w] {
 		return true
 	}
-	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+	return endsIn(w, pluralEndings) && !endsIn(w, notPluralEndings)
 }
 
 // The words of a length of stay: dateQualifiers before a week make it a
@@ -161,8 +161,8 @@ func weekCount(norm string) (float64, bool) {
 		switch {
 		case weekLengths[w] > 0:
 			per = float64(weekLengths[w])
-		case w == "couple":
-			if i+1 < len(words) && (words[i+1] == "of" || strings.HasPrefix(words[i+1], "night") || strings.HasPrefix(words[i+1], "day")) {
+		case coupleWords[w]:
+			if i+1 < len(words) && (countLinks[words[i+1]] || startsWithAny(words[i+1], nightCountWords)) {
 				return 2, true
 			}
 			continue
@@ -199,17 +199,17 @@ func openingCount(s *slotRef, head string) (float64, bool) {
 	norm := values.Normalize(head)
 	words := strings.Fields(norm)
 	switch {
-	case unit["people"] || unit["passenger"] || unit["person"] || unit["guest"] || unit["traveller"] || unit["adult"]:
+	case holdsAny(unit, personCountWords):
 		for i := 0; i+2 < len(words); i++ {
-			if words[i+1] == "of" && words[i+2] == "us" && (isNumberish(words[i]) || values.IsNumberWord(words[i])) {
+			if countLinks[words[i+1]] && groupPronouns[words[i+2]] && (isNumberish(words[i]) || values.IsNumberWord(words[i])) {
 				if x, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, words[i]); err == nil {
 					return float64(x.(int64)), true
 				}
 			}
 		}
-	case unit["night"] || unit["day"]:
+	case holdsAny(unit, nightCountWords):
 		for i, w := range words {
-			if w == "for" && i+1 < len(words) {
+			if lengthLeads[w] && i+1 < len(words) {
 				if n, ok := weekCount(strings.Join(words[i+1:min(len(words), i+4)], " ")); ok {
 					return n, true
 				}

@@ -49,9 +49,9 @@ func (r *Rules) listEdit(p *vm.Pending, head string, v vm.View) (vm.Command, boo
 		cur = nil
 	}
 	for i, w := range words {
-		if w == "as" && i+1 < len(words) && words[i+1] == "well" {
-			w = "aswell" // "olives as well"
-		} else if w == "well" && i > 0 && words[i-1] == "as" {
+		if i+1 < len(words) && listAfterPairs[w+" "+words[i+1]] != "" {
+			w = listAfterPairs[w+" "+words[i+1]] // "olives as well"
+		} else if i > 0 && listAfterPairs[words[i-1]+" "+w] != "" {
 			continue
 		}
 		switch {

@@ -77,7 +77,7 @@ func negationAt(def *ir.Slot, words []string) int {
 		w := words[k]
 		switch {
 		case negations[w]:
-		case w == "no" && (k > 0 || negatedCopulas[words[k+1]]):
+		case clauseNegations[w] && (k > 0 || negatedCopulas[words[k+1]]):
 		default:
 			continue
 		}

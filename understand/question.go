@@ -50,7 +50,7 @@ var requestLeads = lexdata.Phrases("request_leads")
 // fillers, with words that ask for something new, and returns the rest.
 func requestLead(norm string) (string, bool) {
 	words := strings.Fields(norm)
-	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]] && words[0] != "and") {
+	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]] && !requestLeadStarts[words[0]]) {
 		words = words[1:]
 	}
 	found := false

@@ -50,7 +50,7 @@ func readAs(s *ir.Slot) *ir.Slot {
 	about := strings.Fields(values.Normalize(s.Description + " " + s.Label))
 	vetoed := func(words []string) bool {
 		for i, w := range words {
-			if notValueCues[w] && !(w == "currency" && i > 0 && noneBefore[words[i-1]]) {
+			if notValueCues[w] && !(noneOfNouns[w] && i > 0 && noneBefore[words[i-1]]) {
 				return true
 			}
 		}
@@ -62,7 +62,7 @@ func readAs(s *ir.Slot) *ir.Slot {
 				return true
 			}
 			// "number of people", "how many nights".
-			if i+1 < len(words) && ((w == "number" && words[i+1] == "of") || (w == "how" && (words[i+1] == "many" || words[i+1] == "much"))) {
+			if i+1 < len(words) && countAsks[w+" "+words[i+1]] {
 				return true
 			}
 		}

@@ -274,7 +274,7 @@ func (r *Rules) endSlot(fr *flowRules, asked string, typ ir.SlotType) (*slotRef,
 		if s.name == asked || !fr.collected[s.name] || s.def == nil || s.def.Type != typ {
 			continue
 		}
-		if typ == ir.TypeInteger && !unitOf(s)["night"] && !unitOf(s)["day"] {
+		if typ == ir.TypeInteger && !holdsAny(unitOf(s), nightCountWords) {
 			continue
 		}
 		if found != nil {

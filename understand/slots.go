@@ -300,7 +300,7 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 	}
 	var words []string
 	for _, t := range withoutHedge(toks[i:]) {
-		if polite[t.norm] || t.norm == "please" {
+		if polite[t.norm] {
 			break
 		}
 		words = append(words, t.text)
@@ -322,7 +322,7 @@ func politeEnd(toks []token) (string, bool) {
 			n--
 			continue
 		}
-		if n > 1 && (toks[n-2].norm == "thank" && toks[n-1].norm == "you" || toks[n-2].norm == "por" && toks[n-1].norm == "favor") {
+		if n > 1 && politePairs[toks[n-2].norm+" "+toks[n-1].norm] {
 			n -= 2
 			continue
 		}
@@ -567,7 +567,7 @@ func (r *Rules) afterVerb(fr *flowRules, toks []token) (*slotRef, string, bool) 
 			continue
 		}
 		next := toks[i+1]
-		if !(capitalised(next.text) && next.norm != "i") && !possessives[next.norm] {
+		if !(capitalised(next.text) && !capitalPronouns[next.norm]) && !possessives[next.norm] {
 			return nil, "", false
 		}
 		if v, ok := r.valueAt(toks, i+1); ok {

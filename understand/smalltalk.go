@@ -237,7 +237,7 @@ func asksForAMoment(words []string) bool {
 	}
 	if len(rest) == 1 && momentUnits[rest[0]] {
 		// A unit alone is one only when it says so by itself.
-		return lead > 0 || len(words) > 1 || rest[0] == "momento" || rest[0] == "momentito"
+		return lead > 0 || len(words) > 1 || momentAlone[rest[0]]
 	}
 	return false
 }

@@ -1,7 +1,5 @@
 package understand
 
-import "strings"
-
 // A word that only shares a stem with a value is never the value
 // (docs/understanding.md, "A categorical value in another form"): "I
 // tried charging it" is no billing ticket though "charging" and the
@@ -14,7 +12,7 @@ import "strings"
 // keepsSense reports whether a word of a message may stand for a value
 // word it shares a stem with.
 func (r *Rules) keepsSense(w string) bool {
-	if !strings.HasSuffix(w, "ing") || len(w) <= 5 {
+	if !endsIn(w, activityEndings) || len(w) <= 5 {
 		return true
 	}
 	if r.mean == nil {

@@ -317,7 +317,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 		}
 		unit := unitOf(&slotRef{name: p.Slot, def: def})
 		for _, w := range words {
-			if !isNumberish(w) && !values.IsNumberWord(w) && w != "and" && w != "y" && !currencyWords[w] && !unit[stem(w)] {
+			if !isNumberish(w) && !values.IsNumberWord(w) && !numberJoiners[w] && !currencyWords[w] && !unit[stem(w)] {
 				return false
 			}
 		}

@@ -697,8 +697,8 @@ func cancelRequest(norm string) (plain bool, object, then []string) {
 		then = slices.Clone(words[2:])
 	}
 	// "never mind the ticket", "forget about the flight": two-word verbs.
-	if len(words) > 2 && ((words[0] == "never" && words[1] == "mind") || (words[0] == "forget" && words[1] == "about")) {
-		words = append([]string{"forget"}, words[2:]...)
+	if len(words) > 2 && cancelVerbPairs[words[0]+" "+words[1]] != "" {
+		words = append([]string{cancelVerbPairs[words[0]+" "+words[1]]}, words[2:]...)
 	}
 	// A verb, a determiner or pronoun, and at most two more words.
 	if len(words) >= 2 && len(words) <= 4 && cancelVerbs[words[0]] && cancelObjects[words[1]] {
@@ -738,7 +738,7 @@ func cancelReason(rest []string) bool {
 	switch {
 	case cancelReasonWords[rest[0]]:
 		return true
-	case rest[0] == "i":
+	case speakerSubjects[rest[0]]:
 		// "I'll do it later", "I already sent it", not "I want to...",
 		// which asks for something else.
 		return len(rest) > 1 && !requestVerbs[rest[1]]
@@ -1132,7 +1132,7 @@ func (r *Rules) slotNamed(fr *flowRules, p *vm.Pending, rest string) (best slotR
 	if r2, ok := stripAnyWords(rest, namedArticles); ok {
 		rest = r2
 	}
-	if r2, ok := stripAnyWords(rest, [][]string{{"number", "of"}}); ok {
+	if r2, ok := stripAnyWords(rest, slotCountLeads); ok {
 		rest = r2
 	}
 	slots := fr.slots
@@ -1171,19 +1171,19 @@ func (r *Rules) usedAs(p *vm.Pending, lead string, conv values.Converter) (vm.Co
 	fr := r.byName[p.Flow]
 	// The last "as" or "for" that a slot's name follows.
 	for end := len(rest); end > 0; {
-		i := max(strings.LastIndex(rest[:end], " as "), strings.LastIndex(rest[:end], " for "))
+		i := lastWordOf(rest[:end], usedAsLinks)
 		if i <= 0 {
 			break
 		}
 		end = i
 		value := strings.TrimSpace(rest[:i])
-		if n := values.Normalize(value); pronounObjects[n] || n == "them" || len(strings.Fields(n)) > 4 {
+		if n := values.Normalize(value); pronounObjects[n] || valuePronouns[n] || len(strings.Fields(n)) > 4 {
 			// "use it for the amount" gives no value; a long phrase is
 			// a sentence, not one.
 			return vm.Command{}, false
 		}
 		tail := strings.TrimSpace(rest[i+1:])
-		tail, _ = stripAnyWords(tail, [][]string{{"as"}, {"for"}})
+		tail, _ = stripAnyWords(tail, usedAsLinkPhrases)
 		best, after, partial, ok := r.slotNamed(fr, p, tail)
 		if !ok {
 			continue
@@ -1531,7 +1531,7 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 		rest, _ = stripWords(rest, []string{w})
 	}
 	// "not 50, I meant 55": the old value first.
-	if firstWordOf(rest) == "not" {
+	if oldValueNegations[firstWordOf(rest)] {
 		if i := strings.IndexByte(rest, ','); i > 0 && len(strings.Fields(rest[:i])) <= 4 {
 			after := strings.TrimSpace(rest[i+1:])
 			for _, p := range strongPrefixes {

@@ -1,7 +1,15 @@
-// Package wordlists finds word lists declared in Go code, for the tests
-// of the packages whose words must come from package lexicon
-// (understand, understand/llm, values, vm): each of them has a test that
-// asks Find for its own directory and fails on what it returns.
+// Package wordlists finds words of a language written in Go code, for
+// the tests of the packages whose words must come from package lexicon
+// (understand, understand/llm, values, vm): each of them has a test,
+// TestNoWordLists, that calls Check for its own directory.
+//
+// Two things are words in code: a word list (three or more word-like
+// string literals in one composite literal, case clause, call or chain
+// of comparisons) and a word comparison (a string compared with one
+// word-like literal, or with a constant of the file that holds one:
+// w == "the", a case "or":, strings.HasPrefix(w, "night")). The only
+// words a package may compare are the names of soni's own protocols,
+// listed with what they name in Protocol, the one allow-list.
 package wordlists
 
 import (
@@ -18,18 +26,24 @@ import (
 )
 
 // wordLike is a string a word list would hold: lower-case letters, with
-// spaces, apostrophes or hyphens between them.
+// spaces, apostrophes or hyphens between them (and spaces around them:
+// " as ").
 var wordLike = regexp.MustCompile(`^\p{Ll}[\p{Ll}' -]*$`)
 
-// Find returns the word lists declared in the Go files of dir, test files
-// aside, as "file:line: word, word, word". A word list is a composite
-// literal (slice, array or map), a case clause, a call (wordSet("a", "b",
-// "c")) or a chain of comparisons (w == "a" || w == "b" || w == "c") with
-// three or more word-like string literals. A map's keys count when their
-// values are constants (map[string]bool{"cancel": true}), not when they
-// name the fields of a value built from variables. allowed holds, by file
-// name, the lists that are names of soni's own protocols rather than words
-// of a language, written as Find writes them after the colon.
+// Find returns the word lists and word comparisons in the Go files of
+// dir, test files aside, as "file:line: word, word, word", leaving out
+// those that allowed holds for their file (written as Find writes them
+// after the colon). A word list is a composite literal (slice, array or
+// map), a case clause, a call (wordSet("a", "b", "c")) or a chain of
+// comparisons (w == "a" || w == "b" || w == "c") with three or more
+// word-like string literals; a map's keys count when their values are
+// constants (map[string]bool{"cancel": true}), not when they name the
+// fields of a value built from variables. A word comparison is an == or
+// != with a word-like string on one side, a case clause with one, or a
+// call of package strings, bytes or slices that compares with one
+// (strings.HasPrefix(w, "night"), slices.Contains(words, "of")). A
+// constant declared in the same file with a word-like value counts as
+// the word.
 func Find(dir string, allowed map[string][]string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -58,72 +72,176 @@ func Find(dir string, allowed map[string][]string) ([]string, error) {
 	return found, nil
 }
 
-// List is one word list found in a file.
+// List is one word list or word comparison found in a file.
 type List struct {
 	Line  int
 	Words string // the words, joined with ", "
 }
 
-// File returns the word lists of one Go file.
+// comparers are the functions of packages strings, bytes and slices
+// whose word-like argument is a word compared with the other.
+var comparers = map[string]bool{
+	"HasPrefix": true, "HasSuffix": true, "Contains": true, "EqualFold": true,
+	"TrimPrefix": true, "TrimSuffix": true, "CutPrefix": true, "CutSuffix": true,
+	"Index": true, "LastIndex": true, "Count": true, "Cut": true, "Compare": true,
+}
+
+// File returns the word lists and word comparisons of one Go file.
 func File(file string) ([]List, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, 0)
 	if err != nil {
 		return nil, err
 	}
+	consts := wordConsts(f)
+	word := func(words []string, e ast.Expr) []string {
+		if id, ok := e.(*ast.Ident); ok && consts[id.Name] != "" && id.Obj != nil && id.Obj.Kind == ast.Con {
+			return append(words, consts[id.Name])
+		}
+		return appendWord(words, e)
+	}
 	var out []List
-	inChain := map[ast.Node]bool{}
+	add := func(n ast.Node, words []string, min int) {
+		if len(words) >= min {
+			out = append(out, List{Line: fset.Position(n.Pos()).Line, Words: strings.Join(words, ", ")})
+		}
+	}
+	inChain, inList := map[ast.Node]bool{}, map[ast.Node]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
-		var words []string
 		switch x := n.(type) {
 		case *ast.BinaryExpr:
-			if x.Op != token.LOR || inChain[x] {
+			switch {
+			case x.Op == token.LOR && !inChain[x]:
+				// A chain of three or more is a list; each of its
+				// comparisons is found on its own below as well.
+				add(x, orChain(nil, x, inChain, word), 3)
+			case x.Op == token.EQL || x.Op == token.NEQ:
+				add(x, word(word(nil, x.X), x.Y), 1)
+			}
+		case *ast.CompositeLit:
+			if inList[x] {
 				return true
 			}
-			words = orChain(words, x, inChain)
-		case *ast.CompositeLit:
-			for _, e := range x.Elts {
-				if kv, ok := e.(*ast.KeyValueExpr); ok {
-					if constant(kv.Value) {
-						words = appendWord(words, kv.Key)
-					}
-					words = appendWord(words, kv.Value)
-					continue
-				}
-				words = appendWord(words, e)
+			// A slice, array or map of words is a list, however short;
+			// a struct's fields are not.
+			min := 3
+			if !isStruct(x) {
+				min = 1
 			}
+			add(x, listWords(nil, x, inList), min)
+		case *ast.IndexExpr:
+			// A lookup by a word: unit["night"].
+			add(x, word(nil, x.Index), 1)
 		case *ast.CaseClause:
+			var words []string
 			for _, e := range x.List {
-				words = appendWord(words, e)
+				words = word(words, e)
 			}
+			add(x, words, 1)
 		case *ast.CallExpr:
+			var words []string
 			for _, e := range x.Args {
-				words = appendWord(words, e)
+				words = word(words, e)
 			}
-		default:
-			return true
-		}
-		if len(words) >= 3 {
-			out = append(out, List{Line: fset.Position(n.Pos()).Line, Words: strings.Join(words, ", ")})
+			if sel, ok := x.Fun.(*ast.SelectorExpr); ok && comparers[sel.Sel.Name] {
+				if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "strings" || pkg.Name == "bytes" || pkg.Name == "slices") {
+					add(x, words, 1)
+					return true
+				}
+			}
+			add(x, words, 3)
 		}
 		return true
 	})
 	return out, nil
 }
 
+// listWords appends the word-like strings of a composite literal, and
+// of the composite literals it holds ([][]string{{"as"}, {"for"}}),
+// marking those.
+func listWords(words []string, x *ast.CompositeLit, in map[ast.Node]bool) []string {
+	for _, e := range x.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if constant(kv.Value) {
+				words = appendWord(words, kv.Key)
+			}
+			e = kv.Value
+		}
+		if c, ok := e.(*ast.CompositeLit); ok {
+			in[c] = true
+			if nested(x) {
+				words = listWords(words, c, in)
+			}
+			continue
+		}
+		words = appendWord(words, e)
+	}
+	return words
+}
+
+// nested reports whether the elements of a composite literal are slices,
+// arrays or maps (whose words are the literal's), not structs.
+func nested(x *ast.CompositeLit) bool {
+	var elem ast.Expr
+	switch t := x.Type.(type) {
+	case *ast.ArrayType:
+		elem = t.Elt
+	case *ast.MapType:
+		elem = t.Value
+	}
+	switch elem.(type) {
+	case *ast.ArrayType, *ast.MapType:
+		return true
+	}
+	return false
+}
+
+// isStruct reports whether a composite literal may be a struct's: its
+// type is neither a slice, an array nor a map.
+func isStruct(x *ast.CompositeLit) bool {
+	switch x.Type.(type) {
+	case *ast.ArrayType, *ast.MapType:
+		return false
+	}
+	return true
+}
+
+// wordConsts maps the constants a file declares with a word-like string
+// value to that value.
+func wordConsts(f *ast.File) map[string]string {
+	m := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if i < len(vs.Values) {
+					if w := appendWord(nil, vs.Values[i]); len(w) == 1 {
+						m[name.Name] = w[0]
+					}
+				}
+			}
+		}
+	}
+	return m
+}
+
 // orChain appends the word-like strings compared with == in a chain of
 // ||, marking the chain's parts.
-func orChain(words []string, e ast.Expr, in map[ast.Node]bool) []string {
+func orChain(words []string, e ast.Expr, in map[ast.Node]bool, word func([]string, ast.Expr) []string) []string {
 	switch x := e.(type) {
 	case *ast.ParenExpr:
-		return orChain(words, x.X, in)
+		return orChain(words, x.X, in, word)
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.LOR:
 			in[x] = true
-			return orChain(orChain(words, x.X, in), x.Y, in)
+			return orChain(orChain(words, x.X, in, word), x.Y, in, word)
 		case token.EQL:
-			return appendWord(words, x.Y)
+			return word(words, x.Y)
 		}
 	}
 	return words
@@ -148,7 +266,7 @@ func appendWord(words []string, e ast.Expr) []string {
 		return words
 	}
 	s, err := strconv.Unquote(b.Value)
-	if err != nil || !wordLike.MatchString(s) {
+	if err != nil || !wordLike.MatchString(strings.TrimSpace(s)) {
 		return words
 	}
 	return append(words, s)

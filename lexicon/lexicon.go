@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
@@ -114,7 +115,9 @@ func parseSection(v any, patterns bool) (*Section, error) {
 				return nil, fmt.Errorf("entry %v is not a string (quote it)", e)
 			}
 			if patterns {
-				if _, err := regexp.Compile(s); err != nil {
+				// Parsed, not compiled: Pattern compiles the sections
+				// used, and the error is regexp.Compile's.
+				if _, err := syntax.Parse(s, syntax.Perl); err != nil {
 					return nil, fmt.Errorf("entry %q: %v", s, err)
 				}
 			} else if err := checkEntry(s); err != nil {
@@ -179,10 +182,33 @@ func parseSection(v any, patterns bool) (*Section, error) {
 
 // checkEntry refuses an entry a normalized message could never hold.
 func checkEntry(s string) error {
+	if isPlainEntry(s) {
+		return nil
+	}
 	if s == "" || s != strings.Join(strings.Fields(s), " ") || s != strings.ToLower(s) {
 		return fmt.Errorf("entry %q is not lower case with single spaces between words", s)
 	}
 	return nil
+}
+
+// isPlainEntry reports, without allocating, that s is lower-case ASCII
+// letters, digits and punctuation with single spaces between words:
+// most entries, which checkEntry then need not split and lower.
+func isPlainEntry(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if s[i-1] == ' ' {
+				return false
+			}
+		case c <= ' ' || c >= 0x7f || ('A' <= c && c <= 'Z'):
+			return false
+		}
+	}
+	return true
 }
 
 // merge adds lang's sections to into, keeping the first of duplicates.
@@ -239,22 +265,33 @@ func LoadAll() ([]*Language, map[string]*Section, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var langs []*Language
-	merged := map[string]*Section{}
 	sort.Slice(names, func(i, j int) bool { return names[i].Name() < names[j].Name() })
-	for _, e := range names {
-		data, err := files.ReadFile(e.Name())
-		if err != nil {
-			return nil, nil, err
-		}
-		lang, err := Parse(strings.TrimSuffix(e.Name(), path.Ext(e.Name())), data)
-		if err != nil {
-			return nil, nil, err
+	// Each file is parsed on its own goroutine (every process that
+	// understands messages waits for them at start-up); they merge in
+	// order, and the first file's error is the one returned, as if
+	// they were parsed in turn.
+	langs := make([]*Language, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, e := range names {
+		wg.Go(func() {
+			data, err := files.ReadFile(e.Name())
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			langs[i], errs[i] = Parse(strings.TrimSuffix(e.Name(), path.Ext(e.Name())), data)
+		})
+	}
+	wg.Wait()
+	merged := map[string]*Section{}
+	for i, lang := range langs {
+		if errs[i] != nil {
+			return nil, nil, errs[i]
 		}
 		if err := merge(merged, lang); err != nil {
 			return nil, nil, err
 		}
-		langs = append(langs, lang)
 	}
 	return langs, merged, nil
 }

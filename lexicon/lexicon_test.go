@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,4 +80,31 @@ func TestLookups(t *testing.T) {
 	assert.Panics(t, func() { Pattern("yes") })
 	assert.PanicsWithValue(t, `lexicon: no language has a section "nonsense"`, func() { Get("nonsense") })
 	assert.PanicsWithValue(t, `lexicon: section "months" is a mapping of words to numbers, not a list`, func() { Get("months") })
+}
+
+// TestPlainEntriesPassTheFullCheck: isPlainEntry, checkEntry's shortcut,
+// accepts only what the full rule (single spaces, lower case) accepts.
+func TestPlainEntriesPassTheFullCheck(t *testing.T) {
+	full := func(s string) bool {
+		return s != "" && s == strings.Join(strings.Fields(s), " ") && s == strings.ToLower(s)
+	}
+	for _, s := range []string{"sure", "of course", "o'clock", "1st", "a-b", "sí", "está bien", "SÍ", "Yes", "of  course", " sure", "sure ", "of\tcourse", "", " ", "of\u00a0course", "x\x00y", "~"} {
+		if isPlainEntry(s) {
+			assert.True(t, full(s), "%q", s)
+		}
+		assert.Equal(t, full(s), checkEntry(s) == nil, "%q", s)
+	}
+}
+
+// BenchmarkLoadAll parses and merges the embedded languages, as every
+// process that reads messages does once at start-up:
+//
+//	go test -run '^$' -bench LoadAll ./lexicon
+func BenchmarkLoadAll(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := LoadAll(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -835,6 +835,11 @@ func (r *Rules) answer(p *vm.Pending, text, head, norm string, v vm.View) (vm.Co
 // (or of one other set slot of the flow), a yes, a no, or a fallback.
 func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.Command, bool) {
 	conv := v.Converter()
+	// "oh and make it 60 not 50", "I meant Rome, not Paris": the old
+	// value says the slot (oldvalue.go).
+	if cmd, ok := r.oldValueNamed(p, head, v); ok {
+		return cmd, true
+	}
 	if cmd, ok := r.listEdit(p, head, v); ok {
 		return cmd, true
 	}
@@ -909,6 +914,11 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 // as an attempt).
 func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command, bool) {
 	conv := v.Converter()
+	// "oh and make it 60 not 50", "I meant Rome, not Paris": the old
+	// value says the slot (oldvalue.go).
+	if cmd, ok := r.oldValueNamed(p, head, v); ok {
+		return cmd, true
+	}
 	if cmd, ok := r.listEdit(p, head, v); ok {
 		return cmd, true
 	}

@@ -451,7 +451,7 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 		fm := &flowMeaning{trigger: map[string]bool{}, about: map[string]bool{}, lead: map[string]bool{}, whole: map[string]bool{}, values: map[string]bool{},
 			core: map[string]bool{}, stems: map[string]bool{}, forms: map[string]bool{}}
 		for _, t := range f.Triggers {
-			norm := values.Normalize(withoutNames(withoutPlaceholders(t)))
+			norm := aboutText(values.Normalize(withoutNames(withoutPlaceholders(t))))
 			for _, w := range strings.Fields(norm) {
 				fm.stems[stem(w)] = true
 				fm.forms[w] = true
@@ -513,7 +513,7 @@ func newMeaning(p *ir.Program, l *lex) (m *meaning) {
 				fm.values[c] = true
 			}
 		}
-		about := values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name) + " " + f.Description)
+		about := values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(f.Name)) + " " + aboutText(values.Normalize(f.Description))
 		for _, c := range l.concepts(about, nil) {
 			fm.core[c] = true
 			if !fm.trigger[c] {

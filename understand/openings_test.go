@@ -3,6 +3,7 @@ package understand
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/soni-dev/soni/compiler"
@@ -47,4 +48,27 @@ func TestHelpInOtherWords(t *testing.T) {
 		{"kinds of things", nil, "which kinds of things could I ask?", "help", true},
 		{"a subject is no help", nil, "how can you help me with my fees", "start_flow understand_fee", false},
 	})
+}
+
+// TestDescriptionsSpeakOfWhatFlowsDo: a description that starts by
+// speaking of the flow and the people it serves ("This flow lets members
+// donate books...", and the phrases an import makes of it) is read from
+// what the flow does: "donate" is its first word, which starts it alone.
+func TestDescriptionsSpeakOfWhatFlowsDo(t *testing.T) {
+	t.Parallel()
+	runCasesWith(t, library(t), []gcase{
+		{"the description's verb", nil, "I'd like to donate", "start_flow spare_copies", true},
+		{"its verb and its thing", nil, "can I donate some old books?", "start_flow spare_copies", true},
+	})
+	for in, want := range map[string]string{
+		"this flow lets members donate books":        "donate books",
+		"this flow allows users":                     "",
+		"help the customer to choose a room":         "choose a room",
+		"flow for handling questions":                "handling questions",
+		"reserve a study room in the library":        "reserve a study room in the library",
+		"this flow collects feedback":                "collects feedback",
+		"facilitates the process of renewing a loan": "renewing a loan",
+	} {
+		assert.Equal(t, want, aboutText(in), in)
+	}
 }

@@ -25,6 +25,7 @@ func namedConcepts(l *lex, f *ir.Flow) map[string]bool {
 	if desc == "" || instructionRE().MatchString(desc) {
 		return out
 	}
+	desc = aboutText(desc)
 	inDesc := map[string]bool{}
 	for _, c := range l.concepts(desc, nil) {
 		inDesc[c] = true
@@ -43,6 +44,28 @@ var instructionRE = sync.OnceValue(func() *regexp.Regexp {
 	return lexdata.Pattern("instruction_patterns")
 })
 
+// descriptionLeadRE finds the start of a description that speaks of the
+// flow and the people it serves ("this flow lets users", "help the
+// user"), not of what it does.
+var descriptionLeadRE = sync.OnceValue(func() *regexp.Regexp {
+	return lexdata.Pattern("description_lead_patterns")
+})
+
+// aboutText is a normalized description, or a phrase made of one,
+// without its start that speaks of the flow and its users: "this flow
+// helps a user file a claim" is "file a claim", and "this flow allows
+// users" is nothing.
+func aboutText(norm string) string {
+	for range 3 {
+		loc := descriptionLeadRE().FindStringIndex(norm)
+		if loc == nil || loc[0] != 0 || loc[1] == 0 {
+			break
+		}
+		norm = strings.TrimSpace(norm[loc[1]:])
+	}
+	return norm
+}
+
 // projectWords are the normalized words of a project's own text that
 // say what its flows are about: the flows' names, descriptions and
 // trigger phrases, the values and synonyms of their categorical slots,
@@ -50,7 +73,7 @@ var instructionRE = sync.OnceValue(func() *regexp.Regexp {
 func projectWords(p *ir.Program, l *lex) map[string]bool {
 	own := map[string]bool{}
 	addText := func(text string) {
-		for _, w := range strings.Fields(values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(text))) {
+		for _, w := range strings.Fields(aboutText(values.Normalize(strings.NewReplacer("_", " ", "-", " ").Replace(text)))) {
 			if !stopWords[w] && !isNumberish(w) {
 				own[w] = true
 			}

@@ -207,11 +207,13 @@ func New(p *ir.Program) *Rules {
 		}
 		fr := &flowRules{name: f.Name}
 		for _, phrase := range f.Triggers {
-			norm := values.Normalize(withoutPlaceholders(phrase))
+			// A phrase made of a description speaks of what the flow
+			// does, not of the flow and its users (projecttext.go).
+			norm := aboutText(values.Normalize(withoutPlaceholders(phrase)))
 			if norm == "" {
 				continue
 			}
-			words, allStop := contentWords(values.Normalize(withoutNames(withoutPlaceholders(phrase))), nil)
+			words, allStop := contentWords(aboutText(values.Normalize(withoutNames(withoutPlaceholders(phrase)))), nil)
 			t := trigger{norm: norm, words: words, allStop: allStop}
 			_, t.smallTalk = smallTalkOf(norm)
 			if !allStop {

@@ -352,7 +352,8 @@ var cancelWords = lexdata.Set("cancel_words")
 // free-text answer that mentions no flow), a cancel word, and the plain
 // readings widen.go finds (an opening in one flow's words with each value
 // named, a correction word and exactly a typed value, a short name with
-// only carrier words around it).
+// only carrier words around it, one word in figures at a free-text
+// question or a date in the layout the question names).
 type Reading struct {
 	Commands []vm.Command
 	Sure     bool

@@ -3,6 +3,7 @@ package understand
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/values"
@@ -32,7 +33,9 @@ func (r *Rules) widen(rd Reading, msg string, v vm.View) Reading {
 			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
 		}
 	case c.Kind == vm.CmdSetSlot && v.Pending != nil && v.Pending.Kind == vm.PendingCollect && c.Slot == v.Pending.Slot:
-		if why, ok := r.plainTextAnswer(c, head, norm, v); ok {
+		if why, ok := r.plainFigures(c, head, v); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		} else if why, ok := r.plainTextAnswer(c, head, norm, v); ok {
 			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
 		}
 	}
@@ -257,6 +260,72 @@ func (r *Rules) plainCorrection(c vm.Command, head string, v vm.View) (string, b
 		}
 	}
 	return "a correction word and exactly a value of " + c.Slot, true
+}
+
+// plainFigures reports whether an answer in figures to a free-text
+// question is plainly the answer: one word of three characters or more
+// with a digit in it ("48213", "CLM-20931", "03/14/1988"), which the slot
+// keeps as typed, while no other open slot of the flow could take it.
+// For a text slot the rules read as a date, only when the question names
+// a layout and the answer is written in it: that answers the question,
+// and the slot keeps it as typed (dateformat.go). A shorter number may pick an option the
+// question listed, or count something.
+func (r *Rules) plainFigures(c vm.Command, head string, v vm.View) (string, bool) {
+	p := v.Pending
+	if r.prog == nil {
+		return "", false
+	}
+	// The slot as the project declares it, not as the rules read it.
+	def := r.prog.ResolveSlot(p.Flow, p.Slot)
+	if def == nil || def.Pattern != "" || (def.Type != ir.TypeText && def.Type != ir.TypeAny && def.Type != "") {
+		return "", false
+	}
+	if len(head) < 3 || strings.ContainsAny(head, " \t\n?@") || !strings.ContainsAny(head, "0123456789") || len(r.questionButtons(p)) > 0 {
+		return "", false
+	}
+	if r.readsAs(p.Flow, p.Slot) {
+		// The date as the question's layout writes it, read as the rules
+		// read it (the reading is written in the layout after widen).
+		l, ok := r.pendingDateLayout(v)
+		if !ok {
+			return "", false
+		}
+		t, err := time.Parse(l.layout, head)
+		if err != nil || c.Value != t.Format("2006-01-02") {
+			return "", false
+		}
+		// Written as the question asks: the question's answer.
+		return "a date written in the layout the question names", true
+	}
+	if c.Value != head {
+		return "", false
+	}
+	fr := r.byName[p.Flow]
+	if fr == nil {
+		return "", false
+	}
+	conv := v.Converter()
+	for _, s := range fr.slots {
+		if s.name == p.Slot || s.def == nil || !fr.collected[s.name] {
+			continue
+		}
+		if v.Slot != nil {
+			if x, ok := v.Slot(s.name); ok && x != nil {
+				continue
+			}
+		}
+		switch {
+		case s.def.Type == ir.TypeCategorical || s.def.Type == ir.TypeBoolean:
+		case !typed(s.def) && !r.readsAs(p.Flow, s.name):
+			// Free text takes figures too.
+			return "", false
+		default:
+			if _, err := conv.Convert(s.def, head); err == nil {
+				return "", false
+			}
+		}
+	}
+	return "one word in figures that no other open slot takes", true
 }
 
 // plainTextAnswer reports whether a value read out of a sentence for the

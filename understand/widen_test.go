@@ -109,12 +109,23 @@ func TestWidenedSureness(t *testing.T) {
 		// A category open may be named in other words.
 		{"unknown words with a category open", nil, "report a problem with a book, the cover fell off", "start_flow report_problem", false},
 		{"the category named", nil, "report a problem with a book, it is torn", "start_flow report_problem problem=torn", true},
+
+		// One word in figures at a free-text question, which no other
+		// open slot takes; a date in the layout the question names.
+		{"a number in figures", []string{"register a card"}, "48213", "set_slot card_number=48213", true},
+		{"a code in figures", []string{"register a card"}, "LIB-2093", "set_slot card_number=LIB-2093", true},
+		{"a date in the layout asked", []string{"register a card", "48213"}, "03/02/2027", "set_slot issue_date=03/02/2027", true},
+		{"a short number may pick an option", []string{"register a card"}, "12", "set_slot card_number=12", false},
+		{"a date in another layout", []string{"register a card", "48213"}, "2027-03-02", "set_slot issue_date=03/02/2027", false},
+		{"figures another free-text slot may take", []string{"donate a book"}, "48213", "set_slot donor=48213", false},
 	})
 }
 
 // widenCallsYAML: reserving a book calls a flow that asks for the
 // title in free text; reporting a problem asks for a category;
-// extending a membership asks for nothing.
+// registering a card asks for its number and, in a layout, the date it
+// was issued, both in text slots; donating asks for two free-text
+// slots; extending a membership asks for nothing.
 const widenCallsYAML = `version: "1.0"
 flows:
   reserve_book:
@@ -140,6 +151,26 @@ flows:
     steps:
       - {step: ask_problem, type: collect, slot: problem, message: "What is wrong with it?"}
       - {step: done, type: say, message: "Thanks."}
+  register_card:
+    description: register a library card
+    trigger: {intents: ["register a card"]}
+    slots:
+      - {name: card_number, type: text, description: the card's number}
+      - {name: issue_date, type: text, description: the date the card was issued}
+    steps:
+      - {step: ask_number, type: collect, slot: card_number, message: "What is the card's number?"}
+      - {step: ask_issued, type: collect, slot: issue_date, message: "When was it issued? Please use mm/dd/yyyy format."}
+      - {step: done, type: say, message: "Registered."}
+  donate_book:
+    description: donate a book to the library
+    trigger: {intents: ["donate a book"]}
+    slots:
+      - {name: donor, type: text, description: who donates}
+      - {name: donor_phone, type: text, description: how to reach them}
+    steps:
+      - {step: ask_donor, type: collect, slot: donor, message: "Who is donating?"}
+      - {step: ask_phone, type: collect, slot: donor_phone, message: "How can we reach you?"}
+      - {step: done, type: say, message: "Thank you."}
   extend_membership:
     description: extend a library membership
     trigger: {intents: ["extend my membership"]}

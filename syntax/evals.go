@@ -76,10 +76,11 @@ func DecodeEvals(name string, src []byte) (*EvalFile, error) {
 	if errors.Is(p.err, errNotText) {
 		return nil, &EvalError{Msg: "not UTF-8 text"}
 	}
-	if p.err != nil {
-		msg, pos := p.err.Error(), diag.Pos{}
+	file, err := p.whole()
+	if err != nil {
+		msg, pos := err.Error(), diag.Pos{}
 		var yerr yaml.Error
-		if errors.As(p.err, &yerr) {
+		if errors.As(err, &yerr) {
 			msg = yerr.GetMessage()
 			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
 				pos = diag.Pos{File: name, Line: tk.Position.Line, Col: tk.Position.Column}
@@ -91,7 +92,7 @@ func DecodeEvals(name string, src []byte) (*EvalFile, error) {
 		return nil, &EvalError{Pos: pos, Msg: "invalid YAML: " + strings.TrimSpace(msg)}
 	}
 	var body ast.Node
-	for _, doc := range p.file.Docs {
+	for _, doc := range file.Docs {
 		if b := doc.Body; b != nil {
 			if _, ok := b.(*ast.CommentGroupNode); !ok {
 				if body != nil {

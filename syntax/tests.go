@@ -14,6 +14,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/soni-dev/soni/diag"
 	"github.com/soni-dev/soni/internal/yamlpos"
@@ -289,8 +290,13 @@ func RefusedAssertions() []string {
 // file from another YAML file without parsing it twice.
 type ParsedTests struct {
 	src  []byte
+	text []byte
+	// file is the parsed file, or for a large file with pieces, its
+	// head: all before its first case.
 	file *ast.File
-	err  error
+	// pieces are a large file's cases, which Decode parses.
+	pieces []casePiece
+	err    error
 }
 
 // errNotText is the parse error of bytes that are not UTF-8 text.
@@ -307,9 +313,18 @@ func ParseTests(src []byte) *ParsedTests {
 		p.err = errNotText
 		return p
 	}
-	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
-	p.file, p.err = parseTestsText(text)
+	p.text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	p.file, p.pieces, p.err = parseTestsText(p.text)
 	return p
+}
+
+// whole is the whole file's tree, parsed again from its text when only
+// its head was.
+func (p *ParsedTests) whole() (*ast.File, error) {
+	if p.pieces == nil || p.err != nil {
+		return p.file, p.err
+	}
+	return parser.ParseBytes(p.text, 0)
 }
 
 // testCasesKey finds a test_cases key at the start of a line.
@@ -351,16 +366,38 @@ func (p *ParsedTests) Decode(name string) (*TestFile, diag.List) {
 func (p *ParsedTests) decode(name string, workers int) (*TestFile, diag.List) {
 	var ds diag.List
 	d := &testDecoder{f: &TestFile{Name: name, src: p.src}, p: Problems{Diags: &ds}, workers: workers}
-	start := diag.Pos{File: name, Line: 1, Col: 1}
-	if errors.Is(p.err, errNotText) {
-		d.p.Errorf(start, TestYAMLSyntax, "test file %q is not UTF-8 text", name)
+	top := p.tree(name, workers, d.p)
+	if top == nil {
 		return nil, ds
 	}
-	if p.err != nil {
+	d.file(top)
+	ds.Sort()
+	return d.f, ds
+}
+
+// tree converts the parsed file to the Data the decoder reads, a large
+// file's cases on up to workers goroutines; it is nil, with the problem
+// reported, for a file that is not one YAML document.
+func (p *ParsedTests) tree(name string, workers int, probs Problems) *Data {
+	start := diag.Pos{File: name, Line: 1, Col: 1}
+	if errors.Is(p.err, errNotText) {
+		probs.Errorf(start, TestYAMLSyntax, "test file %q is not UTF-8 text", name)
+		return nil
+	}
+	file, err := p.file, p.err
+	var cases *Data
+	if p.pieces != nil && err == nil {
+		// A piece that does not parse leaves the error to the whole
+		// file's parse, which says where it is in the file.
+		if cases = convertPieces(name, p.pieces, workers); cases == nil {
+			file, err = p.whole()
+		}
+	}
+	if err != nil {
 		pos := start
-		msg := p.err.Error()
+		msg := err.Error()
 		var yerr yaml.Error
-		if errors.As(p.err, &yerr) {
+		if errors.As(err, &yerr) {
 			msg = yerr.GetMessage()
 			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
 				pos.Line, pos.Col = tk.Position.Line, tk.Position.Column
@@ -369,28 +406,31 @@ func (p *ParsedTests) decode(name string, workers int) (*TestFile, diag.List) {
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
-		d.p.Errorf(pos, TestYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
-		return nil, ds
+		probs.Errorf(pos, TestYAMLSyntax, "invalid YAML: %s", strings.TrimSpace(msg))
+		return nil
 	}
 	var body ast.Node
-	for _, doc := range p.file.Docs {
+	for _, doc := range file.Docs {
 		b := doc.Body
 		if _, ok := b.(*ast.CommentGroupNode); ok || b == nil {
 			continue
 		}
 		if body != nil {
-			d.p.Errorf(yamlpos.NodePos(name, b), TestYAMLSyntax, "test file %q holds more than one YAML document", name)
-			return nil, ds
+			probs.Errorf(yamlpos.NodePos(name, b), TestYAMLSyntax, "test file %q holds more than one YAML document", name)
+			return nil
 		}
 		body = b
 	}
 	if body == nil {
-		d.p.Errorf(start, TestYAMLSyntax, "test file %q is empty: it needs a test_cases list", name)
-		return nil, ds
+		probs.Errorf(start, TestYAMLSyntax, "test file %q is empty: it needs a test_cases list", name)
+		return nil
 	}
-	d.file(converter{file: name, workers: workers}.data(body))
-	ds.Sort()
-	return d.f, ds
+	top := converter{file: name, workers: workers}.data(body)
+	if cases != nil {
+		// The head ends in the key test_cases: its value is the pieces'.
+		top.Entries[len(top.Entries)-1].Value = cases
+	}
+	return top
 }
 
 // testDecoder decodes one test file, a large file's cases on up to

@@ -10,6 +10,8 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/soni-dev/soni/diag"
 )
 
 // bigTests is a test file of n cases in the layout soni writes, with
@@ -35,41 +37,55 @@ func bigTests(n, bad int, extra string) string {
 	return b.String()
 }
 
-// decodeBoth decodes src parsed whole and parsed in n pieces; ok is
-// whether the pieces were used.
-func decodeBoth(t *testing.T, src string, n int) (whole, pieces *TestFile, ok bool) {
+// decodeBoth decodes src parsed whole and parsed in pieces of about size
+// bytes; ok is whether the pieces were used.
+func decodeBoth(t *testing.T, src string, size int) (whole, pieces *TestFile, ok bool) {
 	t.Helper()
-	wf, err := parser.ParseBytes([]byte(src), 0)
+	text := []byte(src)
+	wf, err := parser.ParseBytes(text, 0)
 	require.NoError(t, err)
-	whole, _ = (&ParsedTests{src: []byte(src), file: wf}).Decode("t.yaml")
-	pf, ok := parseInPieces([]byte(src), n)
+	wp := &ParsedTests{src: text, text: text, file: wf}
+	whole, _ = wp.Decode("t.yaml")
+	head, pcs, ok := cutCases(text, size)
 	if !ok {
 		return whole, nil, false
 	}
-	pieces, _ = (&ParsedTests{src: []byte(src), file: pf}).Decode("t.yaml")
+	hf, err := parser.ParseBytes(head, 0)
+	require.NoError(t, err)
+	require.True(t, headEndsInCases(hf))
+	pp := &ParsedTests{src: text, text: text, file: hf, pieces: pcs}
+	pieces, _ = pp.Decode("t.yaml")
 	// The trees the decoder reads, unexported positions included (a
 	// case's dash, which EncodeTests uses to rewrite a case in place).
-	require.Equal(t, dataOf("t.yaml", wf.Docs[0].Body), dataOf("t.yaml", pf.Docs[0].Body))
+	var ds diag.List
+	require.Equal(t, wp.tree("t.yaml", 1, Problems{Diags: &ds}), pp.tree("t.yaml", 2, Problems{Diags: &ds}))
+	require.Empty(t, ds)
 	return whole, pieces, true
 }
 
 func TestParseInPiecesIsTheWholeParse(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{2, 3, 7} {
-		whole, pieces, ok := decodeBoth(t, bigTests(100, -1, ""), n)
-		require.True(t, ok, "n=%d", n)
+	for _, size := range []int{1, 500, 4000, 1 << 20} {
+		whole, pieces, ok := decodeBoth(t, bigTests(100, -1, ""), size)
+		require.True(t, ok, "size=%d", size)
 		require.Len(t, whole.Cases, 100)
-		assert.Equal(t, whole, pieces, "n=%d", n)
+		assert.Equal(t, whole, pieces, "size=%d", size)
 	}
+	// An empty case is a null, as in the whole file.
+	whole, pieces, ok := decodeBoth(t, bigTests(20, 12, "  - \n"), 300)
+	require.True(t, ok)
+	assert.Equal(t, whole, pieces)
 	// An alias to an anchor of another piece is still an alias, which
 	// the decoder refuses the same way.
 	aliased := strings.Replace(bigTests(20, -1, ""), "- test_case: c1 #", "- test_case: &x c1 #", 1) + "  - test_case: *x\n"
 	wf, err := parser.ParseBytes([]byte(aliased), 0)
 	require.NoError(t, err)
 	_, wholeDiags := (&ParsedTests{src: []byte(aliased), file: wf}).Decode("t.yaml")
-	pf, ok := parseInPieces([]byte(aliased), 2)
+	head, pcs, ok := cutCases([]byte(aliased), 500)
 	require.True(t, ok)
-	_, pieceDiags := (&ParsedTests{src: []byte(aliased), file: pf}).Decode("t.yaml")
+	hf, err := parser.ParseBytes(head, 0)
+	require.NoError(t, err)
+	_, pieceDiags := (&ParsedTests{src: []byte(aliased), text: []byte(aliased), file: hf, pieces: pcs}).Decode("t.yaml")
 	require.NotEmpty(t, wholeDiags)
 	assert.Equal(t, wholeDiags, pieceDiags)
 	// Every test file of the repository that has the layout.
@@ -81,7 +97,7 @@ func TestParseInPiecesIsTheWholeParse(t *testing.T) {
 		if _, err := parser.ParseBytes(src, 0); err != nil {
 			continue
 		}
-		if whole, pieces, ok := decodeBoth(t, string(src), 2); ok {
+		if whole, pieces, ok := decodeBoth(t, string(src), 200); ok {
 			assert.Equal(t, whole, pieces, path)
 		}
 	}
@@ -93,20 +109,48 @@ func TestParseInPiecesIsTheWholeParse(t *testing.T) {
 func TestParseInPiecesRefuses(t *testing.T) {
 	t.Parallel()
 	for name, src := range map[string]string{
-		"a key after the cases":    bigTests(20, -1, "") + "stub_custom_actions: {}\n",
-		"a second document":        bigTests(20, 10, "---\n"),
-		"a tab":                    bigTests(20, 10, "\t- test_case: x\n"),
-		"a case without a space":   bigTests(20, 10, "  -\n    test_case: y\n"),
-		"flow-style cases":         "test_cases: [" + strings.Repeat("{test_case: a},", 20) + "]\n",
-		"too few cases":            bigTests(3, -1, ""),
-		"a broken case at the end": bigTests(20, 19, "  - test_case: [unclosed\n"),
+		"a key after the cases":  bigTests(20, -1, "") + "stub_custom_actions: {}\n",
+		"a second document":      bigTests(20, 10, "---\n"),
+		"a tab":                  bigTests(20, 10, "\t- test_case: x\n"),
+		"a case without a space": bigTests(20, 10, "  -\n    test_case: y\n"),
+		"flow-style cases":       "test_cases: [" + strings.Repeat("{test_case: a},", 20) + "]\n",
 	} {
-		_, ok := parseInPieces([]byte(src), 2)
+		_, _, ok := cutCases([]byte(src), 500)
 		assert.False(t, ok, name)
 	}
-	src := bigTests(20, 15, "  - test_case: [unclosed\n")
-	_, wholeErr := parser.ParseBytes([]byte(src), 0)
-	_, err := parseTestsText([]byte(src))
-	require.Error(t, err)
-	assert.Equal(t, wholeErr.Error(), err.Error())
+	// A large file with a broken case: the whole file's error, at its
+	// line in the file.
+	pad := strings.Repeat("# padding\n", chunkMin/10)
+	for _, at := range []int{0, 150, 299} {
+		src := pad + bigTests(300, at, "  - test_case: [unclosed\n")
+		_, wholeErr := parser.ParseBytes([]byte(src), 0)
+		require.Error(t, wholeErr)
+		p := ParseTests([]byte(src))
+		require.NotNil(t, p.pieces, "the head parses")
+		_, ds := p.Decode("t.yaml")
+		require.Len(t, ds, 1)
+		var yerr interface{ GetMessage() string }
+		require.ErrorAs(t, wholeErr, &yerr)
+		assert.Contains(t, ds[0].Message, strings.SplitN(yerr.GetMessage(), "\n", 2)[0])
+		_, want := (&ParsedTests{src: []byte(src), text: []byte(src), err: wholeErr}).Decode("t.yaml")
+		assert.Equal(t, want, ds, "case %d", at)
+	}
+}
+
+// TestLargeFileParsesInPieces: ParseTests leaves a large test file's
+// cases to Decode, which gives what the whole file's parse gives.
+func TestLargeFileParsesInPieces(t *testing.T) {
+	t.Parallel()
+	src := []byte(bigTests(3000, -1, ""))
+	require.GreaterOrEqual(t, len(src), chunkMin)
+	p := ParseTests(src)
+	require.NotNil(t, p.pieces)
+	assert.True(t, p.IsTests())
+	f, ds := p.Decode("t.yaml")
+	wf, err := parser.ParseBytes(src, 0)
+	require.NoError(t, err)
+	want, wantDiags := (&ParsedTests{src: src, text: src, file: wf}).Decode("t.yaml")
+	require.Len(t, f.Cases, 3000)
+	assert.True(t, assert.ObjectsAreEqual(want, f), "the pieces' file differs from the whole's")
+	assert.True(t, assert.ObjectsAreEqual(wantDiags, ds), "the pieces' problems differ from the whole's")
 }

@@ -346,19 +346,8 @@ func (c converter) data(n ast.Node) *Data {
 	case *ast.SequenceNode:
 		d.Kind, d.Flow = DataList, x.IsFlowStyle
 		d.Items = make([]*Data, len(x.Values))
-		item := func(c converter, i int) {
-			it := c.data(x.Values[i])
-			if it == nil {
-				it = &Data{Kind: DataNull, Pos: d.Pos}
-			}
-			if !x.IsFlowStyle && i < len(x.Entries) && x.Entries[i] != nil && x.Entries[i].Start != nil && x.Entries[i].Start.Position != nil {
-				p := x.Entries[i].Start.Position
-				it.dashLine, it.dashCol = int32(p.Line), int32(p.Column)
-			}
-			d.Items[i] = it
-		}
 		inner := converter{file: file, workers: 1}
-		inParallel(c.workers, len(x.Values), func(i int) { item(inner, i) })
+		inParallel(c.workers, len(x.Values), func(i int) { d.Items[i] = inner.item(x, i, d.Pos) })
 	case *ast.MappingNode:
 		d.Kind, d.Flow = DataMap, x.IsFlowStyle
 		d.Entries = make([]DataEntry, 0, len(x.Values))
@@ -374,6 +363,20 @@ func (c converter) data(n ast.Node) *Data {
 		d.Kind, d.Text = DataOther, yamlpos.KindWord(x)
 	}
 	return d
+}
+
+// item converts a list's item i, with the position of its '-' in a
+// block list; an item with no value is a null at the list's position.
+func (c converter) item(x *ast.SequenceNode, i int, list diag.Pos) *Data {
+	it := c.data(x.Values[i])
+	if it == nil {
+		it = &Data{Kind: DataNull, Pos: list}
+	}
+	if !x.IsFlowStyle && i < len(x.Entries) && x.Entries[i] != nil && x.Entries[i].Start != nil && x.Entries[i].Start.Position != nil {
+		p := x.Entries[i].Start.Position
+		it.dashLine, it.dashCol = int32(p.Line), int32(p.Column)
+	}
+	return it
 }
 
 // entry converts a mapping pair. A pair with no value ("key:") has a

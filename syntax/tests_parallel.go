@@ -9,19 +9,28 @@ import "sync"
 const parallelMin = 256
 
 // inParallel calls do(i) for every i in [0, n), on up to workers
-// goroutines when n is at least parallelMin, each taking a run of
+// goroutines when n is at least parallelMin, each taking runs of
 // consecutive items, and returns when all are done. do must only write
 // what belongs to its i: the results are the same as a loop's.
 func inParallel(workers, n int, do func(i int)) {
-	if n < parallelMin || workers < 2 {
+	if n < parallelMin {
+		workers = 1
+	}
+	// Runs of 32 items, claimed in turn, so a slow run does not hold
+	// back a whole half.
+	spread(workers, n, 32, do)
+}
+
+// spread calls do(i) for every i in [0, n) on up to workers goroutines,
+// each claiming the next run of items in turn, and returns when all are
+// done.
+func spread(workers, n, run int, do func(i int)) {
+	if workers < 2 || n <= run {
 		for i := range n {
 			do(i)
 		}
 		return
 	}
-	// Runs of 32 items, claimed in turn, so a slow run does not hold
-	// back a whole half.
-	const run = 32
 	var mu sync.Mutex
 	next := 0
 	var wg sync.WaitGroup

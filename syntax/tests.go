@@ -837,16 +837,19 @@ func (d *testDecoder) step(n *Data) *TestStep {
 	}
 	var main, commands, assertions, ordered, metadata *DataEntry
 	bad := false
-	for _, e := range entries {
+	// (By index: a range variable whose address is kept is a heap
+	// allocation for every step of a file.)
+	for i := range entries {
+		e := &entries[i]
 		switch key := e.Key; {
 		case key == "commands":
-			commands = &e
+			commands = e
 		case key == "assertions":
-			assertions = &e
+			assertions = e
 		case key == "assertion_order_enabled":
-			ordered = &e
+			ordered = e
 		case key == "metadata":
-			metadata = &e
+			metadata = e
 		case isStepKind(key) || key == "utter":
 			// Rasa's older utter step names the response of the next
 			// reply, as bot_response does.
@@ -855,9 +858,9 @@ func (d *testDecoder) step(n *Data) *TestStep {
 				bad = true
 				continue
 			}
-			main = &e
+			main = e
 		default:
-			d.p.UnknownKey(e, "a step", stepKeys)
+			d.p.UnknownKey(*e, "a step", stepKeys)
 			bad = true
 		}
 	}

@@ -44,3 +44,24 @@ func TestDecodeInParallelIsOneLoop(t *testing.T) {
 		assert.Equal(t, oneFile, f, "workers=%d", workers)
 	}
 }
+
+// BenchmarkDecodeTests parses and decodes a test file of 2,000 four-turn
+// cases, the file of bench/loop.sh:
+//
+//	go test -run '^$' -bench DecodeTests -benchmem ./syntax
+func BenchmarkDecodeTests(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("flows: ../bench/book_flight.yaml\ntest_cases:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "  - test_case: c%d\n    steps:\n      - user: book a flight\n      - bot: Welcome\n      - bot: Where from?\n      - user: Madrid\n      - bot: Where to?\n      - user: Lisbon\n      - bot: What date?\n      - user: \"2027-03-05\"\n      - bot: Found a flight from Madrid to Lisbon on 2027-03-05 for 156\n", i)
+	}
+	src := []byte(sb.String())
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		f, ds := DecodeTests("loop_test.yaml", src)
+		if len(ds) > 0 || len(f.Cases) != 2000 {
+			b.Fatal(ds)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func slotRole(name string, def *ir.Slot, question string) role {
 	words := strings.Fields(values.Normalize(text))
 	for _, rc := range roleCues {
 		for _, w := range words {
-			if rc.cues[w] {
+			if rc.cues[w] || rc.role == roleTarget && recipientNoun(w) {
 				return rc.role
 			}
 		}

@@ -854,6 +854,11 @@ func (r *Rules) confirm(p *vm.Pending, text, head, norm string, v vm.View) (vm.C
 	if cmd, ok := r.namedWrong(p, head, conv); ok {
 		return cmd, true
 	}
+	// "oh it's actually 3 passengers", "low priority is enough": a value,
+	// then its slot's name (valuename.go).
+	if cmd, ok := r.valueThenName(p, head, v); ok {
+		return cmd, true
+	}
 	if cmd, ok := r.patternCorrection(p, head, v); ok {
 		return cmd, true
 	}
@@ -931,6 +936,11 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 	// "the city is wrong, it's Paris"; a correction at a pattern's
 	// question (correctionq.go).
 	if cmd, ok := r.namedWrong(p, head, conv); ok {
+		return cmd, true
+	}
+	// "oh it's actually 3 passengers", "low priority is enough": a value,
+	// then its slot's name (valuename.go).
+	if cmd, ok := r.valueThenName(p, head, v); ok {
 		return cmd, true
 	}
 	if cmd, ok := r.patternCorrection(p, head, v); ok {

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/ir"
@@ -157,8 +158,86 @@ func (r *Rules) question(flow, slot string) string {
 	}
 	for _, n := range f.Nodes {
 		if n != nil && n.Kind == ir.KindCollect && n.Slot == slot && n.Message != nil {
-			return n.Message.Src
+			return questionText(r.prog, n.Message)
 		}
 	}
 	return ""
+}
+
+// questionText is the text a step's message says: the template as
+// written, or the texts of the response it names (an imported
+// assistant's utter_ask_SLOT), every variation's.
+func questionText(p *ir.Program, m *ir.Template) string {
+	if m == nil {
+		return ""
+	}
+	if m.Response == "" || p == nil {
+		return m.Src
+	}
+	resp := p.Response(m.Response)
+	if resp == nil {
+		return m.Src
+	}
+	var texts []string
+	for _, va := range resp.Variations {
+		if va != nil && va.Text != nil {
+			texts = append(texts, va.Text.Src)
+		}
+	}
+	return strings.Join(texts, " ")
+}
+
+// askedValues are the values of a flow's place, person, origin or
+// recipient slots that the message gives after the carrier their own
+// question starts with ("in which city?" is answered "in Basel"), for
+// the slots the message filled no other way. A carrier of a role
+// another slot of the flow has is that slot's, and one that two slots'
+// questions start with fills neither.
+func (r *Rules) askedValues(fr *flowRules, toks []token, filled []vm.SlotValue) []vm.SlotValue {
+	var out []vm.SlotValue
+	byCarrier := map[string]int{}
+	asked := make([][]string, len(fr.slots))
+	for i := range fr.slots {
+		s := &fr.slots[i]
+		if fr.role[s.name] == roleNone || !fr.collected[s.name] {
+			continue
+		}
+		asked[i] = r.askedCarrier(fr, s, fr.role[s.name])
+		if asked[i] != nil {
+			byCarrier[strings.Join(asked[i], " ")]++
+		}
+	}
+	for i := range fr.slots {
+		s := &fr.slots[i]
+		if asked[i] == nil || byCarrier[strings.Join(asked[i], " ")] > 1 || hasValue(filled, s.name) {
+			continue
+		}
+		if val, _, ok := r.carriedBy(toks, [][]string{asked[i]}); ok {
+			out = append(out, vm.SlotValue{Slot: s.name, Value: val})
+		}
+	}
+	return out
+}
+
+// askedCarrier is the carrier of another role that a role slot's own
+// question starts with, before a question word ("in which city?" for a
+// trip's destination), when no slot of the flow has that role alone:
+// the words the question asks to be answered with.
+func (r *Rules) askedCarrier(fr *flowRules, s *slotRef, own role) []string {
+	words := strings.Fields(values.Normalize(r.question(fr.name, s.name)))
+	for _, ro := range []role{roleSource, roleTarget, roleLocation, rolePerson} {
+		cs := carriers[ro]
+		if ro == own {
+			continue
+		}
+		if fr.roles[ro] != nil {
+			continue
+		}
+		for _, c := range cs {
+			if len(words) > len(c) && slices.Equal(words[:len(c)], c) && questionWords[words[len(c)]] {
+				return c
+			}
+		}
+	}
+	return nil
 }

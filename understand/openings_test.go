@@ -72,3 +72,16 @@ func TestDescriptionsSpeakOfWhatFlowsDo(t *testing.T) {
 		assert.Equal(t, want, aboutText(in), in)
 	}
 }
+
+// TestOpeningValueAsItsQuestionAsks: an opening gives a place, person,
+// origin or recipient slot its value after the words its own question
+// starts with ("In which town do you live?", an imported response, is
+// answered "in Northfield"), though the slot's name makes it a
+// recipient's and another slot shares that role.
+func TestOpeningValueAsItsQuestionAsks(t *testing.T) {
+	t.Parallel()
+	runCasesWith(t, library(t), []gcase{
+		{"the question's carrier", nil, "please deliver my books in Northfield", "start_flow deliver_books delivery_destination=Northfield", true},
+		{"no carrier, no value", nil, "please deliver my books", "start_flow deliver_books", true},
+	})
+}

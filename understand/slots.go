@@ -124,8 +124,14 @@ func capitalised(s string) bool {
 // (the flows' own words: "to book", "to fly"). ok is false when no
 // carrier of the role carries a value.
 func (r *Rules) carried(toks []token, ro role) (string, int, bool) {
+	return r.carriedBy(toks, carriers[ro])
+}
+
+// carriedBy is the value after one of the carriers cs, and where the
+// carrier starts.
+func (r *Rules) carriedBy(toks []token, cs [][]string) (string, int, bool) {
 	for i := 0; i < len(toks); i++ {
-		for _, c := range carriers[ro] {
+		for _, c := range cs {
 			n := len(c)
 			if i+n >= len(toks) {
 				continue
@@ -364,6 +370,13 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 		}
 		if x, err := conv.Convert(s.def, val); err == nil {
 			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+		}
+	}
+	// The carrier a slot's own question starts with: "in which city?"
+	// is answered "in Basel" (opening.go).
+	for _, sv := range r.askedValues(fr, toks, out) {
+		if x, err := conv.Convert(r.defOf(fr, sv.Slot), sv.Value.(string)); err == nil {
+			out = append(out, vm.SlotValue{Slot: sv.Slot, Value: x})
 		}
 	}
 	// "send John 50", "pay my landlord 850", "add Peter to my contacts":

@@ -239,7 +239,7 @@ func New(p *ir.Program) *Rules {
 			question := ""
 			for _, n := range f.Nodes {
 				if n != nil && n.Kind == ir.KindCollect && n.Slot == s.name && n.Message != nil {
-					question = n.Message.Src
+					question = questionText(p, n.Message)
 					break
 				}
 			}

@@ -32,6 +32,7 @@ import (
 	"github.com/soni-dev/soni/codec"
 	"github.com/soni-dev/soni/compiler"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/lexicon"
 	"github.com/soni-dev/soni/understand"
 	"github.com/soni-dev/soni/understand/llm"
 	"github.com/soni-dev/soni/versions"
@@ -169,7 +170,7 @@ func New(p *ir.Program, opts Options) (*Engine, error) {
 		}
 		// Button payloads are read first, whatever the understanding layer.
 		u = understand.WithPayloads(u)
-		return vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u})
+		return vm.New(p, vm.Options{Actions: runner, Validators: validators, Understander: u, Wording: lexicon.Wording{}})
 	}
 	m, err := build(p)
 	if err != nil {

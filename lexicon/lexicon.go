@@ -300,6 +300,8 @@ var (
 	once     sync.Once
 	loaded   map[string]*Section
 	langList []string
+	// byLang are the languages' own sections, by file name.
+	byLang map[string]*Language
 )
 
 // section returns a merged section. The embedded files cannot change
@@ -313,8 +315,10 @@ func section(name string, kind Kind) *Section {
 			panic(err)
 		}
 		loaded = merged
+		byLang = map[string]*Language{}
 		for _, l := range langs {
 			langList = append(langList, l.Name)
+			byLang[l.Name] = l
 		}
 	})
 	sec := loaded[name]

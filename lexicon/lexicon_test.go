@@ -108,3 +108,23 @@ func BenchmarkLoadAll(b *testing.B) {
 		}
 	}
 }
+
+// TestInAndWording: a section of one language, by its tag, falling back
+// to English; lists joined with that language's words.
+func TestInAndWording(t *testing.T) {
+	assert.Equal(t, []string{"o"}, In("es", "list_or"))
+	assert.Equal(t, []string{"y"}, In("es-ES", "list_and"))
+	assert.Equal(t, []string{"or"}, In("en_GB", "list_or"))
+	assert.Equal(t, []string{"or"}, In("", "list_or"))
+	assert.Equal(t, []string{"or"}, In("fr", "list_or"), "no file: the first language's")
+	assert.Equal(t, []string{"the"}, In("es", "month_day_articles"), "no such section in es: the first language's")
+	assert.Panics(t, func() { In("en", "nonsense") })
+
+	w := Wording{}
+	assert.Equal(t, "", w.List("en", nil, false))
+	assert.Equal(t, "a", w.List("en", []string{"a"}, false))
+	assert.Equal(t, "a or b", w.List("en", []string{"a", "b"}, false))
+	assert.Equal(t, "a, b and c", w.List("", []string{"a", "b", "c"}, true))
+	assert.Equal(t, "a, b o c", w.List("es", []string{"a", "b", "c"}, false))
+	assert.Equal(t, "a y b", w.List("es-MX", []string{"a", "b"}, true))
+}

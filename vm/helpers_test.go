@@ -10,6 +10,7 @@ import (
 
 	"github.com/soni-dev/soni/internal/irtest"
 	"github.com/soni-dev/soni/ir"
+	"github.com/soni-dev/soni/lexicon"
 )
 
 // The IR builders of package irtest, under short names.
@@ -41,6 +42,9 @@ func newMachine(t testing.TB, p *ir.Program, opts Options) *Machine {
 	t.Helper()
 	if opts.Now == nil {
 		opts.Now = fixedNow
+	}
+	if opts.Wording == nil {
+		opts.Wording = lexicon.Wording{}
 	}
 	m, err := New(irtest.WithDefaultPatterns(p), opts)
 	require.NoError(t, err)

@@ -23,6 +23,12 @@ type Options struct {
 	Understander Understander
 	// Now returns the time for checkpoint timestamps; default time.Now.
 	Now func() time.Time
+	// Wording gives the words of a language the machine puts into the
+	// contexts of its patterns ("a, b or c" in pattern_clarification's
+	// options): vm does no language work of its own. The root package
+	// passes the lexicon's (lexicon.Wording). If it is nil, a list's
+	// items are joined with commas alone.
+	Wording Wording
 	// ActionTimeout is an outer bound on every action call, whatever the
 	// runner. The action's own timeout (its declaration's run.timeout, or
 	// a default) belongs to the runner: package actions applies it to

@@ -230,7 +230,7 @@ func (t *turn) helpContext() map[string]any {
 	}
 	return map[string]any{
 		"flow_names":        orEmpty(names),
-		"flow_descriptions": joinPhrase(parts, "and"),
+		"flow_descriptions": t.m.list(t.language(), parts, true),
 		"flow_list":         strings.Join(list, "\n"),
 		"descriptions":      orEmpty(descs),
 	}
@@ -241,17 +241,6 @@ func orEmpty(l []any) []any {
 		return []any{}
 	}
 	return l
-}
-
-// joinPhrase joins words as a phrase: "a", "a or b", "a, b or c".
-func joinPhrase(parts []string, conj string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
 }
 
 // canStart reports whether a flow's guard (if:) holds, in the scope of
@@ -640,7 +629,7 @@ func (t *turn) clarifyContext(flows []string) map[string]any {
 	if len(opts) < 2 {
 		return nil
 	}
-	list := joinPhrase(opts, "or")
+	list := t.m.list(t.language(), opts, false)
 	return map[string]any{"flows": names, "names": titles, "clarification_options": list, "options": list}
 }
 

@@ -340,7 +340,7 @@ func (m *Machine) turn(ctx context.Context, st *State, in Input, clone bool) (re
 		// before the message is applied.
 		t.st.codeChange = nil
 		t.trace("pattern_code_change: the program changed under flows " + strings.Join(ended, ", "))
-		if err := t.pushPattern(ir.PatternCodeChange, m.codeChangeContext(ended)); err != nil {
+		if err := t.pushPattern(ir.PatternCodeChange, m.codeChangeContext(ended, t.language())); err != nil {
 			return nil, err
 		}
 		if err := t.run(); err != nil {

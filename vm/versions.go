@@ -177,8 +177,9 @@ func versionOrUnknown(v string) string {
 	return v
 }
 
-// codeChangeContext is pattern_code_change's context: the flows ended.
-func (m *Machine) codeChangeContext(ended []string) map[string]any {
+// codeChangeContext is pattern_code_change's context: the flows ended,
+// their titles listed in the session's language lang.
+func (m *Machine) codeChangeContext(ended []string, lang string) map[string]any {
 	names := make([]any, len(ended))
 	titles := make([]string, len(ended))
 	for i, name := range ended {
@@ -190,5 +191,5 @@ func (m *Machine) codeChangeContext(ended []string) map[string]any {
 			}
 		}
 	}
-	return map[string]any{"previous_flows": names, "previous_flow_names": joinPhrase(titles, "and")}
+	return map[string]any{"previous_flows": names, "previous_flow_names": m.list(lang, titles, true)}
 }

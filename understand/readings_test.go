@@ -26,7 +26,7 @@ func TestCancelNamesItsFlow(t *testing.T) {
 	runGeneral(t, "travel", []gcase{
 		{"the flight under a hotel", []string{"book a flight", "Madrid", "book a hotel"}, "no, cancel the flight", "cancel_flow book_flight", false},
 		{"the hotel under a flight", []string{"book a hotel", "Rome", "actually I need a flight first"}, "forget the hotel", "cancel_flow book_hotel", false},
-		{"the flight on top is the plain cancel", []string{"book a hotel", "Rome", "actually I need a flight first"}, "cancel the flight", "cancel_flow", false},
+		{"the flight on top is the plain cancel", []string{"book a hotel", "Rome", "actually I need a flight first"}, "cancel the flight", "cancel_flow", true},
 		{"a negated wish for the flow on top", []string{"book a flight", "Madrid"}, "I don't want to book a flight anymore", "cancel_flow", false},
 		{"a negated wish by a pronoun", []string{"book a flight", "Madrid"}, "I don't want to do this anymore", "cancel_flow", false},
 		{"a negated wish for a flow not running starts nothing", nil, "I don't want to book a hotel", "fallback", false},

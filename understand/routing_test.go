@@ -81,7 +81,7 @@ func TestFillersAndWordsOfIssue18(t *testing.T) {
 		{"not really", toConfirm, "not really", "deny", true},
 	})
 	runGeneral(t, "travel", []gcase{
-		{"forget the flight", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow", false},
+		{"forget the flight", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow", true},
 		{"a filler before a correction of another slot", []string{"book a flight", "Madrid", "Paris"}, "ugh, I meant from Lisbon", "correct_slot origin=Lisbon", false},
 	})
 }

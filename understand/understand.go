@@ -353,7 +353,8 @@ var cancelWords = lexdata.Set("cancel_words")
 // readings widen.go finds (an opening in one flow's words with each value
 // named, a correction word and exactly a typed value, a short name with
 // only carrier words around it, one word in figures at a free-text
-// question or a date in the layout the question names).
+// question or a date in the layout the question names, a cancel verb
+// with only the top flow's words).
 type Reading struct {
 	Commands []vm.Command
 	Sure     bool

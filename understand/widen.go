@@ -38,8 +38,73 @@ func (r *Rules) widen(rd Reading, msg string, v vm.View) Reading {
 		} else if why, ok := r.plainTextAnswer(c, head, norm, v); ok {
 			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
 		}
+	case c.Kind == vm.CmdCancelFlow && len(v.Stack) > 0:
+		if why, ok := r.plainCancelObject(head, norm, v); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		}
 	}
 	return rd
+}
+
+// plainCancelObject reports whether a cancel of the top flow is plainly
+// one: a cancel verb whose object's words are all words of the top
+// flow's name, description or trigger phrases, and of no other flow on
+// the stack ("forget the car" while the car rental asks, "stop the
+// transfer"). Not a question, not a flow whose own words are a cancel
+// verb ("cancel the booking" may be what a flow that cancels bookings
+// asks about), and not while a pattern asks.
+func (r *Rules) plainCancelObject(head, norm string, v vm.View) (string, bool) {
+	top := v.Stack[len(v.Stack)-1]
+	if ir.IsPattern(top) || r.prog == nil || isQuestion(head, norm) {
+		return "", false
+	}
+	_, object, then := cancelRequest(norm)
+	if object == nil || then != nil {
+		return "", false
+	}
+	var own []string
+	for _, w := range object {
+		if !cancelObjects[w] && !stopWords[w] {
+			own = append(own, stem(w))
+		}
+	}
+	if len(own) == 0 {
+		return "", false
+	}
+	words := func(flow string) map[string]bool {
+		out := map[string]bool{}
+		f := r.prog.Flow(flow)
+		if f == nil {
+			return out
+		}
+		for _, t := range append([]string{strings.NewReplacer("_", " ", "-", " ").Replace(f.Name), f.Description}, f.Triggers...) {
+			for w := range strings.FieldsSeq(values.Normalize(t)) {
+				out[stem(w)] = true
+				if cancelVerbs[w] {
+					out[""] = true // a flow about cancelling
+				}
+			}
+		}
+		return out
+	}
+	mine := words(top)
+	if mine[""] {
+		return "", false
+	}
+	for _, o := range own {
+		if !mine[o] {
+			return "", false
+		}
+	}
+	for _, name := range v.Stack[:len(v.Stack)-1] {
+		theirs := words(name)
+		for _, o := range own {
+			if theirs[o] {
+				return "", false
+			}
+		}
+	}
+	return "a cancel verb with only words of the flow on top", true
 }
 
 // plainOpening reports whether the start of a flow, with nothing asked

@@ -91,6 +91,10 @@ func TestWidenedSureness(t *testing.T) {
 		// A date in figures for a text slot the rules read as a date.
 		{"a date in figures in a text slot", atBirth, "03/14/1988", "set_slot birth_date=1988-03-14", false},
 		{"a carrier and a number", atTitle, "the one from 1984", "set_slot title=the one from 1984", false},
+		// A cancel verb with only words of the flow on top.
+		{"a cancel of the flow named by its words", atTitle, "forget the book", "cancel_flow", true},
+		{"a cancel with a word the flow on top does not say", atTitle, "stop the book loan", "cancel_flow", false},
+		{"a cancel asked", atTitle, "can we stop the book?", "cancel_flow", false},
 
 		// Words the flow does not know, while no free-text slot is open,
 		// say how, not what: the opening stays sure. Not a number or a
@@ -118,6 +122,8 @@ func TestWidenedSureness(t *testing.T) {
 		{"a short number may pick an option", []string{"register a card"}, "12", "set_slot card_number=12", false},
 		{"a date in another layout", []string{"register a card", "48213"}, "2027-03-02", "set_slot issue_date=03/02/2027", false},
 		{"figures another free-text slot may take", []string{"donate a book"}, "48213", "set_slot donor=48213", false},
+		// A flow about cancelling may ask about what a cancel names.
+		{"a cancel at a flow that cancels", []string{"cancel a hold"}, "cancel the hold", "cancel_flow", false},
 	})
 }
 
@@ -171,6 +177,14 @@ flows:
       - {step: ask_donor, type: collect, slot: donor, message: "Who is donating?"}
       - {step: ask_phone, type: collect, slot: donor_phone, message: "How can we reach you?"}
       - {step: done, type: say, message: "Thank you."}
+  cancel_hold:
+    description: cancel a hold on a book
+    trigger: {intents: ["cancel a hold"]}
+    slots:
+      - {name: held_title, type: text, description: the book on hold}
+    steps:
+      - {step: ask_held, type: collect, slot: held_title, message: "Which hold?"}
+      - {step: done, type: say, message: "Cancelled."}
   extend_membership:
     description: extend a library membership
     trigger: {intents: ["extend my membership"]}

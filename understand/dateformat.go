@@ -34,6 +34,9 @@ type dateLayout struct {
 // askedDateLayout is the date layout a question names, if it names one
 // with a day, a month and a year, each once, and one separator.
 func askedDateLayout(prompt string) (dateLayout, bool) {
+	if !mayLayDate(prompt) {
+		return dateLayout{}, false
+	}
 	m := dateLayoutRE.FindStringSubmatch(prompt)
 	if m == nil || m[2] != m[4] {
 		return dateLayout{}, false
@@ -66,6 +69,20 @@ func askedDateLayout(prompt string) (dateLayout, bool) {
 		order = values.DateDMY
 	}
 	return dateLayout{layout: strings.Join(layout, m[2]), order: order}, true
+}
+
+// mayLayDate reports whether a text may hold a layout dateLayoutRE
+// matches: one has a d, m or y (either case) right before a separator.
+// Most questions have none, and are not run through the expression.
+func mayLayDate(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '.' || c == '-' {
+			if p := s[i-1] | 0x20; p == 'd' || p == 'm' || p == 'y' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pendingDateLayout is the layout the pending question names, when it

@@ -128,3 +128,19 @@ func descriptionWords(s *ir.Slot) []string {
 	}
 	return out
 }
+
+// lookupWords is m[strings.Join(words, " ")] without building the
+// string: the words are joined in a buffer on the stack, which a map
+// index reads in place.
+func lookupWords[V any](m map[string]V, words []string) (V, bool) {
+	var buf [128]byte
+	b := buf[:0]
+	for i, w := range words {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	v, ok := m[string(b)]
+	return v, ok
+}

@@ -205,7 +205,7 @@ func smallTalkPhrase(words []string) (vm.Command, bool) {
 	if len(words) == 0 {
 		return vm.Command{}, false
 	}
-	c, ok := smallTalk[strings.Join(words, " ")]
+	c, ok := lookupWords(smallTalk, words)
 	if !ok && asksForAMoment(words) {
 		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkWait}, true
 	}
@@ -221,7 +221,7 @@ func asksForAMoment(words []string) bool {
 	if len(words) == 0 || len(words) > 5 {
 		return false
 	}
-	if momentLetMe[strings.Join(words, " ")] {
+	if letMe, _ := lookupWords(momentLetMe, words); letMe {
 		return true
 	}
 	lead := 0

@@ -178,6 +178,7 @@ type sureMemo struct {
 	conv       convMemo
 	talk       talkMemo
 	corr       corrMemo
+	concepts   conceptsMemo
 }
 
 // talkMemo is the reading's last smallTalkOf: the reading asks whether
@@ -376,7 +377,7 @@ func (r *Rules) sureAnswerTextOf(p *vm.Pending, head, norm string, v vm.View) bo
 		return false
 	}
 	if r.mean != nil {
-		scores, _ := r.mean.score(r.mean.lex.conceptsTypos(norm, r.mean.typos))
+		scores, _ := r.mean.score(r.conceptsOf(norm))
 		if len(scores) > 0 {
 			return false
 		}

@@ -310,7 +310,7 @@ func (fr *flowRules) triggerValue(val any, def *ir.Slot) bool {
 		st := stem(w)
 		found := false
 		for _, t := range fr.triggers {
-			if slices.Contains(t.words, st) || slices.Contains(strings.Fields(t.norm), w) {
+			if slices.Contains(t.words, st) || slices.Contains(t.fields, w) {
 				found = true
 				break
 			}

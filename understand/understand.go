@@ -150,8 +150,10 @@ type flowRules struct {
 }
 
 type trigger struct {
-	norm  string
-	words []string // sorted, distinct content words
+	norm string
+	// fields are norm's words, in order.
+	fields []string
+	words  []string // sorted, distinct content words
 	// allStop is true when the phrase has only stop words; words then
 	// holds all of them and the message's words are compared in full.
 	allStop bool
@@ -214,7 +216,7 @@ func New(p *ir.Program) *Rules {
 				continue
 			}
 			words, allStop := contentWords(aboutText(values.Normalize(withoutNames(withoutPlaceholders(phrase)))), nil)
-			t := trigger{norm: norm, words: words, allStop: allStop}
+			t := trigger{norm: norm, fields: strings.Fields(norm), words: words, allStop: allStop}
 			_, t.smallTalk = smallTalkOf(norm)
 			if !allStop {
 				t.verb = firstContent(norm)
@@ -417,6 +419,9 @@ func (r *Rules) confident(rd Reading) Reading {
 	if rd.Sure {
 		have = 1
 	}
+	if !slices.ContainsFunc(rd.Commands, func(c vm.Command) bool { return r.tooUnsure(c, have) }) {
+		return rd
+	}
 	var kept []vm.Command
 	var dropped []string
 	for _, c := range rd.Commands {
@@ -437,6 +442,16 @@ func (r *Rules) confident(rd Reading) Reading {
 	rd.Commands = kept
 	rd.Reason += "; not confident enough to start " + strings.Join(dropped, ", ")
 	return rd
+}
+
+// tooUnsure reports whether c starts a flow whose trigger asks for more
+// confidence than have (confident drops it).
+func (r *Rules) tooUnsure(c vm.Command, have float64) bool {
+	if c.Kind != vm.CmdStartFlow {
+		return false
+	}
+	f := r.prog.Flow(c.Flow)
+	return f != nil && f.MinConfidence > have
 }
 
 // read reads a message by the rule table (rules.go): the first rule
@@ -482,7 +497,7 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 		return nil, ""
 	}
 	norm = withoutSmallTalkLead(norm)
-	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.typos)
+	concepts, typos := r.conceptsOf(norm)
 	scores, unmatched := r.mean.score(concepts, typos)
 	if len(scores) == 0 {
 		return nil, ""
@@ -553,7 +568,7 @@ func (r *Rules) strongOther(norm string, v vm.View) *flowRules {
 	if r.mean == nil {
 		return nil
 	}
-	concepts, typos := r.mean.lex.conceptsTypos(norm, r.mean.typos)
+	concepts, typos := r.conceptsOf(norm)
 	scores, _ := r.mean.score(concepts, typos)
 	if len(scores) == 0 {
 		return nil
@@ -591,6 +606,18 @@ func coveredBy(unmatched []string, slots []vm.SlotValue) bool {
 // stop" is "stop".
 func collapseRepeats(norm string) string {
 	if !strings.Contains(norm, " ") {
+		return norm
+	}
+	// Most messages repeat no word: they are returned without a copy.
+	prev, repeats := "", false
+	for w := range strings.FieldsSeq(norm) {
+		if w == prev {
+			repeats = true
+			break
+		}
+		prev = w
+	}
+	if !repeats {
 		return norm
 	}
 	words := strings.Fields(norm)
@@ -676,14 +703,14 @@ func cancelRequest(norm string) (plain bool, object, then []string) {
 			}
 		}
 	}
-	if cancelWords[strings.Join(words, " ")] {
+	if cancel, _ := lookupWords(cancelWords, words); cancel {
 		return true, nil, nil
 	}
 	// "never mind, I'll call them": a cancel word, then why. "forget it,
 	// cancel the transfer": a cancel word, then a cancel request, which
 	// decides.
 	for n := min(4, len(words)-1); n >= 1; n-- {
-		if !cancelWords[strings.Join(words[:n], " ")] {
+		if cancel, _ := lookupWords(cancelWords, words[:n]); !cancel {
 			continue
 		}
 		if cancelReason(words[n:]) {

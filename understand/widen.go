@@ -125,7 +125,7 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 			return "", false
 		}
 	}
-	concepts, typos := r.mean.lex.conceptsTypos(withoutSmallTalkLead(norm), r.mean.typos)
+	concepts, typos := r.conceptsOf(withoutSmallTalkLead(norm))
 	if len(typos) > 0 {
 		// A word read as another one it resembles: the model reads
 		// typos better.
@@ -432,7 +432,7 @@ func (r *Rules) plainTextAnswer(c vm.Command, head, norm string, v vm.View) (str
 	if _, ok := r.smallTalk(around); ok {
 		return "", false
 	}
-	concepts, typos := r.mean.lex.conceptsTypos(around, r.mean.typos)
+	concepts, typos := r.conceptsOf(around)
 	if len(typos) > 0 {
 		return "", false
 	}

@@ -23,6 +23,8 @@ type programFacts struct {
 	described map[*ir.Slot][]string
 	// marks are the symbols the slots' values start with (markOf).
 	marks map[*ir.Slot]string
+	// texts are the readings of the short messages read lately (memo.go).
+	texts textMemo
 }
 
 // talkOnce is the flows' talkSaid for one kind, computed once.

@@ -2,6 +2,8 @@ package understand
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -63,5 +65,33 @@ func TestConcurrentReadsShareFacts(t *testing.T) {
 	wg.Wait()
 	for g := range got {
 		assert.Equal(t, want, got[g], "goroutine %d", g)
+	}
+}
+
+// TestTextMemoIsBounded: the rules keep the text readings of at most
+// maxTexts short messages, none of a long one, and a message read from
+// the memo reads as it did the first time.
+func TestTextMemoIsBounded(t *testing.T) {
+	t.Parallel()
+	r := New(testProgram())
+	ctx := context.Background()
+	first, err := r.Read(ctx, "book a business class flight", idle)
+	require.NoError(t, err)
+	for i := range maxTexts + 10 {
+		_, err := r.Read(ctx, fmt.Sprintf("send %d to Ana", i), askAmount)
+		require.NoError(t, err)
+		r.facts.texts.mu.RLock()
+		n := len(r.facts.texts.texts)
+		r.facts.texts.mu.RUnlock()
+		require.LessOrEqual(t, n, maxTexts)
+	}
+	long := strings.Repeat("a", maxTextLen+1)
+	_, err = r.Read(ctx, long, idle)
+	require.NoError(t, err)
+	assert.NotContains(t, r.facts.texts.texts, long)
+	for range 2 {
+		again, err := r.Read(ctx, "book a business class flight", idle)
+		require.NoError(t, err)
+		assert.Equal(t, first, again)
 	}
 }

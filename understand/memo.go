@@ -1,5 +1,10 @@
 package understand
 
+import (
+	"strings"
+	"sync"
+)
+
 // conceptsMemo keeps the last readings of a text's concepts while one
 // message is read: whether the message is about a flow (byMeaning),
 // plainly about another one (strongOther), a sure answer or a plain
@@ -33,4 +38,44 @@ func (r *Rules) conceptsOf(norm string) ([]string, map[string]bool) {
 	m.entries[m.next] = conceptsEntry{set: true, norm: norm, concepts: concepts, typos: typos}
 	m.next = (m.next + 1) % len(m.entries)
 	return concepts, typos
+}
+
+// textMemo keeps the textReading of the short messages the rules read,
+// by their text: "yes", "no", a city, a greeting come again and again in
+// the conversations a process serves. It holds at most maxTexts
+// readings of messages of at most maxTextLen bytes, and starts over
+// when it is full; concurrent turns share it.
+type textMemo struct {
+	mu    sync.RWMutex
+	texts map[string]textReading
+}
+
+const (
+	maxTexts   = 4096
+	maxTextLen = 256
+)
+
+// textOf is readText(trimmed), from the memo when the rules read the
+// same text before.
+func (r *Rules) textOf(trimmed string) textReading {
+	if len(trimmed) > maxTextLen || r.facts == nil {
+		return r.readText(trimmed)
+	}
+	m := &r.facts.texts
+	m.mu.RLock()
+	t, ok := m.texts[trimmed]
+	m.mu.RUnlock()
+	if ok {
+		return t
+	}
+	// A copy, so that the memo keeps no larger message it was cut from.
+	key := strings.Clone(trimmed)
+	t = r.readText(key)
+	m.mu.Lock()
+	if m.texts == nil || len(m.texts) >= maxTexts {
+		m.texts = map[string]textReading{}
+	}
+	m.texts[key] = t
+	m.mu.Unlock()
+	return t
 }

@@ -17,10 +17,25 @@ type message struct {
 	v vm.View
 	// p is the pending question, or nil.
 	p *vm.Pending
-	// trimmed is the message without surrounding space; head is its
-	// first MaxScan bytes, and complete is false when it was cut there.
-	trimmed, head string
-	complete      bool
+	// trimmed is the message without surrounding space.
+	trimmed string
+	textReading
+
+	answered  bool
+	answerCmd vm.Command
+	answerOK  bool
+}
+
+// textReading is what the rules compute of a message's text alone, for
+// their program: it depends on nothing else (not the conversation, the
+// pending question or the time), so the rules keep it for the messages
+// they read often (Rules.textOf). Its slices are shared: no rule may
+// change them.
+type textReading struct {
+	// head is the message's first MaxScan bytes, and complete is false
+	// when it was cut there.
+	head     string
+	complete bool
 	// norm is head normalized (values.Normalize) with repeated letters
 	// collapsed; "" for a message of only punctuation or symbols.
 	norm string
@@ -33,34 +48,38 @@ type message struct {
 	// trigger phrase exactly.
 	m     triggerMatch
 	exact bool
-
-	answered  bool
-	answerCmd vm.Command
-	answerOK  bool
 }
 
 // newMessage computes a message's reading for the rules.
 func (r *Rules) newMessage(msg string, v vm.View) *message {
-	in := &message{v: v, p: v.Pending, trimmed: strings.TrimSpace(msg), complete: true}
-	if in.trimmed == "" {
-		return in
-	}
-	in.head = in.trimmed
-	if len(in.head) > MaxScan {
-		in.head, in.complete = text.Cut(in.head, MaxScan), false
-	}
-	in.norm = values.Normalize(in.head)
-	if in.norm == "" && in.complete {
-		return in
-	}
-	in.norm = collapseRepeats(in.norm)
-	if in.complete {
-		in.plainCancel, in.cancelObject, in.cancelThen = cancelRequest(in.norm)
-		in.objectCancel = in.cancelObject != nil
-	}
-	in.m = r.bestTrigger(in.norm, in.complete)
-	in.exact = in.complete && r.exactTrigger(in.norm)
+	in := &message{v: v, p: v.Pending, trimmed: strings.TrimSpace(msg)}
+	in.textReading = r.textOf(in.trimmed)
 	return in
+}
+
+// readText computes the textReading of a message without surrounding
+// space.
+func (r *Rules) readText(trimmed string) textReading {
+	t := textReading{complete: true}
+	if trimmed == "" {
+		return t
+	}
+	t.head = trimmed
+	if len(t.head) > MaxScan {
+		t.head, t.complete = text.Cut(t.head, MaxScan), false
+	}
+	t.norm = values.Normalize(t.head)
+	if t.norm == "" && t.complete {
+		return t
+	}
+	t.norm = collapseRepeats(t.norm)
+	if t.complete {
+		t.plainCancel, t.cancelObject, t.cancelThen = cancelRequest(t.norm)
+		t.objectCancel = t.cancelObject != nil
+	}
+	t.m = r.bestTrigger(t.norm, t.complete)
+	t.exact = t.complete && r.exactTrigger(t.norm)
+	return t
 }
 
 // symbols reports whether the message has no letter or digit to read:

@@ -1624,11 +1624,8 @@ func correction(msg string) (rest string, weak bool, ok bool) {
 			}
 		}
 		if !matched {
-			for _, p := range weakPrefixes {
-				if r, found := stripWords(rest, p); found {
-					rest, ok, matched = r, true, true
-					break
-				}
+			if r, found := stripAnyWords(rest, weakPrefixes); found {
+				rest, ok, matched = r, true, true
 			}
 		}
 		if !matched {

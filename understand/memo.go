@@ -3,6 +3,8 @@ package understand
 import (
 	"strings"
 	"sync"
+
+	"github.com/soni-dev/soni/vm"
 )
 
 // conceptsMemo keeps the last readings of a text's concepts while one
@@ -27,6 +29,9 @@ type conceptsEntry struct {
 func (r *Rules) conceptsOf(norm string) ([]string, map[string]bool) {
 	if r.sure == nil {
 		return r.mean.lex.conceptsTypos(norm, r.mean.typos)
+	}
+	if t := &r.sure.text; t.more != nil && norm == t.norm {
+		return t.more.concepts(r, norm)
 	}
 	m := &r.sure.concepts
 	for i := range m.entries {
@@ -78,4 +83,41 @@ func (r *Rules) textOf(trimmed string) textReading {
 	m.texts[key] = t
 	m.mu.Unlock()
 	return t
+}
+
+// textMore is what the rules work out of a message's normalized text
+// (norm) and its head, when a rule first asks: whether it is small
+// talk, its concepts, the correction it starts with. Like the rest of
+// a textReading it depends on the text alone, and the turns that read
+// the same text share it.
+type textMore struct {
+	talkOnce sync.Once
+	talk     vm.Command
+	talkOK   bool
+
+	conceptsOnce sync.Once
+	conceptsOf   []string
+	typos        map[string]bool
+
+	corrOnce            sync.Once
+	corrRest            string
+	corrWeak, corrFound bool
+}
+
+// smallTalk is smallTalkOf(norm), for the reading's norm.
+func (m *textMore) smallTalk(norm string) (vm.Command, bool) {
+	m.talkOnce.Do(func() { m.talk, m.talkOK = smallTalkOf(norm) })
+	return m.talk, m.talkOK
+}
+
+// concepts is the concepts of the reading's norm (Rules.conceptsOf).
+func (m *textMore) concepts(r *Rules, norm string) ([]string, map[string]bool) {
+	m.conceptsOnce.Do(func() { m.conceptsOf, m.typos = r.mean.lex.conceptsTypos(norm, r.mean.typos) })
+	return m.conceptsOf, m.typos
+}
+
+// correction is correction(head), for the reading's head.
+func (m *textMore) correction(head string) (string, bool, bool) {
+	m.corrOnce.Do(func() { m.corrRest, m.corrWeak, m.corrFound = correction(head) })
+	return m.corrRest, m.corrWeak, m.corrFound
 }

@@ -48,19 +48,25 @@ type textReading struct {
 	// trigger phrase exactly.
 	m     triggerMatch
 	exact bool
+	// more holds what the rules work out of norm and head when a rule
+	// first asks (memo.go).
+	more *textMore
 }
 
 // newMessage computes a message's reading for the rules.
 func (r *Rules) newMessage(msg string, v vm.View) *message {
 	in := &message{v: v, p: v.Pending, trimmed: strings.TrimSpace(msg)}
 	in.textReading = r.textOf(in.trimmed)
+	if r.sure != nil {
+		r.sure.text = in.textReading
+	}
 	return in
 }
 
 // readText computes the textReading of a message without surrounding
 // space.
 func (r *Rules) readText(trimmed string) textReading {
-	t := textReading{complete: true}
+	t := textReading{complete: true, more: &textMore{}}
 	if trimmed == "" {
 		return t
 	}

@@ -179,6 +179,8 @@ type sureMemo struct {
 	talk       talkMemo
 	corr       corrMemo
 	concepts   conceptsMemo
+	// text is the text reading of the message being read.
+	text textReading
 }
 
 // talkMemo is the reading's last smallTalkOf: the reading asks whether
@@ -195,6 +197,9 @@ type talkMemo struct {
 func (r *Rules) smallTalk(norm string) (vm.Command, bool) {
 	if r.sure == nil {
 		return smallTalkOf(norm)
+	}
+	if t := &r.sure.text; t.more != nil && norm == t.norm {
+		return t.more.smallTalk(norm)
 	}
 	m := &r.sure.talk
 	if !m.set || m.norm != norm {
@@ -217,6 +222,9 @@ type corrMemo struct {
 func (r *Rules) correction(head string) (rest string, weak, ok bool) {
 	if r.sure == nil {
 		return correction(head)
+	}
+	if t := &r.sure.text; t.more != nil && head == t.head {
+		return t.more.correction(head)
 	}
 	m := &r.sure.corr
 	if !m.set || m.head != head {

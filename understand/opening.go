@@ -3,6 +3,7 @@ package understand
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/soni-dev/soni/ir"
 	lexdata "github.com/soni-dev/soni/lexicon"
@@ -240,4 +241,58 @@ func (r *Rules) askedCarrier(fr *flowRules, s *slotRef, own role) []string {
 		}
 	}
 	return nil
+}
+
+// namedIdentifier is the identifier an opening gives after a word of
+// its slot's name: "check the status of claim 48213" for claim_number,
+// "ticket T-31415" for ticket_id. The slot is a collected free-text slot
+// with no value yet, the identifier has a digit and three characters or
+// more, and the word before it belongs to one such slot's name only.
+func (r *Rules) namedIdentifier(fr *flowRules, toks []token, filled []vm.SlotValue) (*slotRef, string, bool) {
+	var found *slotRef
+	val := ""
+	for i := 1; i < len(toks); i++ {
+		id := strings.TrimLeft(toks[i].text, "#")
+		if !identifier(id) || toks[i-1].ends {
+			continue
+		}
+		prev := stem(toks[i-1].norm)
+		for k := range fr.slots {
+			s := &fr.slots[k]
+			if s.def == nil || !fr.collected[s.name] || typed(s.def) || r.readsAs(fr.name, s.name) || hasValue(filled, s.name) {
+				continue
+			}
+			named := false
+			for _, w := range strings.Split(s.name, "_") {
+				named = named || (w != "" && stem(values.Normalize(w)) == prev)
+			}
+			if !named {
+				continue
+			}
+			if found != nil && (found != s || val != id) {
+				return nil, "", false
+			}
+			found, val = s, id
+		}
+	}
+	return found, val, found != nil
+}
+
+// identifier reports whether a word reads as an identifier: three
+// characters or more, letters, digits and dashes, a digit among them.
+func identifier(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	digit := false
+	for _, c := range w {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '-' || unicode.IsLetter(c):
+		default:
+			return false
+		}
+	}
+	return digit
 }

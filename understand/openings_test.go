@@ -85,3 +85,16 @@ func TestOpeningValueAsItsQuestionAsks(t *testing.T) {
 		{"no carrier, no value", nil, "please deliver my books", "start_flow deliver_books", true},
 	})
 }
+
+// TestOpeningIdentifierAfterItsSlotsWord: an opening gives a free-text
+// slot the identifier it names after a word of the slot's name ("loan
+// 88412" for loan_number); a short number or a word with no digit is no
+// identifier.
+func TestOpeningIdentifierAfterItsSlotsWord(t *testing.T) {
+	t.Parallel()
+	runCasesWith(t, library(t), []gcase{
+		{"after the slot's word", nil, "please renew loan 88412", "start_flow renew_loan loan_number=88412", false},
+		{"letters and digits", nil, "renew my loan number LN-2231", "start_flow renew_loan loan_number=LN-2231", false},
+		{"a count is no identifier", nil, "renew my loan for 3 weeks", "start_flow renew_loan loan_weeks=3", true},
+	})
+}

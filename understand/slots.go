@@ -386,6 +386,15 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
 		}
 	}
+	// An identifier after a word of its slot's name: "claim 48213",
+	// which is then no bare number.
+	id := false
+	if s, val, ok := r.namedIdentifier(fr, toks, out); ok {
+		if x, err := conv.Convert(s.def, val); err == nil {
+			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
+			id = true
+		}
+	}
 	// A date.
 	var dateSlot *slotRef
 	dates := 0
@@ -403,7 +412,7 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 		}
 	}
 	// A number: the one number of the message, not in a date.
-	if s, n, ok := r.openingNumber(fr, head, hasDate); ok {
+	if s, n, ok := r.openingNumber(fr, head, hasDate || id); ok {
 		if x, err := conv.Convert(s.def, n); err == nil {
 			out = append(out, vm.SlotValue{Slot: s.name, Value: x})
 		}
@@ -435,9 +444,10 @@ func (r *Rules) openingValues(fr *flowRules, head string, v vm.View) []vm.SlotVa
 // openingNumber finds the number of a message for one of fr's number
 // slots: the number next to a word of a slot's name, description or
 // label ("3 nights", "two passengers"), or, when fr collects one number
-// slot, the message's one number. A message with a date gives no bare
-// number (its day would be read).
-func (r *Rules) openingNumber(fr *flowRules, head string, hasDate bool) (*slotRef, string, bool) {
+// slot, the message's one number. A message with a date or an
+// identifier (noBare) gives no bare number: its day, or the identifier,
+// would be read.
+func (r *Rules) openingNumber(fr *flowRules, head string, noBare bool) (*slotRef, string, bool) {
 	var numbers []*slotRef
 	for i := range fr.slots {
 		if s := &fr.slots[i]; s.def != nil && (s.def.Type == ir.TypeNumber || s.def.Type == ir.TypeInteger) && fr.collected[s.name] {
@@ -462,7 +472,7 @@ func (r *Rules) openingNumber(fr *flowRules, head string, hasDate bool) (*slotRe
 			}
 		}
 	}
-	if len(numbers) != 1 || hasDate {
+	if len(numbers) != 1 || noBare {
 		return nil, "", false
 	}
 	// "2 rooms": a number that counts something else is no bare value.

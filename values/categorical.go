@@ -3,6 +3,7 @@ package values
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/soni-dev/soni/ir"
 	"github.com/soni-dev/soni/tmpl"
@@ -45,17 +46,12 @@ func toCategorical(slot *ir.Slot, raw any) (any, error) {
 				}
 			}
 		}
-		var spans []span
-		for vi, v := range slot.Values {
-			spans = appendSpans(spans, msg, Normalize(v.Value), vi)
-			if v.Label != "" {
-				spans = appendSpans(spans, msg, Normalize(v.Label), vi)
-			}
-			for _, syn := range v.Synonyms {
-				spans = appendSpans(spans, msg, Normalize(syn), vi)
-			}
+		matched := matchedValues(valueSpans(slot, msg, Normalize))
+		if len(matched) == 0 && (strings.Contains(s, "-") || hyphenated(slot)) {
+			// "Wi-Fi" is "wifi", "e-mail" "email": the words a hyphen
+			// joins, written as one.
+			matched = matchedValues(valueSpans(slot, Normalize(unhyphenated(s)), func(p string) string { return Normalize(unhyphenated(p)) }))
 		}
-		matched := matchedValues(spans)
 		switch len(matched) {
 		case 1:
 			return slot.Values[matched[0]].Value, nil
@@ -77,6 +73,57 @@ func toCategorical(slot *ir.Slot, raw any) (any, error) {
 	}
 	return nil, errorf(ErrNoValue, "%q is not one of %s", quoted(s), strings.Join(names, ", "))
 }
+
+// valueSpans are the spans of the slot's values, labels and synonyms in
+// a normalized message, each phrase normalized by norm.
+func valueSpans(slot *ir.Slot, msg string, norm func(string) string) []span {
+	var spans []span
+	for vi, v := range slot.Values {
+		spans = appendSpans(spans, msg, norm(v.Value), vi)
+		if v.Label != "" {
+			spans = appendSpans(spans, msg, norm(v.Label), vi)
+		}
+		for _, syn := range v.Synonyms {
+			spans = appendSpans(spans, msg, norm(syn), vi)
+		}
+	}
+	return spans
+}
+
+// hyphenated reports whether a value, label or synonym of the slot has a
+// hyphen.
+func hyphenated(slot *ir.Slot) bool {
+	for _, v := range slot.Values {
+		if strings.Contains(v.Value, "-") || strings.Contains(v.Label, "-") {
+			return true
+		}
+		for _, syn := range v.Synonyms {
+			if strings.Contains(syn, "-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unhyphenated drops the hyphens between two letters or digits: "Wi-Fi"
+// is "WiFi".
+func unhyphenated(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == '-' && i > 0 && i+1 < len(rs) && letterOrDigit(rs[i-1]) && letterOrDigit(rs[i+1]) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func letterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // appendSpans appends every whole-word occurrence of phrase in msg.
 func appendSpans(spans []span, msg, phrase string, value int) []span {

@@ -272,8 +272,14 @@ func TestConvertCategorical(t *testing.T) {
 		{name: "no values", slot: &ir.Slot{Type: ir.TypeCategorical}, raw: "x", err: `"x" is not an allowed value`, sentinel: ErrNoValue},
 		{name: "nil", slot: colSlot, raw: nil, sentinel: ErrNoValue},
 		{name: "empty", slot: colSlot, raw: "  ", err: `"" is not one of red, green, blue`, sentinel: ErrNoValue},
+		{name: "hyphenated in the message", slot: netSlot, raw: "I'm on my home Wi-Fi", want: "home_wifi"},
+		{name: "hyphenated in the value", slot: netSlot, raw: "by email please", want: "mail"},
+		{name: "a hyphen between words stays", slot: netSlot, raw: "home - fi", sentinel: ErrNoValue, err: `"home - fi" is not one of home_wifi, other, mail`},
 	})
 }
+
+// netSlot's values are written with and without a hyphen.
+var netSlot = &ir.Slot{Type: ir.TypeCategorical, Values: []ir.Value{{Value: "home_wifi"}, {Value: "other"}, {Value: "mail", Synonyms: []string{"e-mail"}}}}
 
 func TestConvertDate(t *testing.T) {
 	runConv(t, []convCase{

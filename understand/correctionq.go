@@ -112,5 +112,5 @@ func (r *Rules) patternCorrection(p *vm.Pending, head string, v vm.View) (vm.Com
 	if p.Kind == vm.PendingConfirm {
 		return vm.Command{Kind: vm.CmdDeny}, true
 	}
-	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: false}, true
+	return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: yesNoValue(r.slotDef(p.Flow, p.Slot), false)}, true
 }

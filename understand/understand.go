@@ -472,6 +472,9 @@ func (r *Rules) yesNoPending(p *vm.Pending) bool {
 		return true
 	}
 	def := r.slotDef(p.Flow, p.Slot)
+	if _, _, ok := yesNoValues(def); ok {
+		return true
+	}
 	return def != nil && def.Type == ir.TypeBoolean
 }
 
@@ -487,7 +490,7 @@ func (r *Rules) yesNoAnswer(p *vm.Pending, yes bool, v vm.View) (Reading, bool) 
 		}
 		return sure("a no word at a confirmation", vm.Command{Kind: vm.CmdDeny}), true
 	}
-	return sure("a yes or no word at a yes/no question", vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: yes}), true
+	return sure("a yes or no word at a yes/no question", vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: yesNoValue(r.slotDef(p.Flow, p.Slot), yes)}), true
 }
 
 // byMeaning reads which flow a message is about (meaning.go): one flow
@@ -1083,6 +1086,15 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 	val, err := r.convert(conv, def, text)
 	if err == nil {
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+	}
+	if _, _, ok := yesNoValues(def); ok {
+		// "yep, there's an error popping up" at a question whose values
+		// are yes and no (yesnovalues.go): read as a boolean answer.
+		if b, err := conv.Convert(&ir.Slot{Type: ir.TypeBoolean}, text); err == nil {
+			if yes, isBool := b.(bool); isBool {
+				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: yesNoValue(def, yes)}, true
+			}
+		}
 	}
 	if def != nil && def.Type == ir.TypeCategorical && errors.Is(err, values.ErrNoValue) {
 		// "loyalty points" for membership_points, "d debit" for direct

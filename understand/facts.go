@@ -17,8 +17,10 @@ import (
 type programFacts struct {
 	// talks are the flows' talkSaid, by kind of small talk.
 	talks map[string]*talkOnce
-	// names are the words of the program's slot names (slotWords).
-	names map[string]slotWords
+	// names are the words of the program's slot names (slotWords), and
+	// selfNames their stems as selfNamedAnswer compares them.
+	names     map[string]slotWords
+	selfNames map[string][]string
 	// described are the normalized words of the slots' descriptions.
 	described map[*ir.Slot][]string
 	// marks are the symbols the slots' values start with (markOf).
@@ -43,7 +45,7 @@ type slotWords struct {
 }
 
 func newProgramFacts(p *ir.Program) *programFacts {
-	f := &programFacts{talks: map[string]*talkOnce{}, names: map[string]slotWords{}, described: map[*ir.Slot][]string{}, marks: map[*ir.Slot]string{}}
+	f := &programFacts{talks: map[string]*talkOnce{}, names: map[string]slotWords{}, selfNames: map[string][]string{}, described: map[*ir.Slot][]string{}, marks: map[*ir.Slot]string{}}
 	for kind := range talkFlowWords {
 		f.talks[kind] = &talkOnce{}
 	}
@@ -73,6 +75,7 @@ func (f *programFacts) addSlot(s *ir.Slot) {
 	}
 	if _, ok := f.names[s.Name]; !ok {
 		f.names[s.Name] = nameWords(s.Name)
+		f.selfNames[s.Name] = selfNameStems(s.Name)
 	}
 	if _, ok := f.described[s]; !ok {
 		f.described[s] = descriptionWords(s)
@@ -103,6 +106,14 @@ func (f *programFacts) nameWords(name string) slotWords {
 		return w
 	}
 	return nameWords(name)
+}
+
+// selfName returns selfNameStems(name).
+func (f *programFacts) selfName(name string) []string {
+	if st, ok := f.selfNames[name]; ok {
+		return st
+	}
+	return selfNameStems(name)
 }
 
 // descriptionWords returns the normalized words of a slot's

@@ -196,21 +196,10 @@ func questionText(p *ir.Program, m *ir.Template) string {
 // questions start with fills neither.
 func (r *Rules) askedValues(fr *flowRules, toks []token, filled []vm.SlotValue) []vm.SlotValue {
 	var out []vm.SlotValue
-	byCarrier := map[string]int{}
-	asked := make([][]string, len(fr.slots))
+	asked := r.askedCarriers(fr)
 	for i := range fr.slots {
 		s := &fr.slots[i]
-		if fr.role[s.name] == roleNone || !fr.collected[s.name] {
-			continue
-		}
-		asked[i] = r.askedCarrier(fr, s, fr.role[s.name])
-		if asked[i] != nil {
-			byCarrier[strings.Join(asked[i], " ")]++
-		}
-	}
-	for i := range fr.slots {
-		s := &fr.slots[i]
-		if asked[i] == nil || byCarrier[strings.Join(asked[i], " ")] > 1 || hasValue(filled, s.name) {
+		if asked[i] == nil || hasValue(filled, s.name) {
 			continue
 		}
 		if val, _, ok := r.carriedBy(toks, [][]string{asked[i]}); ok {
@@ -218,6 +207,34 @@ func (r *Rules) askedValues(fr *flowRules, toks []token, filled []vm.SlotValue) 
 		}
 	}
 	return out
+}
+
+// askedCarriers are the carriers askedValues reads after, by slot of
+// fr.slots: the askedCarrier of each role slot the flow collects, nil
+// for a slot that has none or shares it with another. They depend on
+// the program alone, and are worked out once per flow.
+func (r *Rules) askedCarriers(fr *flowRules) [][]string {
+	fr.asked.once.Do(func() {
+		byCarrier := map[string]int{}
+		asked := make([][]string, len(fr.slots))
+		for i := range fr.slots {
+			s := &fr.slots[i]
+			if fr.role[s.name] == roleNone || !fr.collected[s.name] {
+				continue
+			}
+			asked[i] = r.askedCarrier(fr, s, fr.role[s.name])
+			if asked[i] != nil {
+				byCarrier[strings.Join(asked[i], " ")]++
+			}
+		}
+		for i := range asked {
+			if asked[i] != nil && byCarrier[strings.Join(asked[i], " ")] > 1 {
+				asked[i] = nil
+			}
+		}
+		fr.asked.carriers = asked
+	})
+	return fr.asked.carriers
 }
 
 // askedCarrier is the carrier of another role that a role slot's own

@@ -16,10 +16,10 @@ import (
 var answerHedges = lexdata.Phrases("answer_hedges")
 
 // selfNamedAnswer reads "[my|the] SLOT NAME is VALUE": the words of the
-// slot's name, in order (each by its stem), after an optional article
-// and before a link word, then one to four words of value.
-func selfNamedAnswer(slot, head string) (string, bool) {
-	name := strings.Fields(strings.ReplaceAll(strings.ToLower(slot), "_", " "))
+// slot's name, in order (each by its stem: name is selfNameStems of the
+// slot's name), after an optional article and before a link word, then
+// one to four words of value.
+func selfNamedAnswer(name []string, head string) (string, bool) {
 	toks := tokens(head)
 	i := 0
 	for _, a := range namedArticles {
@@ -28,8 +28,8 @@ func selfNamedAnswer(slot, head string) (string, bool) {
 			break
 		}
 	}
-	for _, w := range name {
-		if i >= len(toks) || stem(toks[i].norm) != stem(w) {
+	for _, st := range name {
+		if i >= len(toks) || stem(toks[i].norm) != st {
 			return "", false
 		}
 		i++
@@ -54,6 +54,16 @@ func selfNamedAnswer(slot, head string) (string, bool) {
 		words[k] = t.text
 	}
 	return strings.Join(words, " "), true
+}
+
+// selfNameStems are the stems of the words of a slot's name, as
+// selfNamedAnswer compares them.
+func selfNameStems(slot string) []string {
+	name := strings.Fields(strings.ReplaceAll(strings.ToLower(slot), "_", " "))
+	for i, w := range name {
+		name[i] = stem(w)
+	}
+	return name
 }
 
 // withoutHedge drops a hedge that ends an answer ("90311 I think").

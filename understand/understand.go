@@ -79,6 +79,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -147,6 +148,12 @@ type flowRules struct {
 	// callees are the categorical and pattern slots of the flows it
 	// calls, which a message that starts it may fill too.
 	callees []slotRef
+	// asked are its askedCarriers, worked out when a message first
+	// needs them (opening.go).
+	asked struct {
+		once     sync.Once
+		carriers [][]string
+	}
 }
 
 type trigger struct {
@@ -1004,7 +1011,7 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
 		// "my claim number is 77120": the slot's own name before its
 		// value (selfnamed.go).
-		if val, ok := selfNamedAnswer(p.Slot, head); ok {
+		if val, ok := selfNamedAnswer(r.facts.selfName(p.Slot), head); ok {
 			if x, err := conv.Convert(def, val); err == nil {
 				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
 			}

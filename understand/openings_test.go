@@ -22,8 +22,9 @@ func library(t *testing.T) func(before []string, msg string) (Reading, vm.View) 
 // TestOpeningNamesTheFlowsThing: a message whose one word of a flow is
 // the thing the flow is about, named as a thing (after a determiner or
 // "about"), starts the flow though its other words are no flow's: they
-// say what the user wants of it. A flow's word used as a verb, with a
-// thing no flow knows, starts nothing.
+// say what the user wants of it. So does one whose words no flow knows
+// name no thing (no determiner before them). A flow's word used as a
+// verb, with a thing no flow knows, starts nothing.
 func TestOpeningNamesTheFlowsThing(t *testing.T) {
 	t.Parallel()
 	runCasesWith(t, library(t), []gcase{
@@ -31,6 +32,9 @@ func TestOpeningNamesTheFlowsThing(t *testing.T) {
 		{"why so high", nil, "why is my fee so high?", "start_flow understand_fee", false},
 		{"the thing named with a value", nil, "can you explain my March fee", "start_flow understand_fee fee_month=March", false},
 		{"a verb of the flow and another thing", nil, "reserve me a pizza", "fallback", false},
+		{"another thing after its adjective", nil, "can you reserve a nice table", "fallback", false},
+		{"words around the flow's own that name nothing", nil, "I still can't reserve, it keeps failing", "start_flow reserve_room", false},
+		{"its object", nil, "reserve me pizza", "fallback", false},
 	})
 }
 

@@ -562,7 +562,7 @@ func (r *Rules) byMeaning(norm, head string, v vm.View) ([]string, string) {
 	if !(top.score >= 0.9 || (top.lead && top.score >= 0.7)) || (top.matched < 2 && !top.lead) {
 		return nil, ""
 	}
-	if top.matched < 2 && !top.whole && len(unmatched) > 0 && !r.namesFlowThing(norm, top.flow) && !coveredBy(unmatched, r.fill(r.byName[top.flow], head, v)) {
+	if top.matched < 2 && !top.whole && r.namesOtherThing(norm, top.flow, unmatched) && !r.namesFlowThing(norm, top.flow) && !coveredBy(unmatched, r.fill(r.byName[top.flow], head, v)) {
 		// One word of the flow and words it does not know: "order me a
 		// pizza" is not ordering a card. Unless the flow's word names
 		// the thing the flow is about ("a question about my bill",

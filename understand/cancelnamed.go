@@ -93,6 +93,14 @@ func (r *Rules) cancelNamed(p *vm.Pending, norm string, object []string, v vm.Vi
 	if r.exactTrigger(norm) {
 		return Reading{}, false
 	}
+	// "stop that, not needed anymore": the words from a negation on say
+	// why, and name no flow.
+	for i, w := range object {
+		if negations[w] {
+			object = object[:i]
+			break
+		}
+	}
 	flow := r.namedOnStack(object, v)
 	if flow == "" {
 		// "no, cancel the flight" while only a hotel booking runs: a
@@ -169,8 +177,19 @@ var (
 // negated wish.
 func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Reading, bool) {
 	words := strings.Fields(norm)
-	for len(words) > 0 && (correctionFillers[words[0]] || fillers[words[0]]) {
-		words = words[1:]
+	for stripped := true; stripped && len(words) > 0; {
+		stripped = false
+		if correctionFillers[words[0]] || fillers[words[0]] {
+			words, stripped = words[1:], true
+			continue
+		}
+		// "actually I don't want to...", "sorry, I don't need...".
+		for _, pre := range strongPrefixes {
+			if len(pre) == 1 && words[0] == pre[0] {
+				words, stripped = words[1:], true
+				break
+			}
+		}
 	}
 	found := false
 	for _, lead := range negatedWishLeads {
@@ -220,6 +239,12 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 		candidates = append(candidates, flows...)
 	}
 	if len(candidates) == 0 {
+		// "I don't need to check anymore", "I don't want to add anyone":
+		// only words of what the flow on top does (its name,
+		// description or phrases), with pronouns, say that flow.
+		if top := topUserFlow(v); top != "" && r.onlyWordsOf(top, words) {
+			return unsure("a negated wish in the words of the flow on top, "+top, cancelFor(p, norm, top, v)), true
+		}
 		return Reading{}, false
 	}
 	for _, name := range candidates {
@@ -242,4 +267,24 @@ func (r *Rules) negatedWish(p *vm.Pending, norm, head string, v vm.View) (Readin
 		}
 	}
 	return unsure("a negated wish for a flow that is not running: nothing to start", vm.Command{Kind: vm.CmdFallback}), true
+}
+
+// onlyWordsOf reports whether the words of a negated wish, but for stop
+// words and the pronouns of a wish, are words of a flow's name,
+// description or phrases (stemmed), at least one of them.
+func (r *Rules) onlyWordsOf(flow string, words []string) bool {
+	if r.prog == nil {
+		return false
+	}
+	n := 0
+	for _, w := range words {
+		if stopWords[w] || pronounWishes[w] || pronounWishTails[w] {
+			continue
+		}
+		if !r.flowHasWord(flow, []string{stem(w)}) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

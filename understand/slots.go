@@ -273,7 +273,7 @@ func (r *Rules) freeText(head string, ro role) (string, bool) {
 		}
 		lead := true
 		for _, t := range toks[:at] {
-			if !leadIns[t.norm] {
+			if !leadIns[t.norm] && !r.knownWord(t.norm) {
 				lead = false
 				break
 			}

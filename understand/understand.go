@@ -363,7 +363,8 @@ var cancelWords = lexdata.Set("cancel_words")
 // named, a correction word and exactly a typed value, a short name with
 // only carrier words around it, one word in figures at a free-text
 // question or a date in the layout the question names, a cancel verb
-// with only the top flow's words).
+// with only the top flow's words, a request for a person or for help
+// while a question waits).
 type Reading struct {
 	Commands []vm.Command
 	Sure     bool

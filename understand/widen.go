@@ -38,12 +38,44 @@ func (r *Rules) widen(rd Reading, msg string, v vm.View) Reading {
 		} else if why, ok := r.plainTextAnswer(c, head, norm, v); ok {
 			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
 		}
+	case (c.Kind == vm.CmdHandoff || c.Kind == vm.CmdHelp || c.Kind == vm.CmdStartFlow) && v.Pending != nil:
+		if why, ok := r.plainHelpRequest(c, norm, v); ok {
+			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
+		}
 	case c.Kind == vm.CmdCancelFlow && len(v.Stack) > 0:
 		if why, ok := r.plainCancelObject(head, norm, v); ok {
 			rd.Sure, rd.Reason = true, rd.Reason+"; "+why
 		}
 	}
 	return rd
+}
+
+// plainHelpRequest reports whether a request for a person or for help,
+// while a question is pending, is plainly one: the small talk reading
+// says so, and the reading is that request or the project's own flow
+// for it. A greeting or a thanks is not: it may be said in passing. At
+// a free-text question, a message of one or two words may be the
+// answer ("an agent"); at a question with options, a request for help
+// may ask for them.
+func (r *Rules) plainHelpRequest(c vm.Command, norm string, v vm.View) (string, bool) {
+	k, ok := r.smallTalk(norm)
+	if !ok || (k.Kind != vm.CmdHandoff && k.Kind != vm.CmdHelp) {
+		return "", false
+	}
+	if c.Kind != k.Kind && (c.Kind != vm.CmdStartFlow || r.talkFlow(talkKind(k), v) != c.Flow) {
+		return "", false
+	}
+	p := v.Pending
+	def := r.slotDef(p.Flow, p.Slot)
+	if p.Kind == vm.PendingCollect && !typed(def) && !r.readsAs(p.Flow, p.Slot) && fieldsUnder(norm, 3) {
+		return "", false
+	}
+	if k.Kind == vm.CmdHelp && (len(r.questionButtons(p)) > 0 || (p.Kind == vm.PendingCollect && def != nil && len(def.Values) > 0)) {
+		// "what are my options?" at a question with options may ask
+		// for them.
+		return "", false
+	}
+	return "a request for a person or for help", true
 }
 
 // plainCancelObject reports whether a cancel of the top flow is plainly

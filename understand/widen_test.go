@@ -96,6 +96,14 @@ func TestWidenedSureness(t *testing.T) {
 		{"a cancel with a word the flow on top does not say", atTitle, "stop the book loan", "cancel_flow", false},
 		{"a cancel asked", atTitle, "can we stop the book?", "cancel_flow", false},
 
+		// A request for a person or for help while a question waits; not
+		// a thanks, nor two words at a free-text question.
+		{"a request for a person at a free-text question", atTitle, "let me talk to a person", "human_handoff", true},
+		{"a request for help at a number question", []string{"borrow a book", "Dune", "ebook"}, "wait, what can you do?", "help", true},
+		{"a request for help at a question with options", atFormat, "what are my options?", "help", false},
+		{"two words at a free-text question", atTitle, "agent please", "human_handoff", false},
+		{"a thanks at a question", atFormat, "thanks", "chitchat (thanks)", false},
+
 		// Words the flow does not know, while no free-text slot is open,
 		// say how, not what: the opening stays sure. Not a number or a
 		// date in words that no typed slot took.
@@ -122,6 +130,8 @@ func TestWidenedSureness(t *testing.T) {
 		{"a short number may pick an option", []string{"register a card"}, "12", "set_slot card_number=12", false},
 		{"a date in another layout", []string{"register a card", "48213"}, "2027-03-02", "set_slot issue_date=03/02/2027", false},
 		{"figures another free-text slot may take", []string{"donate a book"}, "48213", "set_slot donor=48213", false},
+		// The project's own flow for a person.
+		{"the project's flow for a person", []string{"report a problem with a book"}, "can I talk to a human instead?", "start_flow speak_with_human", true},
 		// A flow about cancelling may ask about what a cancel names.
 		{"a cancel at a flow that cancels", []string{"cancel a hold"}, "cancel the hold", "cancel_flow", false},
 	})
@@ -185,6 +195,11 @@ flows:
     steps:
       - {step: ask_held, type: collect, slot: held_title, message: "Which hold?"}
       - {step: done, type: say, message: "Cancelled."}
+  speak_with_human:
+    description: hand the conversation to a librarian
+    trigger: {intents: ["talk to a human"]}
+    steps:
+      - {step: done, type: say, message: "A librarian will answer."}
   extend_membership:
     description: extend a library membership
     trigger: {intents: ["extend my membership"]}

@@ -15,7 +15,7 @@ import (
 // pieces: a file of 2,000 cases (600 KB) took goccy/go-yaml about 100 ms
 // on one core, and its syntax tree (about 70 bytes for every byte of
 // YAML) stayed alive until the whole file was decoded
-// (docs/performance.md, "Large test files").
+// (docs/performance.md, "The synthetic file against LangGraph.js").
 const chunkMin = 256 << 10
 
 // pieceSize is about how many bytes of cases one piece holds: small

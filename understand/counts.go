@@ -98,8 +98,11 @@ func peopleCount(norm string) (float64, bool) {
 			total++
 		case len(part) == 2 && possessives[part[0]] && !plural(part[1]):
 			total++
-		case len(part) == 2 && (isNumberish(part[0]) || values.IsNumberWord(part[0])):
-			n, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, part[0])
+		case len(part) == 2 && (isNumberish(part[0]) || values.IsNumberWord(part[0])),
+			// "our two kids": a possessive, then a number of people.
+			len(part) == 3 && possessives[part[0]] && (isNumberish(part[1]) || values.IsNumberWord(part[1])):
+			k := len(part) - 2
+			n, err := values.Convert(&ir.Slot{Type: ir.TypeInteger}, part[k])
 			if err != nil {
 				return 0, false
 			}

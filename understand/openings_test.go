@@ -102,3 +102,19 @@ func TestOpeningIdentifierAfterItsSlotsWord(t *testing.T) {
 		{"a count is no identifier", nil, "renew my loan for 3 weeks", "start_flow renew_loan loan_weeks=3", true},
 	})
 }
+
+// TestPraiseIsSmallTalk: praise of what the assistant said ("that was
+// really useful"), alone or after thanks, is an acknowledgement, not a
+// request for the flow whose words ("help") it shares.
+func TestPraiseIsSmallTalk(t *testing.T) {
+	t.Parallel()
+	res := compiler.Compile("testdata/printing", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"thanks and it helped", nil, "thanks so much, that helped a lot", "chitchat (thanks)", true},
+		{"thanks and helpful", nil, "thank you, that's very helpful", "chitchat (thanks)", true},
+		{"praise alone", nil, "that was really useful", "chitchat (ack)", true},
+		{"the flow's phrase", nil, "help", "start_flow printer_help", true},
+		{"the flow's words", nil, "the printer needs help", "start_flow printer_help", true},
+	})
+}

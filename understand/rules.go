@@ -266,10 +266,11 @@ func (r *Rules) smallTalkIn(in *message) (vm.Command, bool) {
 	}
 	// A greeting the project's greet flow answers is the flow's; a
 	// request for help or a person is not, unless it is strongly one of
-	// the flow's phrases.
+	// the flow's phrases. A phrase of another kind is not the flow's:
+	// "thanks, that's helpful" is no help flow's "help".
 	m := in.m
 	c, ok := r.smallTalk(in.norm)
-	if !ok || !(m.flow == nil || !m.smallTalk || (c.Kind != vm.CmdChitchat && !m.strong)) {
+	if !ok || (m.flow != nil && m.smallTalk && m.talk == c.Kind && (c.Kind == vm.CmdChitchat || m.strong)) {
 		return vm.Command{}, false
 	}
 	p := in.p

@@ -46,6 +46,14 @@ var handoffRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("h
 // with", "what are you capable of".
 var helpRE = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("help_patterns") })
 
+// ackRE reads praise of what the assistant said or did as an
+// acknowledgement: "that was really useful", "you helped a lot". It is
+// tried on phrases that end with a word of ackLast only.
+var (
+	ackRE   = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("ack_patterns") })
+	ackLast = lexdata.Set("ack_last")
+)
+
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
 var handoffNouns = lexdata.Set("handoff_nouns")
@@ -208,6 +216,9 @@ func smallTalkPhrase(words []string) (vm.Command, bool) {
 	c, ok := lookupWords(smallTalk, words)
 	if !ok && asksForAMoment(words) {
 		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkWait}, true
+	}
+	if !ok && len(words) <= 6 && ackLast[words[len(words)-1]] && ackRE().MatchString(strings.Join(words, " ")) {
+		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkAck}, true
 	}
 	return c, ok
 }

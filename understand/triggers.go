@@ -139,8 +139,10 @@ type triggerMatch struct {
 	// exact is true when the message equals the trigger phrase.
 	exact bool
 	// smallTalk is true when the phrase is small talk ("hello"): the
-	// project's flow answers it, not the built-in chitchat.
+	// project's flow answers it, not the built-in chitchat; talk is the
+	// kind of command the phrase reads as.
 	smallTalk bool
+	talk      vm.CommandKind
 }
 
 // bestTrigger scores every flow's triggers against a normalized message.
@@ -184,7 +186,7 @@ func (r *Rules) bestTrigger(norm string, exactOK bool) triggerMatch {
 				score, strong = coverage+jaccard, jaccard >= strongJaccard
 			}
 			if score > best.score {
-				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact, smallTalk: t.smallTalk}
+				best = triggerMatch{flow: fr, score: score, strong: strong, exact: exact, smallTalk: t.smallTalk, talk: t.talk}
 			}
 		}
 	}

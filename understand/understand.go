@@ -167,8 +167,10 @@ type trigger struct {
 	// verb is the phrase's first content word, stemmed ("" when allStop).
 	verb string
 	// smallTalk is true when the phrase itself reads as small talk
-	// (smallTalkOf), as a greet flow's "hello" does.
+	// (smallTalkOf), as a greet flow's "hello" does; talk is the kind of
+	// command it reads as (chitchat, help, human_handoff...).
 	smallTalk bool
+	talk      vm.CommandKind
 }
 
 type slotRef struct {
@@ -224,7 +226,9 @@ func New(p *ir.Program) *Rules {
 			}
 			words, allStop := contentWords(aboutText(values.Normalize(withoutNames(withoutPlaceholders(phrase)))), nil)
 			t := trigger{norm: norm, fields: strings.Fields(norm), words: words, allStop: allStop}
-			_, t.smallTalk = smallTalkOf(norm)
+			var talk vm.Command
+			talk, t.smallTalk = smallTalkOf(norm)
+			t.talk = talk.Kind
 			if !allStop {
 				t.verb = firstContent(norm)
 			}

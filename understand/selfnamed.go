@@ -17,10 +17,19 @@ var answerHedges = lexdata.Phrases("answer_hedges")
 
 // selfNamedAnswer reads "[my|the] SLOT NAME is VALUE": the words of the
 // slot's name, in order (each by its stem: name is selfNameStems of the
-// slot's name), after an optional article and before a link word, then
-// one to four words of value.
+// slot's name), or its last word alone, the noun the others qualify ("my
+// email is jon@mail.com" for traveller_email), after an optional article
+// and before a link word, then one to four words of value.
 func selfNamedAnswer(name []string, head string) (string, bool) {
 	toks := tokens(head)
+	if v, ok := selfNamedBy(name, toks); ok || len(name) < 2 {
+		return v, ok
+	}
+	return selfNamedBy(name[len(name)-1:], toks)
+}
+
+// selfNamedBy reads "[my|the] NAME is VALUE" with the stems of name.
+func selfNamedBy(name []string, toks []token) (string, bool) {
 	i := 0
 	for _, a := range namedArticles {
 		if len(a) < len(toks) && tokensAre(toks, a) {

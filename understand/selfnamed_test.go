@@ -9,7 +9,8 @@ import (
 )
 
 // TestSelfNamedAnswers: at a free-text question, an answer that names
-// the slot before its value keeps only the value, and a hedge after a
+// the slot (or the last word of its name) before its value keeps only
+// the value, and a hedge after a
 // value is no part of it; a sentence that does not name the slot stays
 // the answer.
 func TestSelfNamedAnswers(t *testing.T) {
@@ -29,5 +30,7 @@ flows:
 		{"the slot named with the", []string{"track my parcel"}, "the tracking code is 88120", "set_slot tracking_code=88120", false},
 		{"a hedge after the value", []string{"track my parcel"}, "it's 90311 I think", "set_slot tracking_code=90311", false},
 		{"no name, no lead-in", []string{"track my parcel"}, "somewhere in my email", "set_slot tracking_code=somewhere in my email", false},
+		{"the last word of the name", []string{"track my parcel"}, "my code is QX-1200", "set_slot tracking_code=QX-1200", false},
+		{"another word of the name is no name", []string{"track my parcel"}, "my tracking is fine", "set_slot tracking_code=my tracking is fine", false},
 	})
 }

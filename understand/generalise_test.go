@@ -143,7 +143,7 @@ func TestOpeningsByMeaning(t *testing.T) {
 		{"trigger with polite words is sure", nil, "I'd like to book a flight please", "start_flow book_flight", true},
 		{"fly is a flight, with values", nil, "I need to fly to Paris next friday", "start_flow book_flight destination=Paris departure_date=2027-03-19", true},
 		{"from and to", nil, "book a flight from Madrid to London next Friday", "start_flow book_flight origin=Madrid destination=London departure_date=2027-03-19", true},
-		{"hotel with nights", nil, "a hotel in Paris for 3 nights", "start_flow book_hotel city=Paris nights=3", false},
+		{"hotel with nights", nil, "a hotel in Paris for 3 nights", "start_flow book_hotel city=Paris nights=3", true},
 		{"room is a hotel", nil, "can I get a room in Rome", "start_flow book_hotel city=Rome", true},
 		{"typo", nil, "i want to bok a flihgt", "start_flow book_flight", false},
 		{"spanish", nil, "quiero un vuelo a Lisboa", "start_flow book_flight destination=Lisboa", true},

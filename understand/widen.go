@@ -245,9 +245,12 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 	if !open {
 		open = r.calleeTakesWords(c.Flow)
 	}
+	// The words of the typed values taken: a number's words and its
+	// unit ("two nights"), a date's words ("next friday").
+	said := r.typedValueWords(c, fr, words)
 	var unknown []string
 	for _, w := range unmatched {
-		if !politeWords[w] && !politeAround[w] {
+		if !politeWords[w] && !politeAround[w] && !said[w] {
 			unknown = append(unknown, w)
 		}
 	}
@@ -272,6 +275,40 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 		}
 	}
 	return "one flow's words, each value named, and words of no slot", true
+}
+
+// typedValueWords are the stems of the words of a message that say the
+// typed values an opening took: a number in words, and the unit of its
+// slot ("three nights" for a count of nights), when a number slot took
+// a value; a date's words ("next friday") when a date slot took one.
+func (r *Rules) typedValueWords(c vm.Command, fr *flowRules, words []string) map[string]bool {
+	var number, date bool
+	units := map[string]bool{}
+	for _, sv := range c.Slots {
+		def := r.defOf(fr, sv.Slot)
+		if def == nil {
+			continue
+		}
+		switch def.Type {
+		case ir.TypeInteger, ir.TypeNumber:
+			number = true
+			for u := range unitOf(&slotRef{name: sv.Slot, def: def}) {
+				units[u] = true
+			}
+		case ir.TypeDate:
+			date = true
+		}
+	}
+	said := map[string]bool{}
+	for _, w := range words {
+		switch {
+		case number && (values.IsNumberWord(w) || units[stem(w)] || units[w]):
+			said[stem(w)] = true
+		case date && (values.IsDateWord(w) || relativeDays[w] || dateVocabulary[w]):
+			said[stem(w)] = true
+		}
+	}
+	return said
 }
 
 // takesWords reports whether a slot of a flow may take a word of a

@@ -132,6 +132,10 @@ func TestWidenedSureness(t *testing.T) {
 		{"figures another free-text slot may take", []string{"donate a book"}, "48213", "set_slot donor=48213", false},
 		// The project's own flow for a person.
 		{"the project's flow for a person", []string{"report a problem with a book"}, "can I talk to a human instead?", "start_flow speak_with_human", true},
+		// The words of the typed values taken (a number and its unit, a
+		// date), which another flow says, are no unknown words while a
+		// category is open.
+		{"a number, its unit and a date in words", nil, "reserve a study room for two hours on friday", "start_flow book_room hours=2 day=2027-03-12", true},
 		// A flow about cancelling may ask about what a cancel names.
 		{"a cancel at a flow that cancels", []string{"cancel a hold"}, "cancel the hold", "cancel_flow", false},
 	})
@@ -141,7 +145,9 @@ func TestWidenedSureness(t *testing.T) {
 // title in free text; reporting a problem asks for a category;
 // registering a card asks for its number and, in a layout, the date it
 // was issued, both in text slots; donating asks for two free-text
-// slots; extending a membership asks for nothing.
+// slots; a study room takes a number of hours, a day and a kind, and
+// the opening times say some of those words; extending a membership
+// asks for nothing.
 const widenCallsYAML = `version: "1.0"
 flows:
   reserve_book:
@@ -200,6 +206,23 @@ flows:
     trigger: {intents: ["talk to a human"]}
     steps:
       - {step: done, type: say, message: "A librarian will answer."}
+  book_room:
+    description: reserve a study room
+    trigger: {intents: ["reserve a study room"]}
+    slots:
+      - {name: hours, type: integer, description: the length of the booking, min: 1, max: 8}
+      - {name: day, type: date, description: the day}
+      - {name: kind, type: categorical, description: the kind of room, values: [quiet, group]}
+    steps:
+      - {step: ask_hours, type: collect, slot: hours, message: "For how many hours?"}
+      - {step: ask_day, type: collect, slot: day, message: "Which day?"}
+      - {step: ask_kind, type: collect, slot: kind, message: "Quiet or group?"}
+      - {step: done, type: say, message: "Reserved."}
+  opening_times:
+    description: say when the library opens, three hours on a friday
+    trigger: {intents: ["when do you open"]}
+    steps:
+      - {step: done, type: say, message: "From nine."}
   extend_membership:
     description: extend a library membership
     trigger: {intents: ["extend my membership"]}

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // General English synonyms from a lexical database (docs/understanding.md,
@@ -49,7 +47,8 @@ type thesaurus struct {
 	forms map[string]string
 	// common are the common words of English (WordNet's lemmas seen in
 	// its tagged texts), which are never a typo of another word;
-	// commonStems are their stems, worked out on first use.
+	// commonStems are their stems (the data's "~" lines), read on
+	// first use.
 	common      map[string]bool
 	commonStems func() map[string]bool
 }
@@ -66,6 +65,7 @@ var englishThesaurus = sync.OnceValue(func() *thesaurus { return parseThesaurus(
 
 func parseThesaurus(data string) *thesaurus {
 	t := &thesaurus{data: data, forms: make(map[string]string, 2048), common: make(map[string]bool, 1<<15)}
+	var stemLines []string
 	for line := range strings.Lines(data) {
 		switch {
 		case strings.HasPrefix(line, "! "):
@@ -76,18 +76,19 @@ func parseThesaurus(data string) *thesaurus {
 			if f := strings.Fields(line); len(f) == 3 {
 				t.forms[f[1]] = f[2]
 			}
+		case strings.HasPrefix(line, "~ "):
+			stemLines = append(stemLines, line[2:])
 		}
 	}
+	// The stems come with the data (the generator stems the common
+	// words as stem does, TestCommonStemsAreTheRulesStems): a process
+	// reads them on first use instead of stemming 16,000 words.
 	t.commonStems = sync.OnceValue(func() map[string]bool {
-		stems := make(map[string]bool, len(t.common))
-		for w := range t.common {
-			// stem's rule, without filling its cache with words no
-			// message may hold.
-			st := english.Stem(w, false)
-			if len(w) <= 3 || len(st) < 3 {
-				st = w
+		stems := make(map[string]bool, 12*len(stemLines))
+		for _, line := range stemLines {
+			for st := range strings.FieldsSeq(line) {
+				stems[st] = true
 			}
-			stems[st] = true
 		}
 		return stems
 	})
@@ -100,7 +101,7 @@ func parseThesaurus(data string) *thesaurus {
 // lemmas or more.
 func group(line string) (g []member, derived, ok bool) {
 	line = strings.TrimSpace(line)
-	if line == "" || line[0] == '#' || line[0] == '!' || line[0] == '=' {
+	if line == "" || line[0] == '#' || line[0] == '!' || line[0] == '=' || line[0] == '~' {
 		return nil, false, false
 	}
 	line, derived = strings.CutPrefix(line, "+ ")

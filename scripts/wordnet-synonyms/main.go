@@ -24,6 +24,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // maxRank is the rarest sense of a lemma kept: its tenth most frequent.
@@ -90,6 +92,7 @@ func run(dir, out string) error {
 		return err
 	}
 	lines = append(lines, common...)
+	lines = append(lines, commonStems(common)...)
 	sort.Strings(lines)
 	lines = dedupe(lines)
 	var b strings.Builder
@@ -115,7 +118,8 @@ const header = `# English synonyms and derivations for soni's rules, generated b
 # edit. Each line is a synset's one-word lemmas, or a derivational link
 # ("+" first), each lemma with the rank of that sense among its senses, or
 # an irregular form of a verb and the verb ("=" first), or common words
-# ("!" first: lemmas with a sense seen in WordNet's tagged texts).
+# ("!" first: lemmas with a sense seen in WordNet's tagged texts), or the
+# stems of the common words ("~" first: the rules' Snowball stems).
 #
 # WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.
 # Permission to use, copy, modify and distribute this software and database
@@ -306,6 +310,39 @@ func readCommon(dir string) ([]string, error) {
 		out = append(out, "! "+strings.Join(words[i:min(i+12, len(words))], " "))
 	}
 	return out, nil
+}
+
+// commonStems returns the stems of the common words (readCommon's
+// lines), sorted and a few to a line ("~" first), so that the rules ask
+// whether a word is a form of a common word by its stem alone, without
+// stemming WordNet's common words in every process. A stem is the
+// rules' (understand's stem): kljensen/snowball's English stemmer, a
+// word of three letters or fewer kept as it is, and no stem shorter
+// than three letters; understand's TestCommonStemsAreTheRulesStems
+// holds the two to the same rule.
+func commonStems(common []string) []string {
+	seen := map[string]bool{}
+	for _, line := range common {
+		for _, w := range strings.Fields(strings.TrimPrefix(line, "! ")) {
+			st := w
+			if len(w) > 3 {
+				if s := english.Stem(w, false); len(s) >= 3 {
+					st = s
+				}
+			}
+			seen[st] = true
+		}
+	}
+	stems := make([]string, 0, len(seen))
+	for s := range seen {
+		stems = append(stems, s)
+	}
+	sort.Strings(stems)
+	var out []string
+	for i := 0; i < len(stems); i += 12 {
+		out = append(out, "~ "+strings.Join(stems[i:min(i+12, len(stems))], " "))
+	}
+	return out
 }
 
 // letters reports whether a lemma is lower-case letters only.

@@ -3,9 +3,14 @@
 // sections list the words and phrases the understanding layer (package
 // understand) and the value readers (package values) need: cancel words,
 // yes and no words, number words, month names, small talk and the like.
-// No Go file in understand, understand/llm, values or vm declares a word
-// list of its own: each of those packages has a test, TestNoWordLists,
-// that asks package wordlists to find one.
+// No Go file in understand, understand/llm, values or vm holds a word of
+// a language, in a list or in a comparison: each of those packages has a
+// test, TestNoWordLists, that asks package wordlists to find one (soni's
+// own protocol names, such as the model grammar's keywords, are listed
+// in wordlists.Protocol). The files hold no domain's words either: a
+// project's vocabulary comes from the project. Wording joins the lists
+// the machine says in a language's words, and In reads one language's
+// section.
 //
 // A section is a list of words or phrases, a mapping of words to words
 // (a spelling to the word it stands for) or a mapping of words to whole

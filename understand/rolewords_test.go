@@ -32,3 +32,20 @@ func TestRolesFromGeneralEnglish(t *testing.T) {
 		assert.Equal(t, tc.want, slotRole(tc.name, &ir.Slot{Description: tc.desc}, tc.question), tc.name)
 	}
 }
+
+// TestProjectWordsInsteadOfDomainWords: the example projects keep their
+// readings with no domain word in the lexicon. "send" before a carrier is
+// the banking project's own word, a lead-in; the travel project's own
+// lexicon makes "travel" a word of the trip, not a destination.
+func TestProjectWordsInsteadOfDomainWords(t *testing.T) {
+	t.Parallel()
+	for _, w := range []string{"send", "travel", "fly", "book"} {
+		assert.False(t, lexdata.Set("verbs")[w] || lexdata.Set("lead_ins")[w], "%s is no lexicon verb or lead-in", w)
+	}
+	runCasesWith(t, example(t, "banking"), []gcase{
+		{"the flow's verb before the carrier", []string{"send money"}, "send it to my flatmate", "set_slot recipient=my flatmate", true},
+	})
+	runCasesWith(t, example(t, "travel"), []gcase{
+		{"a word of the project's lexicon after to", nil, "i want to travel by plane", "start_flow book_flight", false},
+	})
+}

@@ -118,3 +118,18 @@ func TestPraiseIsSmallTalk(t *testing.T) {
 		{"the flow's words", nil, "the printer needs help", "start_flow printer_help", true},
 	})
 }
+
+// TestTriggerWordsMeaningAnotherFlow: a message that matches a flow's
+// short phrase weakly ("help you") but whose other words mean another
+// flow starts that other flow.
+func TestTriggerWordsMeaningAnotherFlow(t *testing.T) {
+	t.Parallel()
+	res := compiler.Compile("testdata/scanroom", compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	read := reader(t, res.Program)
+	rd, _ := read(nil, "help, I need to send a scan by email")
+	assert.Equal(t, "start_flow scan_document", describeCmds(rd.Commands), rd.Reason)
+	assert.Equal(t, "trigger", rd.Rule)
+	rd, _ = read(nil, "help you with what?")
+	assert.Equal(t, "start_flow scan_room_help", describeCmds(rd.Commands), rd.Reason)
+}

@@ -427,6 +427,14 @@ func (r *Rules) ruleTrigger(in *message) (Reading, bool) {
 	if in.m.flow == nil {
 		return Reading{}, false
 	}
+	if !in.m.strong && in.complete {
+		// A weak match whose other words mean another flow: "help, slow
+		// internet" is the flow about slow internet, not the help
+		// flow whose phrase is "help you".
+		if flows, why := r.byMeaning(in.norm, in.head, in.v); len(flows) == 1 && flows[0] != in.m.flow.name {
+			return unsure(why+", more than a trigger phrase of "+in.m.flow.name, r.start(r.byName[flows[0]], in)), true
+		}
+	}
 	return unsure("the message matches a trigger phrase of "+in.m.flow.name+" and says more", r.start(in.m.flow, in)), true
 }
 

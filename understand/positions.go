@@ -169,3 +169,76 @@ func (r *Rules) ruleOptionPosition(in *message) (Reading, bool) {
 	why := "option " + strconv.Itoa(i+1) + " of the " + strconv.Itoa(len(opts)) + " the question offers, by its position"
 	return Reading{Commands: opts[i], Sure: true, Reason: why}, true
 }
+
+// valueClauses are the clauses of a question that name one value of a
+// categorical slot each ("Standard delivery is free and takes about a
+// week; express costs 5 EUR"), by value: the stems of their content
+// words. A clause that names two values or none says nothing.
+func valueClauses(prompt string, def *ir.Slot) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, clause := range strings.FieldsFunc(prompt, func(r rune) bool { return strings.ContainsRune(".;:?!,\n", r) }) {
+		named := promptValues(clause, def)
+		if len(named) != 1 {
+			continue
+		}
+		if out[named[0]] == nil {
+			out[named[0]] = map[string]bool{}
+		}
+		for w := range contentStems(values.Normalize(clause)) {
+			out[named[0]][w] = true
+		}
+	}
+	return out
+}
+
+func (r *Rules) ruleOptionWords(in *message) (Reading, bool) {
+	p := in.p
+	if p == nil || p.Kind != vm.PendingCollect || !in.complete || !fieldsUnder(in.norm, 9) || isQuestion(in.trimmed, in.norm) {
+		return Reading{}, false
+	}
+	def := r.slotDef(p.Flow, p.Slot)
+	if def == nil || def.Type != ir.TypeCategorical {
+		return Reading{}, false
+	}
+	// "the free one", "the cheaper option": a pick, by a word the
+	// question says of one option only.
+	picks := false
+	for _, w := range strings.Fields(in.norm) {
+		if negations[w] || negatedCopulas[w] {
+			return Reading{}, false
+		}
+		picks = picks || choiceAround[w]
+	}
+	if !picks {
+		return Reading{}, false
+	}
+	clauses := valueClauses(p.Prompt, def)
+	if len(clauses) < 2 {
+		return Reading{}, false
+	}
+	found := ""
+	for w := range contentStems(in.norm) {
+		owner := ""
+		for val, words := range clauses {
+			if !words[w] {
+				continue
+			}
+			if owner != "" {
+				owner = "-" // a word of two options names neither
+				break
+			}
+			owner = val
+		}
+		if owner == "" || owner == "-" {
+			continue
+		}
+		if found != "" && found != owner {
+			return Reading{}, false
+		}
+		found = owner
+	}
+	if found == "" {
+		return Reading{}, false
+	}
+	return unsure("a pick of the option the question says the message's words of", vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: found}), true
+}

@@ -41,6 +41,13 @@ flows:
       - {name: cabin, type: categorical, values: [economy, business, first]}
     steps:
       - {step: ask, type: collect, slot: cabin, message: "Economy, business or first?"}
+  send_card:
+    description: send a card
+    trigger: {intents: ["send my card"]}
+    slots:
+      - {name: delivery, type: categorical, values: [standard, express]}
+    steps:
+      - {step: ask, type: collect, slot: delivery, message: "Standard delivery is free and takes a week; express costs 5 EUR and takes two days. Which do you prefer?"}
   subscribe:
     description: choose a plan
     trigger: {intents: ["choose a plan"]}
@@ -68,5 +75,22 @@ func TestOptionPositions(t *testing.T) {
 		{"a value that is a position word", []string{"pick a cabin"}, "first", "set_slot cabin=first", true},
 		{"past the last option", []string{"ship a parcel"}, "the third one", "set_slot speed=the third one", false},
 		{"other words are no position", []string{"choose a plan"}, "the second cheapest", "set_slot plan=the second cheapest", false},
+	})
+}
+
+// TestOptionWords: a pick ("the free one") with a word the question says
+// of one categorical value only, in the clause that names it, answers
+// with that value; a word both clauses have, a negation, or no pick word
+// picks nothing.
+func TestOptionWords(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("positions.yaml", []byte(positionsYAML), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"a word of one clause", []string{"send my card"}, "the free one is fine", "set_slot delivery=standard", false},
+		{"another clause's word", []string{"send my card"}, "I'll take the one for 5 EUR", "set_slot delivery=express", false},
+		{"a word of both clauses", []string{"send my card"}, "the one that takes time", "set_slot delivery=the one that takes time", false},
+		{"a negation", []string{"send my card"}, "not the free one", "set_slot delivery=not the free one", false},
+		{"no pick word", []string{"send my card"}, "free please", "set_slot delivery=free please", false},
 	})
 }

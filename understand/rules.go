@@ -145,6 +145,7 @@ var rules = []rule{
 	{"unit_values", "at a free-text question, a number with a word of another of the flow's number slots sets that slot too (\"2 nights in Berlin\").", (*Rules).ruleUnitValues},
 	{"date_range", "at a date question, a start and an end (\"from may 14th to the 17th\") set the asked slot and the flow's end date or count of nights.", (*Rules).ruleDateRange},
 	{"answer", "the message answers the pending question.", (*Rules).ruleAnswer},
+	{"option_words", "a pick (\"the free one\") with a word the pending question says of one of its categorical values only, in the clause that names it, answers with that value.", (*Rules).ruleOptionWords},
 	{"button_words", "a short message that names words of one button of the pending question only answers as that button's payload does (\"I'm having a problem\" for \"Facing a problem\").", (*Rules).ruleButtonWords},
 	{"meaning", "the message's words mean one flow, which starts, or several, which are offered (clarify).", (*Rules).ruleMeaning},
 	{"invalid_answer", "the message as given, for the pending question, which the VM refuses.", (*Rules).ruleInvalidAnswer},

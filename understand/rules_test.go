@@ -37,6 +37,7 @@ var ruleCases = []ruleCase{
 	{"yes_no", "banking", []string{"I lost my card", "4821", "yes"}, "no", "set_slot wants_replacement=false"},
 	{"button_title", "buttons", []string{"restart my device"}, "finished", "set_slot restarted=true"},
 	{"option_position", "travel", []string{"book a hotel", "Porto", "tomorrow", "3"}, "the second one", "set_slot room=double"},
+	{"option_words", "banking", []string{"I need a replacement card", "4821"}, "the free one is fine", "set_slot delivery=standard"},
 	{"talk_flow", "talk", nil, "hi", "start_flow welcome"},
 	{"small_talk", "banking", nil, "thanks!", "chitchat (thanks)"},
 	{"cancel_top_flow", "travel", []string{"book a flight", "Madrid", "Paris"}, "forget the flight", "cancel_flow"},

@@ -61,6 +61,9 @@
 //     the 17th") set the asked slot and the flow's end date or count of
 //     nights.
 //   - answer: the message answers the pending question.
+//   - option_words: a pick ("the free one") with a word the pending
+//     question says of one of its categorical values only, in the clause
+//     that names it, answers with that value.
 //   - button_words: a short message that names words of one button of the
 //     pending question only answers as that button's payload does ("I'm
 //     having a problem" for "Facing a problem").

@@ -36,7 +36,7 @@ var Protocol = map[string][]Names{
 			"affirm", "deny", "chitchat", "fallback", "help", "correct", "to",
 			"startflow", "setslot", "correctslot", "cancelflow", "humanhandoff", "handoff", "repeatbotmessages", "skipquestion",
 		}},
-		{Of: "the fields of the model's structured answer and of its JSON Schema (response_format json_schema)", In: []string{"structured.go", "validate.go"}, Words: []string{"kind", "flow", "flows", "slot", "value", "text", "type", "string", "object", "array"}},
+		{Of: "the fields of the model's structured answer and of its JSON Schema (response_format json_schema)", In: []string{"structured.go", "validate.go"}, Words: []string{"kind", "flow", "flows", "slot", "value", "type", "string", "object", "array"}},
 		{Of: "JSON's null", In: []string{"structured.go"}, Words: []string{"null"}},
 		{Of: "the understanding setting's modes", In: []string{"select.go"}, Words: []string{"rules", "llm", "hybrid"}},
 		{Of: "the finish_reason of an OpenAI-style chat completion", In: []string{"llm.go"}, Words: []string{"length"}},
@@ -45,6 +45,7 @@ var Protocol = map[string][]Names{
 	"vm": {
 		{Of: "a branch case's default pattern", In: []string{"exec.go"}, Words: []string{"default"}},
 		{Of: "the names an expression or a pattern's context reads (slots, value, flows, ...)", In: []string{"exec.go", "inputs.go", "patterns.go", "response.go", "turn.go"}, Words: []string{"slots", "value", "flows", "corrections", "slot", "frame", "flow", "language", "channel"}},
+		{Of: "the roles of a conversation's history (RoleBot, RoleUser)", In: []string{"patterns.go"}, Words: []string{"bot"}},
 		{Of: "the errors of package actions that say an action has no runner or timed out", In: []string{"exec.go"}, Words: []string{"timed out", "is registered", "no runner for action", "no stub and no run"}},
 	},
 }

@@ -3,13 +3,14 @@
 // (understand, understand/llm, values, vm): each of them has a test,
 // TestNoWordLists, that calls Check for its own directory.
 //
-// Two things are words in code: a word list (three or more word-like
-// string literals in one composite literal, case clause, call or chain
-// of comparisons) and a word comparison (a string compared with one
-// word-like literal, or with a constant of the file that holds one:
-// w == "the", a case "or":, strings.HasPrefix(w, "night")). The only
-// words a package may compare are the names of soni's own protocols,
-// listed with what they name in Protocol, the one allow-list.
+// Two things are words in code: a word list (a slice, array or map
+// literal with a word-like string literal, or a struct literal, call or
+// chain of comparisons with three or more) and a word comparison (a
+// string compared with a word-like literal, or with an untyped constant
+// of the package that holds one: w == "the", case "or":,
+// strings.HasPrefix(w, "night"), unit["night"]). The only words a
+// package may compare are the names of soni's own protocols, listed
+// with what they name in Protocol, the one allow-list.
 package wordlists
 
 import (
@@ -33,17 +34,20 @@ var wordLike = regexp.MustCompile(`^\p{Ll}[\p{Ll}' -]*$`)
 // Find returns the word lists and word comparisons in the Go files of
 // dir, test files aside, as "file:line: word, word, word", leaving out
 // those that allowed holds for their file (written as Find writes them
-// after the colon). A word list is a composite literal (slice, array or
-// map), a case clause, a call (wordSet("a", "b", "c")) or a chain of
-// comparisons (w == "a" || w == "b" || w == "c") with three or more
-// word-like string literals; a map's keys count when their values are
-// constants (map[string]bool{"cancel": true}), not when they name the
+// after the colon). A word list is a slice, array or map literal (with
+// the slices and maps it holds) with one word-like string literal or
+// more, or a struct literal, a call (wordSet("a", "b", "c")) or a chain
+// of comparisons (w == "a" || w == "b" || w == "c") with three or more;
+// a map's keys count when their values are constants
+// (map[string]bool{"cancel": true}), not when they name the
 // fields of a value built from variables. A word comparison is an == or
-// != with a word-like string on one side, a case clause with one, or a
-// call of package strings, bytes or slices that compares with one
-// (strings.HasPrefix(w, "night"), slices.Contains(words, "of")). A
-// constant declared in the same file with a word-like value counts as
-// the word.
+// != with a word-like string on one side, a case clause with one, a
+// lookup by one (unit["night"]), or a call of package strings, bytes or
+// slices that compares with one (strings.HasPrefix(w, "night"),
+// slices.Contains(words, "of")). An
+// untyped constant the package declares with a word-like value counts as
+// the word; a typed one (a CommandKind "affirm") names a value of a
+// protocol's type.
 func Find(dir string, allowed map[string][]string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -52,12 +56,27 @@ func Find(dir string, allowed map[string][]string) ([]string, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no Go files in %q", dir)
 	}
+	// The word constants of the package's files, which any of them may
+	// compare.
+	consts := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range wordConsts(parsed) {
+			consts[k] = v
+		}
+	}
 	var found []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		lists, err := File(f)
+		lists, err := inFile(f, consts)
 		if err != nil {
 			return nil, err
 		}
@@ -88,6 +107,13 @@ var comparers = map[string]bool{
 
 // File returns the word lists and word comparisons of one Go file.
 func File(file string) ([]List, error) {
+	return inFile(file, nil)
+}
+
+// inFile is File with the word constants the file's package declares in
+// its other files: a name the file does not declare itself (Obj is nil)
+// is one of them.
+func inFile(file string, pkgConsts map[string]string) ([]List, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, 0)
 	if err != nil {
@@ -95,6 +121,9 @@ func File(file string) ([]List, error) {
 	}
 	consts := wordConsts(f)
 	word := func(words []string, e ast.Expr) []string {
+		if id, ok := e.(*ast.Ident); ok && id.Obj == nil && pkgConsts[id.Name] != "" {
+			return append(words, pkgConsts[id.Name])
+		}
 		if id, ok := e.(*ast.Ident); ok && consts[id.Name] != "" && id.Obj != nil && id.Obj.Kind == ast.Con {
 			return append(words, consts[id.Name])
 		}
@@ -206,8 +235,8 @@ func isStruct(x *ast.CompositeLit) bool {
 	return true
 }
 
-// wordConsts maps the constants a file declares with a word-like string
-// value to that value.
+// wordConsts maps the untyped constants a file declares with a
+// word-like string value to that value.
 func wordConsts(f *ast.File) map[string]string {
 	m := map[string]string{}
 	for _, d := range f.Decls {
@@ -217,6 +246,11 @@ func wordConsts(f *ast.File) map[string]string {
 		}
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
+			if vs.Type != nil {
+				// A typed constant (a CommandKind "affirm") is a value of
+				// a protocol's type, not a word.
+				continue
+			}
 			for i, name := range vs.Names {
 				if i < len(vs.Values) {
 					if w := appendWord(nil, vs.Values[i]); len(w) == 1 {

@@ -45,6 +45,7 @@ func f(w string, a, b any, m map[string]bool) map[string]any {
 func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "y.go"), []byte("package x\n\nconst or = \"or\"\n\ntype kind string\n\nconst affirm kind = \"affirm\"\n\nfunc g(w string, k kind) bool { return w == or || k == affirm }\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "x_test.go"), []byte("package x\n\nvar _ = []string{\"a\", \"b\", \"c\"}\nvar _ = \"a\" == \"b\"\n"), 0o644))
 	got, err := Find(dir, map[string][]string{"x.go": {"kind, flow, slot"}})
 	require.NoError(t, err)
@@ -67,6 +68,7 @@ func TestFind(t *testing.T) {
 		"x.go:7: cancel, stop, never mind",
 		"x.go:8: yes, yeah, yep",
 		"x.go:9: one, two, three",
+		"y.go:9: or",
 	}, got)
 
 	_, err = Find(t.TempDir(), nil)

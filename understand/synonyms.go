@@ -145,9 +145,10 @@ type synonym struct {
 func (t *thesaurus) synonymsOf(words map[string]bool, wRank, otherRank int8) []synonym {
 	var out []synonym
 	n := 0
+	lead := leads(words)
 	for line := range strings.Lines(t.data) {
 		n++
-		if !namesAny(line, words) {
+		if !namesAny(line, words, lead) {
 			continue
 		}
 		g, derived, ok := group(line)
@@ -175,14 +176,36 @@ func (t *thesaurus) synonymsOf(words map[string]bool, wRank, otherRank int8) []s
 }
 
 // namesAny reports whether a line of the data has a lemma ("word.rank")
-// that is one of words, without allocating.
-func namesAny(line string, words map[string]bool) bool {
-	for f := range strings.FieldsSeq(line) {
-		if dot := strings.LastIndexByte(f, '.'); dot > 0 && words[f[:dot]] {
+// that is one of words, without allocating. The data is ASCII, its
+// fields separated by single spaces, and a lemma holds no dot. lead
+// has, for each first byte, a bit for each length of words' words (63
+// for longer): most lemmas are none of words by those alone, and are
+// passed over without a lookup.
+func namesAny(line string, words map[string]bool, lead *[256]uint64) bool {
+	for i, n := 0, len(line); i < n; i++ {
+		start := i
+		for i < n && line[i] != '.' && line[i] != ' ' && line[i] != '\n' {
+			i++
+		}
+		if i < n && line[i] == '.' && i > start && lead[line[start]]&(1<<min(i-start, 63)) != 0 && words[line[start:i]] {
 			return true
+		}
+		for i < n && line[i] != ' ' {
+			i++
 		}
 	}
 	return false
+}
+
+// leads is namesAny's lead for words.
+func leads(words map[string]bool) *[256]uint64 {
+	var lead [256]uint64
+	for w := range words {
+		if w != "" {
+			lead[w[0]] |= 1 << min(len(w), 63)
+		}
+	}
+	return &lead
 }
 
 // learnSynonyms reads the words of general English that share a common

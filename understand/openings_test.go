@@ -105,7 +105,8 @@ func TestOpeningIdentifierAfterItsSlotsWord(t *testing.T) {
 
 // TestPraiseIsSmallTalk: praise of what the assistant said ("that was
 // really useful"), alone or after thanks, is an acknowledgement, not a
-// request for the flow whose words ("help") it shares.
+// request for the flow whose words ("help") it shares; thanks for
+// something ("thank you for your time") is thanks.
 func TestPraiseIsSmallTalk(t *testing.T) {
 	t.Parallel()
 	res := compiler.Compile("testdata/printing", compiler.Options{})
@@ -114,6 +115,8 @@ func TestPraiseIsSmallTalk(t *testing.T) {
 		{"thanks and it helped", nil, "thanks so much, that helped a lot", "chitchat (thanks)", true},
 		{"thanks and helpful", nil, "thank you, that's very helpful", "chitchat (thanks)", true},
 		{"praise alone", nil, "that was really useful", "chitchat (ack)", true},
+		{"thanks for something", nil, "thank you for your time", "chitchat (thanks)", true},
+		{"many thanks for it", nil, "many thanks for the quick answer", "chitchat (thanks)", true},
 		{"the flow's phrase", nil, "help", "start_flow printer_help", true},
 		{"the flow's words", nil, "the printer needs help", "start_flow printer_help", true},
 	})

@@ -54,6 +54,21 @@ var (
 	ackLast = lexdata.Set("ack_last")
 )
 
+// thanksRE reads thanks for something as thanks: "thank you for your
+// time". It is tried on phrases that start with the first word of a
+// thanks phrase only.
+var (
+	thanksRE    = sync.OnceValue(func() *regexp.Regexp { return lexdata.Pattern("thanks_patterns") })
+	thanksFirst = func() map[string]bool {
+		m := map[string]bool{}
+		for _, p := range chitchatPhrases[ir.SmallTalkThanks] {
+			first, _, _ := strings.Cut(p, " ")
+			m[first] = true
+		}
+		return m
+	}()
+)
+
 // handoffNouns are the words every handoffRE match has: the regular
 // expression runs only on a message with one of them.
 var handoffNouns = lexdata.Set("handoff_nouns")
@@ -219,6 +234,9 @@ func smallTalkPhrase(words []string) (vm.Command, bool) {
 	}
 	if !ok && len(words) <= 6 && ackLast[words[len(words)-1]] && ackRE().MatchString(strings.Join(words, " ")) {
 		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkAck}, true
+	}
+	if !ok && len(words) <= 9 && thanksFirst[words[0]] && thanksRE().MatchString(strings.Join(words, " ")) {
+		return vm.Command{Kind: vm.CmdChitchat, SmallTalk: ir.SmallTalkThanks}, true
 	}
 	return c, ok
 }

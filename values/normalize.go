@@ -152,7 +152,21 @@ var (
 	yesNegated = lexicon.Phrases("yes_negated")
 	// fillers may come before the yes or no word: "well, yes".
 	fillers = lexicon.Set("fillers")
+	// appraisalLeads say how something seems before a whole yes or no
+	// word: "sounds right", "looks wrong", "seems fine".
+	appraisalLeads = lexicon.Set("appraisal_leads")
 )
+
+// appraised reads a normalized message that is an appraisal lead, then
+// only a yes or no word or phrase: "sounds right" is "right".
+func appraised(n string) (yes bool, ok bool) {
+	w, tail := firstWord(n)
+	if !appraisalLeads[w] || tail == "" {
+		return false, false
+	}
+	v, found := yesNoPhrases[tail]
+	return v, found
+}
 
 var yesNoPhrases = func() map[string]bool {
 	m := map[string]bool{}
@@ -191,6 +205,9 @@ func YesNoExact(s string) (yes bool, ok bool) {
 			break
 		}
 		n = tail
+	}
+	if v, found := appraised(n); found {
+		return v, true
 	}
 	return wholeYesNo(n)
 }
@@ -258,6 +275,9 @@ func yesNoNormalized(n string) (yes bool, ok bool) {
 		rest = tail
 	}
 	if v, found := yesNoPhrases[rest]; found {
+		return v, true
+	}
+	if v, found := appraised(rest); found {
 		return v, true
 	}
 	// The longest phrase of up to four words at the start.

@@ -446,6 +446,11 @@ func TestYesNo(t *testing.T) {
 		{"not now", false, true},
 		{"nunca", false, true},
 		{"not sure", false, false},
+		// An appraisal lead, then a whole yes or no word.
+		{"sounds right", true, true},
+		{"hmm, seems fine", true, true},
+		{"looks wrong", false, true},
+		{"looks like rain", false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

@@ -30,7 +30,7 @@ func TestOpeningNamesTheFlowsThing(t *testing.T) {
 	runCasesWith(t, library(t), []gcase{
 		{"a question about it", nil, "I have a question about my fees", "start_flow understand_fee", false},
 		{"why so high", nil, "why is my fee so high?", "start_flow understand_fee", false},
-		{"the thing named with a value", nil, "can you explain my March fee", "start_flow understand_fee fee_month=March", false},
+		{"the thing named with a value", nil, "can you explain my March fee", "start_flow understand_fee fee_month=March", true},
 		{"a verb of the flow and another thing", nil, "reserve me a pizza", "fallback", false},
 		{"another thing after its adjective", nil, "can you reserve a nice table", "fallback", false},
 		{"words around the flow's own that name nothing", nil, "I still can't reserve, it keeps failing", "start_flow reserve_room", false},
@@ -97,8 +97,8 @@ func TestOpeningValueAsItsQuestionAsks(t *testing.T) {
 func TestOpeningIdentifierAfterItsSlotsWord(t *testing.T) {
 	t.Parallel()
 	runCasesWith(t, library(t), []gcase{
-		{"after the slot's word", nil, "please renew loan 88412", "start_flow renew_loan loan_number=88412", false},
-		{"letters and digits", nil, "renew my loan number LN-2231", "start_flow renew_loan loan_number=LN-2231", false},
+		{"after the slot's word", nil, "please renew loan 88412", "start_flow renew_loan loan_number=88412", true},
+		{"letters and digits", nil, "renew my loan number LN-2231", "start_flow renew_loan loan_number=LN-2231", true},
 		{"a count is no identifier", nil, "renew my loan for 3 weeks", "start_flow renew_loan loan_weeks=3", true},
 	})
 }

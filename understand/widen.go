@@ -212,9 +212,21 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 	// A value no slot took: more numbers than typed values, a category
 	// named but not filled, or words the flow does not know while a slot
 	// that words fill is open.
+	// A word of a value a text or category slot took ("claim 48213",
+	// "my March bill") is that value's, not a number or date left over.
+	taken := map[string]bool{}
+	for _, sv := range c.Slots {
+		if s, ok := sv.Value.(string); ok {
+			if def := r.defOf(fr, sv.Slot); def != nil && (def.Type == ir.TypeCategorical || !typed(def)) {
+				for _, w := range strings.Fields(values.Normalize(s)) {
+					taken[w] = true
+				}
+			}
+		}
+	}
 	digits := 0
 	for _, w := range words {
-		if strings.ContainsAny(w, "0123456789") {
+		if strings.ContainsAny(w, "0123456789") && !taken[w] {
 			digits++
 		}
 	}
@@ -269,7 +281,7 @@ func (r *Rules) plainOpening(c vm.Command, norm string) (string, bool) {
 	// a date in words is a value, though, unless a typed slot took one.
 	if typedValues == 0 {
 		for _, w := range words {
-			if values.IsNumberWord(w) || values.IsDateWord(w) || relativeDays[w] {
+			if !taken[w] && (values.IsNumberWord(w) || values.IsDateWord(w) || relativeDays[w]) {
 				return "", false
 			}
 		}

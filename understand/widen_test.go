@@ -136,6 +136,8 @@ func TestWidenedSureness(t *testing.T) {
 		// date), which another flow says, are no unknown words while a
 		// category is open.
 		{"a number, its unit and a date in words", nil, "reserve a study room for two hours on friday", "start_flow book_room hours=2 day=2027-03-12", true},
+		// A figure of a value a text slot took is that value's.
+		{"an identifier a text slot took", nil, "register the card 48213", "start_flow register_card card_number=48213", true},
 		// A flow about cancelling may ask about what a cancel names.
 		{"a cancel at a flow that cancels", []string{"cancel a hold"}, "cancel the hold", "cancel_flow", false},
 	})

@@ -40,7 +40,7 @@ func TestRoutingRule(t *testing.T) {
 		{"an opening in the flow's words, values named", nil, "send 50 euros to Ana", "start_flow transfer_funds recipient=Ana amount=50", true},
 		// The model.
 		{"thanks at a question", atAmount, "thanks!", "chitchat (thanks)", false},
-		{"a no that names another flow", toConfirm, "oh no, I just lost my card", "deny", false},
+		{"a no that names another flow", toConfirm, "oh no, I just lost my card", "start_flow lost_card", false},
 		{"a correction of free text at a confirm", toConfirm, "no wait, send it to Maria instead", "correct_slot recipient=Maria", false},
 		{"another flow's exact trigger at a question", atAmount, "what's my balance", "start_flow check_balance", false},
 		{"another flow's exact trigger at a confirm", toConfirm, "block my card", "start_flow lost_card", false},

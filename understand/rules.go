@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/soni-dev/soni/internal/text"
@@ -387,6 +388,11 @@ func (r *Rules) ruleAnswerOverTrigger(in *message) (Reading, bool) {
 	}
 	cmd, ok := r.answerOf(in)
 	if !ok {
+		return Reading{}, false
+	}
+	if p.Kind == vm.PendingConfirm && (cmd.Kind == vm.CmdAffirm || cmd.Kind == vm.CmdDeny) && !exactYesNo(in.norm) && !slices.Contains(in.v.Stack, m.flow.name) {
+		// "oh no, I just lost my card" at a transfer's confirmation: a
+		// yes or no word that leads another flow's request is no answer.
 		return Reading{}, false
 	}
 	return r.answerReading(p, cmd, in.head, in.norm, in.v, "the message answers the pending question (it also matches a trigger of "+m.flow.name+")"), true

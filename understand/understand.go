@@ -1001,6 +1001,11 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 		// "how much do I have?" is not a recipient.
 		return vm.Command{Kind: vm.CmdFallback}, false
 	}
+	if def != nil && def.Type == ir.TypeCategorical && r.asks(head, values.Normalize(head)) {
+		// "actually where is my other ticket at?" asks, and names no
+		// category though it holds the word of one.
+		return vm.Command{Kind: vm.CmdFallback}, false
+	}
 	if w, ok := r.markedWord(def, head); ok {
 		// "it's @KatePurry" for "a handle starting with @".
 		return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: w}, true

@@ -87,7 +87,7 @@ func TestWidenedSureness(t *testing.T) {
 		// A number two slots take is no plain correction.
 		{"a number two slots take", atConfirm, "actually 4", "correct_slot weeks=4", false},
 		// A question that names a category is no answer.
-		{"a question naming a value", atFormat, "wait, where is my ebook?", "set_slot format=ebook", false},
+		{"a question naming a value", atFormat, "wait, where is my ebook?", "fallback", false},
 		// A date in figures for a text slot the rules read as a date.
 		{"a date in figures in a text slot", atBirth, "03/14/1988", "set_slot birth_date=1988-03-14", false},
 		{"a carrier and a number", atTitle, "the one from 1984", "set_slot title=the one from 1984", false},

@@ -26,11 +26,11 @@ flows:
 `), compiler.Options{})
 	require.NotNil(t, res.Program, "%v", res.Diags)
 	runCasesWith(t, reader(t, res.Program), []gcase{
-		{"the slot named", []string{"track my parcel"}, "my tracking code is ZX-4471", "set_slot tracking_code=ZX-4471", false},
-		{"the slot named with the", []string{"track my parcel"}, "the tracking code is 88120", "set_slot tracking_code=88120", false},
+		{"the slot named", []string{"track my parcel"}, "my tracking code is ZX-4471", "set_slot tracking_code=ZX-4471", true},
+		{"the slot named with the", []string{"track my parcel"}, "the tracking code is 88120", "set_slot tracking_code=88120", true},
 		{"a hedge after the value", []string{"track my parcel"}, "it's 90311 I think", "set_slot tracking_code=90311", false},
 		{"no name, no lead-in", []string{"track my parcel"}, "somewhere in my email", "set_slot tracking_code=somewhere in my email", false},
-		{"the last word of the name", []string{"track my parcel"}, "my code is QX-1200", "set_slot tracking_code=QX-1200", false},
+		{"the last word of the name", []string{"track my parcel"}, "my code is QX-1200", "set_slot tracking_code=QX-1200", true},
 		{"another word of the name is no name", []string{"track my parcel"}, "my tracking is fine", "set_slot tracking_code=my tracking is fine", false},
 	})
 }

@@ -426,7 +426,18 @@ func (r *Rules) plainFigures(c vm.Command, head string, v vm.View) (string, bool
 	if def == nil || def.Pattern != "" || (def.Type != ir.TypeText && def.Type != ir.TypeAny && def.Type != "") {
 		return "", false
 	}
-	if len(head) < 3 || strings.ContainsAny(head, " \t\n?@") || !strings.ContainsAny(head, "0123456789") || len(r.questionButtons(p)) > 0 {
+	if len(r.questionButtons(p)) > 0 || strings.ContainsAny(head, "?@") {
+		return "", false
+	}
+	figures := func(w string) bool {
+		return len(w) >= 3 && !strings.ContainsAny(w, " \t\n") && strings.ContainsAny(w, "0123456789")
+	}
+	if !figures(head) {
+		// The figures with only the slot's own name and stop words
+		// around them: "my claim number is 77120".
+		if val, ok := c.Value.(string); ok && figures(val) && !r.readsAs(p.Flow, p.Slot) && r.onlySlotWordsAround(p.Slot, val, head) {
+			return r.figuresNoOtherSlotTakes(val, v)
+		}
 		return "", false
 	}
 	if r.readsAs(p.Flow, p.Slot) {
@@ -446,6 +457,38 @@ func (r *Rules) plainFigures(c vm.Command, head string, v vm.View) (string, bool
 	if c.Value != head {
 		return "", false
 	}
+	return r.figuresNoOtherSlotTakes(head, v)
+}
+
+// onlySlotWordsAround reports whether a message is a value with only
+// words of the slot's name and stop words around it.
+func (r *Rules) onlySlotWordsAround(slot, val, head string) bool {
+	name := map[string]bool{}
+	for _, w := range strings.Fields(values.Normalize(strings.ReplaceAll(slot, "_", " "))) {
+		name[stem(w)] = true
+	}
+	seen := false
+	for _, w := range strings.Fields(head) {
+		if strings.Trim(w, ".,!;:") == val {
+			seen = true
+			continue
+		}
+		for _, n := range strings.Fields(values.Normalize(w)) {
+			if !stopWords[n] && !name[stem(n)] {
+				return false
+			}
+			if negations[n] || doingNegations[n] {
+				return false
+			}
+		}
+	}
+	return seen
+}
+
+// figuresNoOtherSlotTakes is plainFigures' last condition: no other
+// open slot of the flow asking could take the figures.
+func (r *Rules) figuresNoOtherSlotTakes(head string, v vm.View) (string, bool) {
+	p := v.Pending
 	fr := r.byName[p.Flow]
 	if fr == nil {
 		return "", false

@@ -127,6 +127,8 @@ func TestWidenedSureness(t *testing.T) {
 		{"a number in figures", []string{"register a card"}, "48213", "set_slot card_number=48213", true},
 		{"a code in figures", []string{"register a card"}, "LIB-2093", "set_slot card_number=LIB-2093", true},
 		{"a date in the layout asked", []string{"register a card", "48213"}, "03/02/2027", "set_slot issue_date=03/02/2027", true},
+		{"figures after the slot's own name", []string{"register a card"}, "my card number is 48213", "set_slot card_number=48213", true},
+		{"figures with a hedge", []string{"register a card"}, "it is 48213 I think", "set_slot card_number=48213", false},
 		{"a short number may pick an option", []string{"register a card"}, "12", "set_slot card_number=12", false},
 		{"a date in another layout", []string{"register a card", "48213"}, "2027-03-02", "set_slot issue_date=03/02/2027", false},
 		{"figures another free-text slot may take", []string{"donate a book"}, "48213", "set_slot donor=48213", false},

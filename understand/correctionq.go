@@ -46,17 +46,41 @@ func (r *Rules) namedWrong(p *vm.Pending, head string, conv values.Converter) (v
 		lead, _ = stripWords(lead, []string{w})
 	}
 	best, after, partial, ok := r.slotNamed(fr, p, lead)
-	if !ok {
-		return vm.Command{}, false
-	}
-	after, found := stripAnyWords(after, wrongWords)
-	if !found {
+	if ok {
+		var found bool
+		if after, found = stripAnyWords(after, wrongWords); !found {
+			return vm.Command{}, false
+		}
+	} else if best, after, partial, ok = r.wrongNamed(fr, p, lead); !ok {
 		return vm.Command{}, false
 	}
 	if r2, ok := stripAnyWords(after, wrongLeads); ok {
 		after = r2
 	}
 	return r.namedValue(p, best, after, partial, conv)
+}
+
+// wrongAdjectives say a value is wrong before the slot's name: "I
+// picked the wrong category", "wrong amount".
+var wrongAdjectives = lexdata.Set("wrong_adjectives")
+
+// wrongNamed reads "I picked the wrong category, it's account", "wrong
+// amount, should be 60": at most four words, a wrong adjective, then a
+// slot of the flow named, and what follows it.
+func (r *Rules) wrongNamed(fr *flowRules, p *vm.Pending, lead string) (best slotRef, after string, partial, ok bool) {
+	for i, k := 0, 0; k <= 4; k++ {
+		s, e := nextWord(lead, i)
+		if s == e {
+			break
+		}
+		i = e
+		if !wrongAdjectives[values.Normalize(lead[s:e])] {
+			continue
+		}
+		best, after, partial, ok = r.slotNamed(fr, p, lead[e:])
+		return best, after, partial, ok
+	}
+	return slotRef{}, "", false, false
 }
 
 // patternCorrection reads a correction at a pattern's question (a yes/no

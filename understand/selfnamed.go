@@ -84,3 +84,31 @@ func withoutHedge(toks []token) []token {
 	}
 	return toks
 }
+
+// quotedAnswer is the text a free-text answer quotes (`it says
+// "Connection timed out"`): the one span between double quotes, with at
+// most four words around it. ok is false for no quotes, two spans, or
+// an empty one.
+func quotedAnswer(head string) (string, bool) {
+	open := strings.IndexAny(head, "\"“")
+	if open < 0 {
+		return "", false
+	}
+	rest := head[open+1:]
+	if head[open] != '"' {
+		rest = head[open+len("“"):]
+	}
+	end := strings.IndexAny(rest, "\"”")
+	if end < 0 {
+		return "", false
+	}
+	inner := strings.TrimSpace(rest[:end])
+	after := rest[end+1:]
+	if rest[end] != '"' {
+		after = rest[end+len("”"):]
+	}
+	if inner == "" || strings.ContainsAny(after, "\"“”") || len(strings.Fields(head[:open]+" "+after)) > 4 {
+		return "", false
+	}
+	return inner, true
+}

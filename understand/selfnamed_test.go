@@ -34,3 +34,25 @@ flows:
 		{"another word of the name is no name", []string{"track my parcel"}, "my tracking is fine", "set_slot tracking_code=my tracking is fine", false},
 	})
 }
+
+// TestQuotedAnswers: a free-text answer that quotes one span, with at
+// most four words around it, keeps only the quoted words; two spans, or
+// a long sentence around one, stay the answer.
+func TestQuotedAnswers(t *testing.T) {
+	t.Parallel()
+	res := compiler.CompileSource("errors.yaml", []byte(`version: "1.0"
+flows:
+  report_error:
+    description: report an error
+    trigger: {intents: ["report an error"]}
+    slots: [{name: error_text, type: text}]
+    steps:
+      - {step: ask, type: collect, slot: error_text, message: "What does the error say?"}
+`), compiler.Options{})
+	require.NotNil(t, res.Program, "%v", res.Diags)
+	runCasesWith(t, reader(t, res.Program), []gcase{
+		{"straight quotes", []string{"report an error"}, `it says "Connection timed out"`, "set_slot error_text=Connection timed out", true},
+		{"curly quotes", []string{"report an error"}, "it shows “Access denied”", "set_slot error_text=Access denied", true},
+		{"two spans", []string{"report an error"}, `"Access denied" then "Retry"`, `set_slot error_text="Access denied" then "Retry"`, false},
+	})
+}

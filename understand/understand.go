@@ -1021,6 +1021,13 @@ func (r *Rules) collect(p *vm.Pending, text, head string, v vm.View) (vm.Command
 			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: opt}, true
 		}
 	}
+	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") && !r.readsAs(p.Flow, p.Slot) {
+		// `it says "Connection timed out"`: the words it quotes
+		// (selfnamed.go).
+		if val, ok := quotedAnswer(head); ok {
+			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: val}, true
+		}
+	}
 	if def != nil && !typed(def) && (def.Type == ir.TypeText || def.Type == "") {
 		// "my claim number is 77120": the slot's own name before its
 		// value (selfnamed.go).

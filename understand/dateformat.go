@@ -116,3 +116,73 @@ func (r *Rules) inLayout(rd Reading, l dateLayout, v vm.View) Reading {
 	}
 	return rd
 }
+
+// slotDateLayout is the layout the question that asks for a slot names,
+// when the rules read the slot as a date: its flow's collect of it, by
+// the collect's message or the variations of its response.
+func (r *Rules) slotDateLayout(flow, slot string) (dateLayout, bool) {
+	if r.prog == nil {
+		return dateLayout{}, false
+	}
+	if x := r.readAs[r.prog.ResolveSlot(flow, slot)]; x == nil || x.Type != ir.TypeDate {
+		return dateLayout{}, false
+	}
+	f := r.prog.Flow(flow)
+	if f == nil {
+		return dateLayout{}, false
+	}
+	for _, n := range f.Nodes {
+		if n == nil || n.Kind != ir.KindCollect || n.Slot != slot || n.Message == nil {
+			continue
+		}
+		texts := []string{n.Message.Src}
+		if resp := r.prog.Response(n.Message.Response); n.Message.Response != "" && resp != nil {
+			for _, va := range resp.Variations {
+				if va != nil && va.Text != nil {
+					texts = append(texts, va.Text.Src)
+				}
+			}
+		}
+		for _, t := range texts {
+			if l, ok := askedDateLayout(t); ok {
+				return l, true
+			}
+		}
+	}
+	return dateLayout{}, false
+}
+
+// correctionsInLayout writes the dates the reading gives, by a
+// correction, to a slot other than the pending one in the layout its
+// own question names: "sorry, the date was 03/03/2027" at a later
+// question stays 03/03/2027 when the date's question asked for
+// mm/dd/yyyy.
+func (r *Rules) correctionsInLayout(rd Reading, v vm.View) Reading {
+	if len(r.readAs) == 0 || v.Pending == nil {
+		return rd
+	}
+	flows := []string{v.Pending.Flow}
+	if u := interrupted(v.Pending, v); u != "" {
+		flows = append(flows, u)
+	}
+	for i, c := range rd.Commands {
+		if c.Kind != vm.CmdCorrectSlot || c.Slot == v.Pending.Slot {
+			continue
+		}
+		s, ok := c.Value.(string)
+		if !ok {
+			continue
+		}
+		t, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			continue
+		}
+		for _, flow := range flows {
+			if l, ok := r.slotDateLayout(flow, c.Slot); ok {
+				rd.Commands[i].Value = t.Format(l.layout)
+				break
+			}
+		}
+	}
+	return rd
+}

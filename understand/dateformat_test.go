@@ -37,7 +37,7 @@ func TestAskedDateLayout(t *testing.T) {
 // TestDateInTheAskedLayout: a text slot read as a date whose question
 // names a layout reads an all-numeric answer in that layout's order and
 // stores the date in it, an answer, a date in words and a correction
-// alike; a question that names none stores the ISO date. An answer
+// alike, at a later question too; a question that names none stores the ISO date. An answer
 // written in the layout is sure (widen.go).
 func TestDateInTheAskedLayout(t *testing.T) {
 	t.Parallel()
@@ -59,5 +59,7 @@ flows:
 		{"in words", []string{"report damage"}, "5 March 2027", "set_slot incident_date=03/05/2027", true},
 		{"a correction", []string{"report damage"}, "sorry, the date was 03/03/2027", "set_slot incident_date=03/03/2027", true},
 		{"no layout asked", []string{"report damage", "02/27/2027", "the garage"}, "5 March 2027", "set_slot visit_date=2027-03-05", true},
+		{"a correction at a later question", []string{"report damage", "03/02/2027"}, "sorry, the incident date was 03/03/2027", "correct_slot incident_date=03/03/2027", false},
+		{"a correction in words at a later question", []string{"report damage", "03/02/2027"}, "sorry, the incident date was March 4 2027", "correct_slot incident_date=03/04/2027", false},
 	})
 }

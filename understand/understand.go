@@ -421,6 +421,7 @@ func (r *Rules) Read(ctx context.Context, msg string, v vm.View) (Reading, error
 	if laidOut {
 		rd = one.inLayout(rd, layout, v)
 	}
+	rd = one.correctionsInLayout(rd, v)
 	return one.confident(rd), nil
 }
 

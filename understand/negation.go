@@ -134,6 +134,13 @@ func (r *Rules) negatedCollect(p *vm.Pending, def *ir.Slot, head string, conv va
 		if x, err := conv.Convert(def, rest); err == nil {
 			return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
 		}
+		// "it's the portal, not the vpn": a word of one value only, as
+		// a short answer names it (valueByWord).
+		if def.Type == ir.TypeCategorical {
+			if x, ok := valueByWord(def, rest); ok {
+				return vm.Command{Kind: vm.CmdSetSlot, Slot: p.Slot, Value: x}, true
+			}
+		}
 	}
 	if def.Type == ir.TypeCategorical {
 		out := map[string]bool{}

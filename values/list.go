@@ -130,17 +130,7 @@ func valuesIn(slot *ir.Slot, s string) ([]string, error) {
 			return []string{v.(string)}, nil
 		}
 	}
-	msg := Normalize(s)
-	var spans []span
-	for vi, v := range slot.Values {
-		spans = appendSpans(spans, msg, Normalize(v.Value), vi)
-		if v.Label != "" {
-			spans = appendSpans(spans, msg, Normalize(v.Label), vi)
-		}
-		for _, syn := range v.Synonyms {
-			spans = appendSpans(spans, msg, Normalize(syn), vi)
-		}
-	}
+	spans := valueSpans(slot, Normalize(s), Normalize)
 	// first is where each value is first named, so that the items keep
 	// the order the user gave them.
 	first := map[int]int{}

@@ -300,16 +300,22 @@ func readCommon(dir string) ([]string, error) {
 			}
 		}
 	}
-	words := make([]string, 0, len(seen))
-	for w := range seen {
+	return packed("!", seen), nil
+}
+
+// packed returns a set's words sorted, twelve to a line, each line
+// starting with mark and a space.
+func packed(mark string, set map[string]bool) []string {
+	words := make([]string, 0, len(set))
+	for w := range set {
 		words = append(words, w)
 	}
 	sort.Strings(words)
 	var out []string
 	for i := 0; i < len(words); i += 12 {
-		out = append(out, "! "+strings.Join(words[i:min(i+12, len(words))], " "))
+		out = append(out, mark+" "+strings.Join(words[i:min(i+12, len(words))], " "))
 	}
-	return out, nil
+	return out
 }
 
 // commonStems returns the stems of the common words (readCommon's
@@ -333,16 +339,7 @@ func commonStems(common []string) []string {
 			seen[st] = true
 		}
 	}
-	stems := make([]string, 0, len(seen))
-	for s := range seen {
-		stems = append(stems, s)
-	}
-	sort.Strings(stems)
-	var out []string
-	for i := 0; i < len(stems); i += 12 {
-		out = append(out, "~ "+strings.Join(stems[i:min(i+12, len(stems))], " "))
-	}
-	return out
+	return packed("~", seen)
 }
 
 // letters reports whether a lemma is lower-case letters only.

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/soni-dev/soni/internal/yamlpos"
+	"github.com/soni-dev/soni/syntax"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -227,97 +228,22 @@ func parseFile(name string, src []byte, opts Options, ds *diag.List) *parsed {
 	return p
 }
 
-// checkTree walks the tree once: it records anchors, bounds the depth and
-// computes how many nodes aliases expand to, refusing alias bombs before
-// anything expands them.
+// checkTree walks the tree once (syntax.CheckTree): it records anchors,
+// bounds the depth and computes how many nodes aliases expand to,
+// refusing alias bombs before anything expands them.
 func (p *parsed) checkTree(opts Options, ds *diag.List) bool {
-	sizes := map[string]int{}
-	open := map[string]bool{}
-	total := 0
-	var walk func(n ast.Node, depth int) (int, bool)
-	walk = func(n ast.Node, depth int) (int, bool) {
-		if n == nil {
-			return 0, true
-		}
-		if depth > opts.MaxDepth {
-			ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeNestingLimit, "", "nesting is deeper than %d levels", opts.MaxDepth)
-			return 0, false
-		}
-		size := 1
-		add := func(c ast.Node) bool {
-			s, ok := walk(c, depth+1)
-			size += s
-			return ok
-		}
-		switch x := n.(type) {
-		case *ast.MappingNode:
-			for _, v := range x.Values {
-				if !add(v.Key) || !add(v.Value) {
-					return 0, false
-				}
-			}
-		case *ast.MappingValueNode:
-			if !add(x.Key) || !add(x.Value) {
-				return 0, false
-			}
-		case *ast.SequenceNode:
-			for _, v := range x.Values {
-				if !add(v) {
-					return 0, false
-				}
-			}
-		case *ast.AnchorNode:
-			name := ""
-			if x.Name != nil {
-				name = x.Name.GetToken().Value
-			}
-			open[name] = true
-			s, ok := walk(x.Value, depth+1)
-			delete(open, name)
-			if !ok {
-				return 0, false
-			}
-			if name != "" {
-				sizes[name] = s
-				p.anchors[name] = x.Value
-			}
-			size += s
-		case *ast.AliasNode:
-			name := ""
-			if x.Value != nil {
-				name = x.Value.GetToken().Value
-			}
-			if open[name] {
-				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to the anchor it is inside of: a recursive structure cannot be expanded", name)
-				return 0, false
-			}
-			if _, defined := sizes[name]; !defined {
-				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "alias %q refers to no anchor defined before it", name)
-				return 0, false
-			}
-			s := sizes[name]
-			total += s
-			if total > opts.MaxAliasExpansion {
-				ds.Add(yamlpos.NodePos(p.file.Path, n), diag.CodeAliasLimit, "", "aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", opts.MaxAliasExpansion, name)
-				return 0, false
-			}
-			size += s
-		case *ast.TagNode:
-			if !add(x.Value) {
-				return 0, false
-			}
-		case *ast.MappingKeyNode:
-			if !add(x.Value) {
-				return 0, false
-			}
-		}
-		if size > opts.MaxAliasExpansion*2 {
-			size = opts.MaxAliasExpansion * 2
-		}
-		return size, true
+	problem := syntax.CheckTree(p.body, opts.MaxDepth, opts.MaxAliasExpansion, func(name string, n ast.Node) {
+		p.anchors[name] = n
+	})
+	if problem == nil {
+		return true
 	}
-	_, ok := walk(p.body, 0)
-	return ok
+	code := diag.CodeAliasLimit
+	if problem.Nesting {
+		code = diag.CodeNestingLimit
+	}
+	ds.Add(yamlpos.NodePos(p.file.Path, problem.Node), code, "", "%s", problem.Message)
+	return false
 }
 
 func firstLine(s string) string {

@@ -457,8 +457,8 @@ func DecodeFlows(name string, src []byte) (*File, error) {
 		}
 		body = doc.Body
 	}
-	if err := checkTree(body); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if p := CheckTree(body, maxDepth, maxExpansion, nil); p != nil {
+		return nil, fmt.Errorf("%s: %s", name, p.Message)
 	}
 	var ds diag.List
 	r := NewReader(name, src, body, nil, &ds)
@@ -1159,85 +1159,114 @@ func (d *flowDecoder) oneLine(n ast.Node) bool {
 }
 
 // The limits of DecodeFlows on a file's tree (the compiler, which parses
-// files itself, applies its own configurable ones before decoding).
+// files itself, applies its own configurable ones through CheckTree).
 const (
 	maxDepth     = 100
 	maxExpansion = 100_000
 )
 
-// checkTree refuses a tree nested deeper than maxDepth, or whose aliases
-// expand to more than maxExpansion nodes (an alias bomb), before anything
-// expands them.
-func checkTree(body ast.Node) error {
+// TreeProblem is why CheckTree refused a tree: the node at fault, whether
+// the tree is nested too deep (or else an alias is at fault), and the
+// message that says so.
+type TreeProblem struct {
+	Node    ast.Node
+	Nesting bool
+	Message string
+}
+
+// CheckTree walks a file's tree once, before anything expands its
+// aliases: it refuses a tree nested deeper than maxDepth, an alias inside
+// the anchor it names (a recursive structure), an alias of no anchor
+// defined before it, and aliases that expand to more than maxExpansion
+// nodes in all (an alias bomb). anchor, when not nil, is called with
+// each named anchor and its node as the walk leaves it. It returns nil
+// when the tree is within the limits.
+func CheckTree(body ast.Node, maxDepth, maxExpansion int, anchor func(name string, n ast.Node)) *TreeProblem {
 	sizes := map[string]int{}
+	open := map[string]bool{}
 	total := 0
-	var walk func(n ast.Node, depth int) (int, error)
-	walk = func(n ast.Node, depth int) (int, error) {
+	var problem *TreeProblem
+	refuse := func(n ast.Node, nesting bool, format string, args ...any) (int, bool) {
+		problem = &TreeProblem{Node: n, Nesting: nesting, Message: fmt.Sprintf(format, args...)}
+		return 0, false
+	}
+	var walk func(n ast.Node, depth int) (int, bool)
+	walk = func(n ast.Node, depth int) (int, bool) {
 		if n == nil {
-			return 0, nil
+			return 0, true
 		}
 		if depth > maxDepth {
-			return 0, fmt.Errorf("nesting is deeper than %d levels", maxDepth)
+			return refuse(n, true, "nesting is deeper than %d levels", maxDepth)
 		}
 		size := 1
-		add := func(c ast.Node) error {
-			k, err := walk(c, depth+1)
-			size += k
-			return err
+		add := func(c ast.Node) bool {
+			s, ok := walk(c, depth+1)
+			size += s
+			return ok
 		}
 		switch x := n.(type) {
 		case *ast.MappingNode:
 			for _, v := range x.Values {
-				if err := add(v.Key); err != nil {
-					return 0, err
-				}
-				if err := add(v.Value); err != nil {
-					return 0, err
+				if !add(v.Key) || !add(v.Value) {
+					return 0, false
 				}
 			}
 		case *ast.MappingValueNode:
-			if err := add(x.Key); err != nil {
-				return 0, err
-			}
-			if err := add(x.Value); err != nil {
-				return 0, err
+			if !add(x.Key) || !add(x.Value) {
+				return 0, false
 			}
 		case *ast.SequenceNode:
 			for _, v := range x.Values {
-				if err := add(v); err != nil {
-					return 0, err
+				if !add(v) {
+					return 0, false
 				}
 			}
-		case *ast.TagNode:
-			if err := add(x.Value); err != nil {
-				return 0, err
-			}
 		case *ast.AnchorNode:
-			k, err := walk(x.Value, depth+1)
-			if err != nil {
-				return 0, err
-			}
+			name := ""
 			if x.Name != nil {
-				sizes[x.Name.GetToken().Value] = k
+				name = x.Name.GetToken().Value
 			}
-			size += k
+			open[name] = true
+			s, ok := walk(x.Value, depth+1)
+			delete(open, name)
+			if !ok {
+				return 0, false
+			}
+			if name != "" {
+				sizes[name] = s
+				if anchor != nil {
+					anchor(name, x.Value)
+				}
+			}
+			size += s
 		case *ast.AliasNode:
 			name := ""
 			if x.Value != nil {
 				name = x.Value.GetToken().Value
 			}
-			k, ok := sizes[name]
-			if !ok {
-				return 0, fmt.Errorf("alias %q refers to no anchor defined before it", name)
+			if open[name] {
+				return refuse(n, false, "alias %q refers to the anchor it is inside of: a recursive structure cannot be expanded", name)
 			}
-			total += k
+			s, defined := sizes[name]
+			if !defined {
+				return refuse(n, false, "alias %q refers to no anchor defined before it", name)
+			}
+			total += s
 			if total > maxExpansion {
-				return 0, fmt.Errorf("aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", maxExpansion, name)
+				return refuse(n, false, "aliases expand to more than %d nodes (alias %q); this looks like an alias bomb", maxExpansion, name)
 			}
-			size += k
+			size += s
+		case *ast.TagNode:
+			if !add(x.Value) {
+				return 0, false
+			}
+		case *ast.MappingKeyNode:
+			if !add(x.Value) {
+				return 0, false
+			}
 		}
-		return min(size, 2*maxExpansion), nil
+		return min(size, 2*maxExpansion), true
 	}
-	_, err := walk(body, 0)
-	return err
+	walk(body, 0)
+	return problem
 }

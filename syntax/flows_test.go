@@ -102,6 +102,7 @@ func TestDecodeFlowsErrors(t *testing.T) {
 		{"deep nesting", "flows: " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\n", "nesting is deeper than 100 levels"},
 		{"not UTF-8", "flows: \xff\n", "not UTF-8 text"},
 		{"unknown alias", "flows: *nothing\n", `alias "nothing" refers to no anchor`},
+		{"recursive alias", "flows: &loop [a, *loop]\n", `alias "loop" refers to the anchor it is inside of`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
